@@ -1,0 +1,1 @@
+// @verdict/compiler: explicit named exports only.

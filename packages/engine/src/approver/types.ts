@@ -1,0 +1,73 @@
+import type { Span } from '../diagnostics.ts';
+import type { Decision, RuleList } from '../ir.ts';
+
+/** A tool call to decide (semantics.md A1). `input` is the raw JSON text, byte for byte. */
+export interface ApprovalRequest {
+  toolName: string;
+  input: string;
+  sessionId?: string;
+}
+
+export interface ApprovalResult {
+  decision: Decision;
+  /** `""` for allows from allow-all; non-empty on every deny. */
+  reason: string;
+}
+
+/** The approver contract: synchronous, total, never throws (fail closed). */
+export interface Approver {
+  approve(request: ApprovalRequest): ApprovalResult;
+}
+
+/** Which rule decided, where it is written, and what it matched. */
+export interface RuleRef {
+  list: RuleList;
+  index: number;
+  span?: Span;
+}
+
+export interface MatchSpan {
+  /** UTF-16 offsets into the text the pattern ran on (raw input, canonical text or field value). */
+  start: number;
+  end: number;
+  /** Which text the span indexes. */
+  subject: 'raw' | 'canonical' | 'field';
+  /** The matched text itself. */
+  text: string;
+}
+
+export interface Explanation extends ApprovalResult {
+  /** The deciding rule; `null` when the default, the mode, or an input/compile failure decided. */
+  rule: RuleRef | null;
+  /** What decided, when no rule did. */
+  by: 'rule' | 'default' | 'mode' | 'invalid-input' | 'compile-error' | 'internal-error';
+  match: MatchSpan | null;
+  /** Every other rule that also matched (both lists, in list order). */
+  alsoMatched: RuleRef[];
+  /** The canonical text when `input: canonical` and the input was accepted. */
+  canonical?: string;
+}
+
+/** An approver compiled from a configuration, able to explain itself. */
+export interface CompiledApprover extends Approver {
+  explain(request: ApprovalRequest): Explanation;
+}
+
+/** Audit events (semantics.md A5): a host plugs pino or its own logger in. */
+export type AuditEventName = 'tool.execute' | 'tool.denied' | 'tool.error';
+
+export interface AuditEvent {
+  event: AuditEventName;
+  level: 'info' | 'warn';
+  toolName: string;
+  sessionId?: string;
+  reason?: string;
+  rule?: RuleRef | null;
+  error?: string;
+}
+
+/** The subset of pino's (and console's) interface we call. */
+export interface AuditLogger {
+  info(obj: object, msg?: string): void;
+  warn(obj: object, msg?: string): void;
+}

@@ -1,0 +1,1 @@
+// @verdict/lint: explicit named exports only.

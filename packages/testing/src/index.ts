@@ -1,0 +1,1 @@
+// @verdict/testing: explicit named exports only.
