@@ -1,0 +1,149 @@
+import {
+  BUILTIN_DRIVER_NAMES,
+  type DriverDescriptor,
+  formatGoDuration,
+  getBuiltinDescriptor,
+  materialize,
+  type Policy,
+  validatePolicy,
+} from '@verdict/engine';
+import { compileFile } from '@verdict/compiler';
+import { type Command, parse, UsageError, write } from '../args.ts';
+import { renderDiagnostics } from '../render.ts';
+
+const USAGE = `usage: verdict check FILE [--driver NAME|FILE|all] [--format text|json]
+
+Validates the run Policy of FILE against a driver descriptor exactly as the agent-adaptor SDK does,
+and prints the effective (materialised) policy.
+
+options:
+  --driver D      a built-in driver (codex, claude, cursor, codebuddy), a descriptor file, or \`all\`
+                  to check against every built-in; defaults to the file's \`driver:\`
+  --format F      text (default) or json
+  -h, --help      show this help
+
+exit: 0 valid (or no policy to validate), 1 invalid, 2 cannot load`;
+
+/** Compiler codes that describe a policy the SDK would reject rather than a file we cannot read. */
+const VALIDATION_CODES = new Set(['policy/invalid-value']);
+
+interface Row {
+  driver: string;
+  valid: boolean;
+  error: { code: string; message: string; [field: string]: unknown } | null;
+}
+
+function errorJson(err: Error & { code?: string }): Row['error'] {
+  const json = (err as { toJSON?: () => unknown }).toJSON?.();
+  if (json && typeof json === 'object') return json as Row['error'];
+  return { code: err.code ?? 'error', message: err.message };
+}
+
+function check(policy: Policy, driver: string, descriptor: DriverDescriptor): Row {
+  const err = validatePolicy(policy, descriptor);
+  return { driver, valid: err === null, error: err ? errorJson(err) : null };
+}
+
+function effectiveJson(p: Policy): object {
+  const a = p.approvals;
+  return {
+    sandbox: p.sandbox,
+    web_search: p.webSearch,
+    browser: p.browser,
+    approvals: {
+      permission: a.permission,
+      plan_review: a.planReview,
+      question: a.question,
+      timeout: formatGoDuration(a.timeout),
+      on_timeout: a.onTimeout,
+      on_reject: a.onReject,
+      max_retries: a.maxRetries,
+    },
+  };
+}
+
+function effectiveText(p: Policy): string {
+  const a = p.approvals;
+  const inherit = (v: string) => (v === '' ? '(inherit)' : v);
+  const timeout = a.timeout < 0n ? `${formatGoDuration(a.timeout)} (no deadline)` : formatGoDuration(a.timeout);
+  return [
+    'effective policy:',
+    `  sandbox:      ${inherit(p.sandbox)}`,
+    `  web_search:   ${inherit(p.webSearch)}`,
+    `  browser:      ${inherit(p.browser)}`,
+    '  approvals:',
+    `    permission:  ${a.permission}`,
+    `    plan_review: ${a.planReview}`,
+    `    question:    ${a.question}`,
+    `    timeout:     ${timeout}`,
+    `    on_timeout:  ${a.onTimeout}`,
+    `    on_reject:   ${a.onReject}`,
+    `    max_retries: ${a.maxRetries}`,
+    '',
+  ].join('\n');
+}
+
+export const checkCommand: Command = {
+  name: 'check',
+  summary: 'validate a run Policy against a driver',
+  usage: USAGE,
+  async run(argv, io) {
+    const { values, positionals } = parse(argv, {
+      driver: { type: 'string', short: 'd' },
+      format: { type: 'string', short: 'f' },
+    });
+    if (values.help) return write(io.stdout, USAGE), 0;
+    const [file, extra] = positionals;
+    if (file === undefined) throw new UsageError('missing FILE');
+    if (extra !== undefined) throw new UsageError(`unexpected argument \`${extra}\``);
+    const format = values.format ?? 'text';
+    if (format !== 'text' && format !== 'json') throw new UsageError(`unknown format \`${format}\` (want text or json)`);
+    const all = values.driver === 'all';
+
+    const result = compileFile(file, {
+      stopAfter: 'resolve',
+      ...(values.driver && !all ? { driver: values.driver } : {}),
+    });
+    const fatal = result.diagnostics.filter((d) => d.severity === 'error' && !VALIDATION_CODES.has(d.code));
+    io.stderr.write(renderDiagnostics(result.diagnostics, file));
+    if (fatal.length > 0 || !result.ir) return 2;
+
+    const policy = result.policy;
+    if (!policy) {
+      write(io.stdout, format === 'json' ? JSON.stringify({ file, policy: null, validated: false }) : `${file}: no run policy: not validated`);
+      return 0;
+    }
+    const effective = materialize(policy);
+
+    let rows: Row[];
+    if (all) {
+      rows = BUILTIN_DRIVER_NAMES.map((name) => check(policy, name, getBuiltinDescriptor(name)!));
+    } else {
+      const descriptor = result.descriptor;
+      if (!descriptor) {
+        io.stderr.write(`${file}: error: no driver to check against: pass \`--driver NAME|FILE|all\` or set \`driver:\` in the file [cli/no-driver]\n`);
+        return 2;
+      }
+      rows = [check(policy, result.driverName ?? descriptor.type, descriptor)];
+    }
+
+    if (format === 'json') {
+      const body = all
+        ? { file, policy: effectiveJson(effective), drivers: rows }
+        : { file, policy: effectiveJson(effective), ...rows[0] };
+      write(io.stdout, JSON.stringify(body, null, 2));
+    } else {
+      let text = effectiveText(effective);
+      if (all) {
+        const width = Math.max(6, ...rows.map((r) => r.driver.length));
+        text += `${'driver'.padEnd(width)}  result\n`;
+        for (const r of rows) text += `${r.driver.padEnd(width)}  ${r.valid ? 'valid' : r.error?.message}\n`;
+      } else {
+        const row = rows[0]!;
+        text += row.valid ? `valid for ${row.driver}\n` : `invalid for ${row.driver}: ${row.error?.message}\n`;
+      }
+      write(io.stdout, text);
+    }
+    return rows.every((r) => r.valid) ? 0 : 1;
+  },
+};

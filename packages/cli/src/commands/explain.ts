@@ -1,0 +1,115 @@
+import type { Explanation, RuleRef } from '@verdict/engine';
+import { type Command, parse, UsageError, write } from '../args.ts';
+import { loadApproverOrReport } from '../load.ts';
+
+const USAGE = `usage: verdict explain --policy FILE --tool NAME --input JSON [--format text|json] [--compat]
+
+Decides one tool call and says why: which rule decided and where it is written, what span of the
+input its pattern matched, and which other rules matched too.
+
+options:
+  --policy FILE     the policy file (YAML, JSON or .verdict)
+  --tool NAME       the tool name of the call (compared case-insensitively)
+  --input JSON      the raw JSON text of the tool input, exactly as the model sent it ("-" reads stdin)
+  --format FORMAT   text (default) or json
+  --compat          behave as the reference agent on a policy with invalid regexes
+  -h, --help        show this help
+
+exit: 0 (whatever the decision), or 2 when the policy cannot load`;
+
+function where(rule: RuleRef): string {
+  const at = rule.span ? ` at ${rule.span.file}:${rule.span.start.line}:${rule.span.start.column}` : '';
+  return `${rule.list}[${rule.index}]${at}`;
+}
+
+function byText(e: Explanation): string {
+  switch (e.by) {
+    case 'rule':
+      return e.rule ? `rule ${where(e.rule)}` : 'a rule';
+    case 'default':
+      return 'the default (no rule matched)';
+    case 'mode':
+      return 'the mode (allow_all / deny_all)';
+    case 'invalid-input':
+      return 'input validation (input: canonical)';
+    case 'compile-error':
+      return 'a pattern that does not compile (compatibility mode)';
+    default:
+      return 'an internal error (fail closed)';
+  }
+}
+
+/** A caret line under the matched part of the subject, for subjects short enough to show. */
+function caret(subject: string, start: number, end: number): string[] {
+  if (subject.length > 200 || subject.includes('\n')) return [];
+  return [`  ${subject}`, `  ${' '.repeat(start)}${'^'.repeat(Math.max(1, end - start))}`];
+}
+
+export function renderExplanation(e: Explanation, input: string): string {
+  const lines = [`decision: ${e.decision}`];
+  if (e.reason !== '') lines.push(`reason:   ${e.reason}`);
+  lines.push(`decided by ${byText(e)}`);
+  if (e.match) {
+    lines.push(`matched ${JSON.stringify(e.match.text)} at ${e.match.subject} offsets ${e.match.start}..${e.match.end}`);
+    const subject = e.match.subject === 'canonical' ? (e.canonical ?? input) : e.match.subject === 'raw' ? input : '';
+    if (subject) lines.push(...caret(subject, e.match.start, e.match.end));
+  }
+  if (e.canonical !== undefined && e.canonical !== input) lines.push(`canonical input: ${e.canonical}`);
+  if (e.alsoMatched.length > 0) {
+    lines.push('also matched:');
+    for (const r of e.alsoMatched) lines.push(`  ${where(r)}`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+export function explanationJson(e: Explanation): object {
+  const rule = (r: RuleRef) => ({
+    list: r.list,
+    index: r.index,
+    file: r.span?.file ?? null,
+    line: r.span?.start.line ?? null,
+    column: r.span?.start.column ?? null,
+  });
+  return {
+    decision: e.decision,
+    reason: e.reason,
+    by: e.by,
+    rule: e.rule ? rule(e.rule) : null,
+    match: e.match,
+    alsoMatched: e.alsoMatched.map(rule),
+    ...(e.canonical !== undefined ? { canonical: e.canonical } : {}),
+  };
+}
+
+async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const c of stream) chunks.push(typeof c === 'string' ? Buffer.from(c) : (c as Buffer));
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+export const explainCommand: Command = {
+  name: 'explain',
+  summary: 'explain the decision for one tool call',
+  usage: USAGE,
+  async run(argv, io) {
+    const { values, positionals } = parse(argv, {
+      policy: { type: 'string', short: 'p' },
+      tool: { type: 'string', short: 't' },
+      input: { type: 'string', short: 'i' },
+      format: { type: 'string', short: 'f' },
+      compat: { type: 'boolean' },
+    });
+    if (values.help) return write(io.stdout, USAGE), 0;
+    if (!values.policy) throw new UsageError('missing `--policy FILE`');
+    if (values.tool === undefined) throw new UsageError('missing `--tool NAME`');
+    if (positionals.length > 0) throw new UsageError(`unexpected argument \`${positionals[0]}\``);
+    const format = values.format ?? 'text';
+    if (format !== 'text' && format !== 'json') throw new UsageError(`unknown format \`${format}\` (want text or json)`);
+    const loaded = loadApproverOrReport(values.policy, io, { compat: values.compat === true });
+    if (!loaded) return 2;
+    const input = values.input === '-' ? await readAll(io.stdin) : (values.input ?? '');
+    const e = loaded.approver.explain({ toolName: values.tool, input });
+    write(io.stdout, format === 'json' ? JSON.stringify(explanationJson(e), null, 2) : renderExplanation(e, input));
+    return 0;
+  },
+};
