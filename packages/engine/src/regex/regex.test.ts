@@ -1,0 +1,187 @@
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { compileRegex, firstLoneSurrogate, wellFormed } from './regex.ts';
+import type { CompiledRegex } from './regex.ts';
+
+function mustCompile(pattern: string): CompiledRegex {
+  const r = compileRegex(pattern);
+  if (!r.ok) throw new Error(`expected ${pattern} to compile, got ${r.error}`);
+  return r.regex;
+}
+
+function errorOf(pattern: string): string {
+  const r = compileRegex(pattern);
+  if (r.ok) throw new Error(`expected ${pattern} to be rejected`);
+  return r.error;
+}
+
+describe('compileRegex: what Go rejects, with Go error text', () => {
+  const rejected: [string, string, string][] = [
+    ['missing paren', '(', 'error parsing regexp: missing closing ): `(`'],
+    ['lookahead', '(?=a)', 'error parsing regexp: invalid or unsupported Perl syntax: `(?=`'],
+    ['negative lookahead', '(?!a)', 'error parsing regexp: invalid or unsupported Perl syntax: `(?!`'],
+    ['lookbehind', '(?<=a)', 'error parsing regexp: invalid named capture: `(?<=a)`'],
+    ['negative lookbehind', '(?<!a)', 'error parsing regexp: invalid named capture: `(?<!a)`'],
+    ['lookbehind with a later >', '(?<=a)>', 'error parsing regexp: invalid named capture: `(?<=a)>`'],
+    ['backreference', '(a)\\1', 'error parsing regexp: invalid escape sequence: `\\1`'],
+    ['bare backreference', '\\1', 'error parsing regexp: invalid escape sequence: `\\1`'],
+    ['possessive plus', 'a++', 'error parsing regexp: invalid nested repetition operator: `++`'],
+    ['possessive star', 'a*+', 'error parsing regexp: invalid nested repetition operator: `*+`'],
+    ['\\Z', 'a\\Z', 'error parsing regexp: invalid escape sequence: `\\Z`'],
+    ['repeat count over 1000', 'a{1001}', 'error parsing regexp: invalid repeat count: `{1001}`'],
+    ['open repeat over 1000', 'a{1001,}', 'error parsing regexp: invalid repeat count: `{1001,}`'],
+    ['nested repeats over 1000', '(a{100}){100}', 'error parsing regexp: invalid repeat count: `{100}`'],
+    ['\\u escape', '\\u263a', 'error parsing regexp: invalid escape sequence: `\\u`'],
+    ['\\c escape', '\\cA', 'error parsing regexp: invalid escape sequence: `\\c`'],
+    ['\\C', 'a\\C', 'error parsing regexp: invalid escape sequence: `\\C`'],
+    ['unexpected paren', 'a)', 'error parsing regexp: unexpected ): `a)`'],
+    ['missing bracket', '[a', 'error parsing regexp: missing closing ]: `[a`'],
+    ['missing repeat argument', '*a', 'error parsing regexp: missing argument to repetition operator: `*`'],
+    ['bad range', '[z-a]', 'error parsing regexp: invalid character class range: `z-a`'],
+    ['unknown class', '\\p{Foo}', 'error parsing regexp: invalid character class range: `\\p{Foo}`'],
+    ['python backreference', '(?P=n)', 'error parsing regexp: invalid or unsupported Perl syntax: `(?P`'],
+    ['duplicate group name', '(?P<n>a)(?P<n>b)', 'error parsing regexp: duplicate capture group name: `n`'],
+    ['trailing backslash (Go prints an empty expression)', 'ab\\', 'error parsing regexp: trailing backslash at end of expression: ``'],
+    ['lone surrogate in the pattern', 'a\ud800b', 'error parsing regexp: invalid UTF-8: `\ud800b`'],
+  ];
+  it.each(rejected)('%s: %s', (_name, pattern, error) => {
+    expect(errorOf(pattern)).toBe(error);
+  });
+
+  it('reports nesting depth with the whole pattern, as Go does', () => {
+    const p = '('.repeat(1001) + 'a' + ')'.repeat(1001);
+    expect(errorOf(p)).toBe(`error parsing regexp: expression nests too deeply: \`${p}\``);
+  });
+
+  it('accepts exactly 1000 repeats', () => {
+    expect(mustCompile('^a{1000}$').test('a'.repeat(1000))).toBe(true);
+  });
+});
+
+describe('compileRegex: what Go accepts, and how it matches', () => {
+  const cases: [string, string, string, boolean][] = [
+    ['(?i)', '(?i)bash', 'BaSh', true],
+    ['without (?i) case matters', 'bash', 'BASH', false],
+    ['(?i) folds the Kelvin sign', '(?i)k', '\u212a', true],
+    ['(?i) folds long s', '(?i)s', '\u017f', true],
+    ['(?s) lets . match newline', '(?s)a.b', 'a\nb', true],
+    ['. does not match newline', 'a.b', 'a\nb', false],
+    ['(?m) line anchors', '(?m)^b$', 'a\nb\nc', true],
+    ['$ is end of text without (?m)', 'a$', 'a\nb', false],
+    ['$ does not match before a final newline', 'a$', 'a\n', false],
+    ['^ is start of text without (?m)', '^b', 'a\nb', false],
+    ['(?P<n>x)', '(?P<n>x)y', 'xy', true],
+    ['(?<name>x) (Go 1.22+)', '(?<name>x)y', 'xy', true],
+    ['\\Q..\\E is literal', '\\Qa.b\\E', 'a.b', true],
+    ['\\Q..\\E does not treat . as any', '\\Qa.b\\E', 'axb', false],
+    ['[[:alpha:]]', '^[[:alpha:]]+$', 'abcXYZ', true],
+    ['[[:alpha:]] is ASCII', '[[:alpha:]]', 'é', false],
+    ['\\pL', '^\\pL$', 'é', true],
+    ['\\pL is not a digit', '\\pL', '123', false],
+    ['\\z', 'c\\z', 'abc', true],
+    ['\\z is end of text only', 'a\\z', 'a\n', false],
+    ['\\x{263a}', '\\x{263a}', 'x\u263a', true],
+    ['\\s matches tab, newline, form feed, return, space', '^\\s{5}$', '\t\n\f\r ', true],
+    ['\\s does not match vertical tab', '\\s', '\v', false],
+    ['\\s does not match no-break space', '\\s', '\u00a0', false],
+    ['\\b is ASCII: é is not a word character', 'a\\b', 'aé', true],
+    ['\\w is ASCII', '\\w', 'é', false],
+    ['. matches an astral character as one', '^.$', '😀', true],
+    ['empty pattern matches empty input', '', '', true],
+    ['^$ matches empty input', '^$', '', true],
+    ['.* matches empty input', '^.*$', '', true],
+  ];
+  it.each(cases)('%s', (_name, pattern, subject, expected) => {
+    expect(mustCompile(pattern).test(subject)).toBe(expected);
+  });
+
+  it('(?U) makes repetition lazy', () => {
+    expect(mustCompile('(?U)a+').find('aaa')).toEqual({ start: 0, end: 1 });
+    expect(mustCompile('a+').find('aaa')).toEqual({ start: 0, end: 3 });
+  });
+
+  it('leftmost-first alternation, as Go', () => {
+    expect(mustCompile('a|ab').find('ab')).toEqual({ start: 0, end: 1 });
+  });
+});
+
+describe('CompiledRegex.find: UTF-16 offsets', () => {
+  it('counts an emoji as two code units', () => {
+    const s = '😀b';
+    const m = mustCompile('b').find(s);
+    expect(m).toEqual({ start: 2, end: 3 });
+    expect(s.slice(m!.start, m!.end)).toBe('b');
+  });
+  it('spans a whole emoji', () => {
+    const s = 'x😀😀y';
+    const m = mustCompile('😀+').find(s);
+    expect(m).toEqual({ start: 1, end: 5 });
+  });
+  it('returns null without a match', () => {
+    expect(mustCompile('zz').find('abc')).toBeNull();
+  });
+  it('agrees with test on arbitrary strings', () => {
+    const re = mustCompile('[a-c]+\\d');
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary' }), (s) => {
+        const m = re.find(s);
+        expect(m !== null).toBe(re.test(s));
+        if (m) expect(re.test(s.slice(m.start, m.end))).toBe(true);
+      }),
+    );
+  });
+});
+
+describe('lone surrogates in subjects (read as U+FFFD, as their UTF-8 encoding)', () => {
+  it('never throws and keeps offsets', () => {
+    const re = mustCompile('x');
+    expect(re.test('\ud800x')).toBe(true);
+    expect(re.find('\ud800x')).toEqual({ start: 1, end: 2 });
+    expect(re.find('\udc00\ud800x')).toEqual({ start: 2, end: 3 });
+  });
+  it('matches a lone surrogate as U+FFFD', () => {
+    expect(mustCompile('^\\x{fffd}x$').test('\ud800x')).toBe(true);
+    expect(mustCompile('^.x$').test('\udfffx')).toBe(true);
+    expect(mustCompile('\\x{d800}').test('\ud800')).toBe(false);
+  });
+  it('never throws on arbitrary UTF-16', () => {
+    const re = mustCompile('(?i)a.c|\\pL+');
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary' }), (s) => {
+        re.test(s);
+        re.find(s);
+        re.testWhole(s);
+      }),
+    );
+  });
+  it('wellFormed and firstLoneSurrogate', () => {
+    expect(wellFormed('a\ud800b\udc00')).toBe('a\ufffdb\ufffd');
+    expect(wellFormed('😀')).toBe('😀');
+    expect(firstLoneSurrogate('😀a\udc00')).toBe(3);
+    expect(firstLoneSurrogate('😀')).toBe(-1);
+    expect(firstLoneSurrogate('\ud83d')).toBe(0);
+  });
+});
+
+describe('testWhole', () => {
+  it('anchors both ends around the whole alternation', () => {
+    const re = mustCompile('ls|pwd');
+    expect(re.testWhole('ls')).toBe(true);
+    expect(re.testWhole('pwd')).toBe(true);
+    expect(re.testWhole('ls; curl x')).toBe(false);
+  });
+  it('a (?m) inside the pattern does not loosen the outer anchors', () => {
+    expect(mustCompile('(?m)ls.*').testWhole('ls\nrm -rf /')).toBe(false);
+    expect(mustCompile('ls.*').testWhole('ls\nrm -rf /')).toBe(false);
+  });
+});
+
+describe('performance', () => {
+  it('searches 10 MB without hanging', () => {
+    const big = 'a'.repeat(10 * 1024 * 1024);
+    const t0 = Date.now();
+    expect(mustCompile('rm -rf').test(big)).toBe(false);
+    expect(mustCompile('(a+)+$').test(big)).toBe(true);
+    expect(Date.now() - t0).toBeLessThan(5000);
+  });
+});
