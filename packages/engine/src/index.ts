@@ -47,5 +47,50 @@ export type {
   RunPolicyCaps,
   SandboxLevel,
 } from './policy/types.ts';
+export type { ParseDurationResult } from './policy/duration.ts';
+export {
+  formatGoDuration,
+  HOUR,
+  MICROSECOND,
+  MILLISECOND,
+  MINUTE,
+  NANOSECOND,
+  parseGoDuration,
+  SECOND,
+} from './policy/duration.ts';
+export type { PresetName } from './policy/defaults.ts';
+export {
+  DEFAULT_APPROVAL_TIMEOUT_NS,
+  DEFAULT_MAX_RETRIES,
+  getPreset,
+  materialize,
+  PRESET_NAMES,
+  presetApprovalsAutoDeny,
+  presetReadOnly,
+  presets,
+  presetUnrestricted,
+  presetWorkspaceWrite,
+  resolvePolicy,
+  zeroPolicy,
+} from './policy/defaults.ts';
+export type { PolicyEnumKey, PolicyFileKey } from './policy/domains.ts';
+export { isInPolicyDomain, POLICY_DOMAIN_ORDER, POLICY_DOMAINS, POLICY_FIELD_NAMES } from './policy/domains.ts';
+export type { PolicyCapabilityDimension, PolicyError, PolicyErrorCode } from './policy/errors.ts';
+export {
+  ErrHumanDecisionModeUnsupported,
+  ErrInvalidPolicy,
+  ErrPolicyCapabilityUnsupported,
+  ErrStructuredOutputUnsupported,
+  HumanDecisionModeUnsupportedError,
+  InvalidPolicyError,
+  isPolicyError,
+  PolicyCapabilityUnsupportedError,
+  StructuredOutputUnsupportedError,
+} from './policy/errors.ts';
+export { quoteGoString } from './policy/goquote.ts';
+export type { ValidatePolicyOptions } from './policy/validate.ts';
+export { validatePolicy } from './policy/validate.ts';
+export type { BuiltinDriverName } from './policy/descriptors.ts';
+export { BUILTIN_DRIVER_NAMES, builtinDescriptors, getBuiltinDescriptor } from './policy/descriptors.ts';
 
 // human decisions

@@ -1,0 +1,133 @@
+/**
+ * Run Policy validation against a driver descriptor (semantics.md B5): domains, then capabilities
+ * of explicit values, then explicit approval modes, then structured output with an explicit ask.
+ * The first failure is returned; nothing is thrown, whatever the input holds.
+ */
+import { isInPolicyDomain, POLICY_DOMAIN_ORDER, POLICY_FIELD_NAMES } from './domains.ts';
+import type { PolicyEnumKey } from './domains.ts';
+import {
+  HumanDecisionModeUnsupportedError,
+  InvalidPolicyError,
+  PolicyCapabilityUnsupportedError,
+  StructuredOutputUnsupportedError,
+} from './errors.ts';
+import type { PolicyCapabilityDimension, PolicyError } from './errors.ts';
+import type { DriverDescriptor, HumanDecisionKind, Policy } from './types.ts';
+
+export interface ValidatePolicyOptions {
+  /** The invocation asks for structured output (B5.6). */
+  structuredOutput?: boolean;
+}
+
+/** The value at a file key; an absent field reads as the zero value. */
+function fieldValue(policy: Policy, key: PolicyEnumKey): unknown {
+  const approvals: Partial<Policy['approvals']> = policy.approvals ?? {};
+  switch (key) {
+    case 'sandbox':
+      return policy.sandbox ?? '';
+    case 'web_search':
+      return policy.webSearch ?? '';
+    case 'browser':
+      return policy.browser ?? '';
+    case 'approvals.permission':
+      return approvals.permission ?? '';
+    case 'approvals.plan_review':
+      return approvals.planReview ?? '';
+    case 'approvals.question':
+      return approvals.question ?? '';
+    case 'approvals.on_timeout':
+      return approvals.onTimeout ?? '';
+    case 'approvals.on_reject':
+      return approvals.onReject ?? '';
+  }
+}
+
+function asText(value: unknown): string {
+  return typeof value === 'string' ? value : String(value);
+}
+
+/** A capability flag; anything but `true` (a missing or malformed descriptor part) is unsupported. */
+function advertised(descriptor: DriverDescriptor, read: (d: DriverDescriptor) => unknown): boolean {
+  try {
+    return read(descriptor) === true;
+  } catch {
+    return false;
+  }
+}
+
+function driverName(descriptor: DriverDescriptor): string {
+  const type: unknown = (descriptor as Partial<DriverDescriptor> | undefined)?.type;
+  return typeof type === 'string' ? type : String(type);
+}
+
+const CAPABILITY_DIMENSIONS: readonly {
+  key: PolicyEnumKey & PolicyCapabilityDimension;
+  cap: 'isolation' | 'web_search' | 'browser';
+}[] = [
+  { key: 'sandbox', cap: 'isolation' },
+  { key: 'web_search', cap: 'web_search' },
+  { key: 'browser', cap: 'browser' },
+];
+
+const APPROVAL_KINDS: readonly { key: PolicyEnumKey; kind: HumanDecisionKind }[] = [
+  { key: 'approvals.permission', kind: 'permission' },
+  { key: 'approvals.plan_review', kind: 'plan_review' },
+  { key: 'approvals.question', kind: 'question' },
+];
+
+/** Whether the descriptor advertises `mode` (already in the domain of `kind`) for `kind`. */
+function modeAdvertised(descriptor: DriverDescriptor, kind: HumanDecisionKind, mode: string): boolean {
+  return advertised(descriptor, (d) => {
+    const caps: Record<string, unknown> = d.run_policy_caps[kind] as unknown as Record<string, unknown>;
+    return Object.hasOwn(caps, mode) ? caps[mode] : false;
+  });
+}
+
+/**
+ * Validates `policy` for the driver described by `descriptor`. Returns null when the policy is
+ * valid, or when there is no policy (an unset policy is not validated); otherwise the first error.
+ * The timeout is never checked; `retry` fallbacks are not checked against the retry capability
+ * (they degrade at run time).
+ */
+export function validatePolicy(
+  policy: Policy | undefined,
+  descriptor: DriverDescriptor,
+  options: ValidatePolicyOptions = {},
+): PolicyError | null {
+  if (policy === undefined || policy === null) return null;
+  const driver = driverName(descriptor);
+
+  // B5.1: domains, in the SDK's order; max_retries last.
+  for (const key of POLICY_DOMAIN_ORDER) {
+    const value = fieldValue(policy, key);
+    if (!isInPolicyDomain(key, value)) return new InvalidPolicyError(driver, POLICY_FIELD_NAMES[key], asText(value));
+  }
+  const maxRetries: unknown = (policy.approvals as Partial<Policy['approvals']> | undefined)?.maxRetries ?? 0;
+  if (typeof maxRetries !== 'number' || !Number.isSafeInteger(maxRetries) || maxRetries < 0) {
+    return new InvalidPolicyError(driver, POLICY_FIELD_NAMES['approvals.max_retries'], asText(maxRetries));
+  }
+
+  // B5.2: explicit sandbox / web_search / browser values need the capability (deny is explicit too).
+  for (const { key, cap } of CAPABILITY_DIMENSIONS) {
+    const value = fieldValue(policy, key) as string;
+    if (value !== '' && !advertised(descriptor, (d) => d.run_policy_caps[cap])) {
+      return new PolicyCapabilityUnsupportedError(driver, key, value);
+    }
+  }
+
+  // B5.3: explicit approval modes must be advertised; unset modes request nothing.
+  for (const { key, kind } of APPROVAL_KINDS) {
+    const mode = fieldValue(policy, key) as string;
+    if (mode !== '' && !modeAdvertised(descriptor, kind, mode)) {
+      return new HumanDecisionModeUnsupportedError(driver, kind, mode);
+    }
+  }
+
+  // B5.6: structured output with an explicit ask needs works_with_hitl.
+  if (options.structuredOutput === true && !advertised(descriptor, (d) => d.structured_output.works_with_hitl)) {
+    for (const { key, kind } of APPROVAL_KINDS) {
+      if (fieldValue(policy, key) === 'ask') return new StructuredOutputUnsupportedError(driver, kind);
+    }
+  }
+  return null;
+}
