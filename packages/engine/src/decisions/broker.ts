@@ -1,0 +1,515 @@
+import { materialize } from '../policy/defaults.ts';
+import type { DriverDescriptor, HumanDecisionKind, Policy } from '../policy/types.ts';
+import { systemClock, type Clock } from './clock.ts';
+import {
+  ApprovalError,
+  DecisionAbortedError,
+  InvalidDecisionPolicyError,
+  RunError,
+  type DecisionAbortCode,
+  type RunErrorCode,
+} from './errors.ts';
+import { EventQueue } from './queue.ts';
+import { makeRequest, type Responder, type Response } from './responder.ts';
+import type {
+  BrokerEvent,
+  DecisionHandler,
+  DecisionInput,
+  DecisionMode,
+  DecisionOutcome,
+  DecisionOutcomeKind,
+  DecisionRecord,
+  DecisionRequest,
+  LifecycleNotice,
+  RunResult,
+} from './types.ts';
+
+export interface DecisionBrokerOptions {
+  /** The run's policy, materialised or not (B3 defaults are applied here). */
+  policy: Policy;
+  /** The bound driver's descriptor: decides whether `retry` is honoured per kind. */
+  descriptor: DriverDescriptor;
+  clock?: Clock;
+  /** The callback form. Without one, `ask` requests are delivered on `events()`. */
+  handler?: DecisionHandler;
+  runId?: string;
+  /** Request IDs; must be unique within the run. Defaults to random UUIDs. */
+  idGenerator?: () => string;
+  /** Called with each lifecycle notice (also delivered on `events()`); its errors are ignored. */
+  onNotice?: (notice: LifecycleNotice) => void;
+  /** The host's partial run result, captured into `RunError.result.partial` when a decision fails the run. */
+  partialResult?: () => unknown;
+  /** Aborting the signal cancels the broker. */
+  signal?: AbortSignal;
+}
+
+export type BrokerState = 'open' | 'cancelled' | 'closed';
+
+/** The human-decision runtime of one run (semantics.md B6). */
+export interface DecisionBroker {
+  readonly runId: string;
+  /** The materialised policy in force. */
+  readonly policy: Policy;
+  readonly state: BrokerState;
+  /**
+   * Decides one request. Resolves with `status: 'continue'` when the driver goes on; rejects with a
+   * `RunError` (`decision_rejected`, `decision_timeout`, `agent_error`) when the run must fail for a
+   * business reason, or a `DecisionAbortedError` (`cancelled`, `handler_error`, `run_ended`).
+   */
+  request(input: DecisionInput): Promise<DecisionOutcome>;
+  /**
+   * The event stream: `ask` requests (when no handler is installed) and lifecycle notices, in order,
+   * none ever dropped. Ends after `cancel()` or `close()` once every queued event was read. A
+   * consumer that stops draining while the run goes on must call `cancel()`.
+   */
+  events(): AsyncIterableIterator<BrokerEvent, undefined, undefined>;
+  /** Cancels the run: pending decisions abort (`cancelled`), their requests expire, the stream ends. */
+  cancel(reason?: unknown): void;
+  /** Ends the run: pending decisions abort (`run_ended`), their requests expire, the stream ends. */
+  close(): void;
+  /** The decisions resolved so far, in order. */
+  transcript(): readonly DecisionRecord[];
+}
+
+const APPROVAL_MODES: ReadonlySet<string> = new Set(['ask', 'auto_approve', 'auto_reject']);
+const QUESTION_MODES: ReadonlySet<string> = new Set(['ask', 'auto_reject']);
+const FALLBACKS: ReadonlySet<string> = new Set(['abort', 'continue', 'retry']);
+const KINDS: ReadonlySet<string> = new Set(['permission', 'plan_review', 'question']);
+
+type Fallback = 'abort' | 'continue' | 'retry';
+
+interface Settings {
+  modes: Record<HumanDecisionKind, DecisionMode>;
+  /** Negative: no deadline. */
+  timeoutMs: number;
+  onTimeout: Fallback;
+  onReject: Fallback;
+  maxRetries: number;
+}
+
+function settingsOf(policy: Policy): Settings {
+  const a = policy.approvals;
+  const check = (field: string, value: string, domain: ReadonlySet<string>): string => {
+    if (!domain.has(value)) throw new InvalidDecisionPolicyError(field, value);
+    return value;
+  };
+  const modes = {
+    permission: check('Policy.Approvals.Permission', a.permission, APPROVAL_MODES) as DecisionMode,
+    plan_review: check('Policy.Approvals.PlanReview', a.planReview, APPROVAL_MODES) as DecisionMode,
+    question: check('Policy.Approvals.Question', a.question, QUESTION_MODES) as DecisionMode,
+  };
+  const onTimeout = check('Policy.Approvals.OnTimeout', a.onTimeout, FALLBACKS) as Fallback;
+  const onReject = check('Policy.Approvals.OnReject', a.onReject, FALLBACKS) as Fallback;
+  if (!Number.isSafeInteger(a.maxRetries) || a.maxRetries < 0) {
+    throw new InvalidDecisionPolicyError('Policy.Approvals.MaxRetries', String(a.maxRetries));
+  }
+  if (typeof a.timeout !== 'bigint') {
+    throw new InvalidDecisionPolicyError('Policy.Approvals.Timeout', String(a.timeout));
+  }
+  const timeoutMs = a.timeout < 0n ? -1 : Number(a.timeout) / 1e6;
+  return { modes, timeoutMs, onTimeout, onReject, maxRetries: a.maxRetries };
+}
+
+function randomId(): string {
+  return globalThis.crypto.randomUUID();
+}
+
+/** One call to `request`, across its attempts. */
+interface Decision {
+  readonly input: DecisionInput;
+  readonly mode: DecisionMode;
+  readonly resolve: (o: DecisionOutcome) => void;
+  readonly reject: (e: unknown) => void;
+  current: Attempt | undefined;
+  done: boolean;
+}
+
+/** One ask. `state` is the responder's; `finalized` is the broker's. */
+interface Attempt {
+  readonly decision: Decision;
+  readonly id: string;
+  readonly attempt: number;
+  readonly createdAt: number;
+  readonly deadline: number | undefined;
+  state: 'open' | 'responded' | 'expired';
+  response: Response | undefined;
+  timer: unknown;
+  hasTimer: boolean;
+  finalized: boolean;
+}
+
+type Final =
+  | Response
+  | { readonly outcome: 'timed_out' }
+  | { readonly outcome: 'agent_error'; readonly cause?: unknown }
+  | { readonly outcome: 'aborted'; readonly code: DecisionAbortCode; readonly cause?: unknown };
+
+export function createDecisionBroker(options: DecisionBrokerOptions): DecisionBroker {
+  const policy = materialize(options.policy);
+  const settings = settingsOf(policy);
+  const descriptor = options.descriptor;
+  const clock = options.clock ?? systemClock;
+  const handler = options.handler;
+  const runId = options.runId ?? randomId();
+  const nextId = options.idGenerator ?? randomId;
+  const queue = new EventQueue<BrokerEvent>();
+  const transcript: DecisionRecord[] = [];
+  const active = new Set<Decision>();
+  const noticed = new Set<HumanDecisionKind>();
+  let seq = 0;
+  let state: BrokerState = 'open';
+  let cancelReason: unknown;
+
+  const runResult = (): RunResult => {
+    let partial: unknown;
+    if (options.partialResult !== undefined) {
+      try {
+        partial = options.partialResult();
+      } catch {
+        partial = undefined;
+      }
+    }
+    return { partial, decisions: transcript.slice() };
+  };
+
+  const record = (
+    d: Decision,
+    id: string,
+    attempt: number,
+    createdAt: number,
+    outcome: DecisionOutcomeKind,
+    extra: { answer?: string; choice?: string; reason?: string },
+  ): DecisionRecord => {
+    const r: DecisionRecord = Object.freeze({
+      requestId: id,
+      kind: d.input.kind,
+      title: d.input.title,
+      mode: d.mode,
+      attempt,
+      outcome,
+      createdAt,
+      resolvedAt: clock.now(),
+      ...extra,
+    });
+    transcript.push(r);
+    return r;
+  };
+
+  const finish = (d: Decision): void => {
+    d.done = true;
+    active.delete(d);
+  };
+
+  const succeed = (d: Decision, rec: DecisionRecord): void => {
+    finish(d);
+    const o: DecisionOutcome = {
+      status: 'continue',
+      outcome: rec.outcome as DecisionOutcome['outcome'],
+      kind: rec.kind,
+      mode: rec.mode,
+      requestId: rec.requestId,
+      attempt: rec.attempt,
+      ...(rec.answer === undefined ? {} : { answer: rec.answer }),
+      ...(rec.choice === undefined ? {} : { choice: rec.choice }),
+      ...(rec.reason === undefined ? {} : { reason: rec.reason }),
+    };
+    d.resolve(Object.freeze(o));
+  };
+
+  const fail = (d: Decision, code: RunErrorCode, rec: DecisionRecord, cause?: unknown, why?: string): void => {
+    finish(d);
+    const what = `the \`${rec.kind}\` request \`${rec.title}\``;
+    const message =
+      code === 'decision_rejected'
+        ? `${what} was rejected${rec.reason === undefined || rec.reason === '' ? '' : `: ${rec.reason}`}`
+        : code === 'decision_timeout'
+          ? `${what} was not answered before its deadline`
+          : `the approval handler did not answer ${what}`;
+    d.reject(new RunError(code, why === undefined ? message : `${message} (${why})`, runResult(), rec, cause));
+  };
+
+  const abort = (d: Decision, code: DecisionAbortCode, rec: DecisionRecord | undefined, cause?: unknown): void => {
+    finish(d);
+    const message =
+      code === 'cancelled'
+        ? 'the run was cancelled while a human decision was pending'
+        : code === 'run_ended'
+          ? 'the run ended while a human decision was pending'
+          : 'the approval handler failed';
+    d.reject(new DecisionAbortedError(code, message, rec, cause));
+  };
+
+  const emit = (ev: BrokerEvent): void => {
+    if (!queue.ended) queue.push(ev);
+  };
+
+  const noticeRetryUnsupported = (kind: HumanDecisionKind): void => {
+    if (noticed.has(kind)) return;
+    noticed.add(kind);
+    const notice: LifecycleNotice = Object.freeze({
+      type: 'notice' as const,
+      seq: seq++,
+      runId,
+      message: `driver \`${descriptor.type}\` does not support retrying \`${kind}\` decisions, aborting instead`,
+      data: Object.freeze({
+        warning: 'human_decision_retry_unsupported' as const,
+        kind,
+        driver: descriptor.type,
+      }),
+    });
+    emit(notice);
+    if (options.onNotice !== undefined) {
+      try {
+        options.onNotice(notice);
+      } catch {
+        // A failing observer must not change the decision.
+      }
+    }
+  };
+
+  const retryAdvertised = (kind: HumanDecisionKind): boolean =>
+    descriptor.run_policy_caps[kind].retry === true;
+
+  const clearTimer = (a: Attempt): void => {
+    if (a.hasTimer) {
+      a.hasTimer = false;
+      clock.clearTimeout(a.timer);
+    }
+  };
+
+  /** The attempt's result is known: record it and apply the fallback. */
+  const finalize = (a: Attempt, f: Final): void => {
+    if (a.finalized) return;
+    a.finalized = true;
+    clearTimer(a);
+    const d = a.decision;
+    switch (f.outcome) {
+      case 'approved':
+        succeed(d, record(d, a.id, a.attempt, a.createdAt, 'approved', {}));
+        return;
+      case 'answered':
+        succeed(
+          d,
+          record(d, a.id, a.attempt, a.createdAt, 'answered', {
+            answer: f.answer,
+            ...(f.choice === undefined ? {} : { choice: f.choice }),
+          }),
+        );
+        return;
+      case 'rejected': {
+        const rec = record(d, a.id, a.attempt, a.createdAt, 'rejected', f.reason === undefined ? {} : { reason: f.reason });
+        fallback(a, rec, settings.onReject, 'decision_rejected');
+        return;
+      }
+      case 'timed_out': {
+        const rec = record(d, a.id, a.attempt, a.createdAt, 'timed_out', {});
+        fallback(a, rec, settings.onTimeout, 'decision_timeout');
+        return;
+      }
+      case 'agent_error':
+        fail(d, 'agent_error', record(d, a.id, a.attempt, a.createdAt, 'aborted', {}), f.cause);
+        return;
+      case 'aborted':
+        abort(d, f.code, record(d, a.id, a.attempt, a.createdAt, 'aborted', {}), f.cause);
+        return;
+    }
+  };
+
+  const fallback = (a: Attempt, rec: DecisionRecord, action: Fallback, code: RunErrorCode): void => {
+    const d = a.decision;
+    if (action === 'continue') {
+      succeed(d, rec);
+      return;
+    }
+    if (action === 'abort') {
+      fail(d, code, rec);
+      return;
+    }
+    if (!retryAdvertised(d.input.kind)) {
+      noticeRetryUnsupported(d.input.kind);
+      fail(d, code, rec, undefined, `driver \`${descriptor.type}\` cannot retry it`);
+      return;
+    }
+    if (a.attempt >= settings.maxRetries) {
+      fail(d, code, rec, undefined, `no retries left after ${a.attempt + 1} attempts`);
+      return;
+    }
+    startAttempt(d, a.attempt + 1);
+  };
+
+  const onDeadline = (a: Attempt): void => {
+    a.hasTimer = false;
+    if (a.state !== 'open' || a.finalized) return;
+    a.state = 'expired';
+    finalize(a, { outcome: 'timed_out' });
+  };
+
+  const onHandlerSettled = (a: Attempt, ok: boolean, error: unknown): void => {
+    if (a.finalized) return;
+    if (a.state === 'open') a.state = 'expired';
+    if (!ok) {
+      finalize(
+        a,
+        error instanceof Error
+          ? { outcome: 'aborted', code: 'handler_error', cause: error }
+          : { outcome: 'agent_error', cause: error },
+      );
+    } else if (a.response !== undefined) {
+      finalize(a, a.response);
+    } else {
+      finalize(a, { outcome: 'agent_error' });
+    }
+  };
+
+  const startAttempt = (d: Decision, attempt: number): void => {
+    if (state !== 'open') {
+      abort(d, state === 'cancelled' ? 'cancelled' : 'run_ended', undefined, cancelReason);
+      return;
+    }
+    const createdAt = clock.now();
+    const deadline = settings.timeoutMs < 0 ? undefined : createdAt + settings.timeoutMs;
+    const a: Attempt = {
+      decision: d,
+      id: nextId(),
+      attempt,
+      createdAt,
+      deadline,
+      state: 'open',
+      response: undefined,
+      timer: undefined,
+      hasTimer: false,
+      finalized: false,
+    };
+    d.current = a;
+    const input = d.input;
+    const responder: Responder = {
+      requestId: a.id,
+      kind: input.kind,
+      choices: input.choices ?? [],
+      take: (response) => {
+        if (a.state === 'responded') {
+          throw new ApprovalError('ApprovalResolved', `approval request \`${a.id}\` was already answered`, a.id);
+        }
+        if (a.state === 'open' && a.deadline !== undefined && clock.now() >= a.deadline) {
+          // The timer may lag behind the clock: the deadline wins, never a late answer.
+          onDeadline(a);
+        }
+        if (a.state !== 'open') {
+          throw new ApprovalError(
+            'ApprovalExpired',
+            `approval request \`${a.id}\` expired before it was answered`,
+            a.id,
+          );
+        }
+        a.state = 'responded';
+        a.response = response;
+        clearTimer(a);
+        if (handler === undefined) finalize(a, response);
+      },
+    };
+    const request: DecisionRequest = makeRequest(
+      {
+        seq: handler === undefined ? seq++ : -1,
+        id: a.id,
+        runId,
+        kind: input.kind,
+        title: input.title,
+        source: input.source ?? '',
+        toolCallId: input.toolCallId ?? '',
+        choices: Object.freeze((input.choices ?? []).map((c) => Object.freeze({ ...c }))),
+        details: Object.freeze({ ...(input.details ?? {}) }),
+        createdAt,
+        deadline,
+        attempt,
+      },
+      responder,
+    );
+    if (deadline !== undefined) {
+      a.timer = clock.setTimeout(() => onDeadline(a), settings.timeoutMs);
+      a.hasTimer = true;
+    }
+    if (handler === undefined) {
+      emit(request);
+      return;
+    }
+    // Called on a fresh microtask so a handler never runs inside another party's call.
+    queueMicrotask(() => {
+      if (a.finalized) return;
+      let p: Promise<void> | void;
+      try {
+        p = handler(request);
+      } catch (e) {
+        onHandlerSettled(a, false, e);
+        return;
+      }
+      Promise.resolve(p).then(
+        () => onHandlerSettled(a, true, undefined),
+        (e: unknown) => onHandlerSettled(a, false, e),
+      );
+    });
+  };
+
+  const shutdown = (next: 'cancelled' | 'closed', reason?: unknown): void => {
+    if (state !== 'open') return;
+    state = next;
+    cancelReason = reason;
+    const code: DecisionAbortCode = next === 'cancelled' ? 'cancelled' : 'run_ended';
+    for (const d of [...active]) {
+      const a = d.current;
+      if (a === undefined) {
+        abort(d, code, undefined, reason);
+        continue;
+      }
+      if (a.state === 'open') a.state = 'expired';
+      finalize(a, { outcome: 'aborted', code, cause: reason });
+    }
+    queue.end();
+    options.signal?.removeEventListener('abort', onAbort);
+  };
+
+  const onAbort = (): void => shutdown('cancelled', options.signal?.reason);
+  if (options.signal !== undefined) {
+    if (options.signal.aborted) onAbort();
+    else options.signal.addEventListener('abort', onAbort, { once: true });
+  }
+
+  const request = (input: DecisionInput): Promise<DecisionOutcome> =>
+    new Promise<DecisionOutcome>((resolve, reject) => {
+      if (!KINDS.has(input.kind)) throw new InvalidDecisionPolicyError('kind', String(input.kind));
+      const mode = settings.modes[input.kind];
+      const d: Decision = { input, mode, resolve, reject, current: undefined, done: false };
+      if (state !== 'open') {
+        abort(d, state === 'cancelled' ? 'cancelled' : 'run_ended', undefined, cancelReason);
+        return;
+      }
+      active.add(d);
+      if (mode === 'ask') {
+        startAttempt(d, 0);
+        return;
+      }
+      const id = nextId();
+      const now = clock.now();
+      if (mode === 'auto_approve') {
+        succeed(d, record(d, id, 0, now, 'approved', {}));
+        return;
+      }
+      const rec = record(d, id, 0, now, 'rejected', { reason: 'rejected by policy (auto_reject)' });
+      if (settings.onReject === 'continue') succeed(d, rec);
+      else if (settings.onReject === 'abort') fail(d, 'decision_rejected', rec);
+      // An auto-denied request cannot be retried (B6.4).
+      else fail(d, 'decision_rejected', rec, undefined, 'an automatic rejection cannot be retried');
+    });
+
+  return {
+    runId,
+    policy,
+    get state() {
+      return state;
+    },
+    request,
+    events: () => queue.iterator(),
+    cancel: (reason?: unknown) => shutdown('cancelled', reason),
+    close: () => shutdown('closed'),
+    transcript: () => transcript.slice(),
+  };
+}
