@@ -1,0 +1,65 @@
+/** Test helpers: the policy file encoding (semantics.md B1) to and from the engine's Policy. */
+import { readFileSync } from 'node:fs';
+import { zeroPolicy } from './defaults.ts';
+import { formatGoDuration, parseGoDuration } from './duration.ts';
+import type { Policy } from './types.ts';
+
+export interface FilePolicy {
+  sandbox?: string;
+  web_search?: string;
+  browser?: string;
+  approvals?: {
+    permission?: string;
+    plan_review?: string;
+    question?: string;
+    timeout?: string;
+    on_timeout?: string;
+    on_reject?: string;
+    max_retries?: number;
+  };
+}
+
+export function fromFilePolicy(file: FilePolicy): Policy {
+  const policy = zeroPolicy();
+  const a = file.approvals ?? {};
+  policy.sandbox = file.sandbox ?? '';
+  policy.webSearch = file.web_search ?? '';
+  policy.browser = file.browser ?? '';
+  policy.approvals.permission = a.permission ?? '';
+  policy.approvals.planReview = a.plan_review ?? '';
+  policy.approvals.question = a.question ?? '';
+  policy.approvals.onTimeout = a.on_timeout ?? '';
+  policy.approvals.onReject = a.on_reject ?? '';
+  policy.approvals.maxRetries = a.max_retries ?? 0;
+  if (a.timeout !== undefined) {
+    const parsed = parseGoDuration(a.timeout);
+    if (!parsed.ok) throw new Error(`fixture timeout: ${parsed.error}`);
+    policy.approvals.timeout = parsed.ns;
+  }
+  return policy;
+}
+
+export function toFilePolicy(policy: Policy): Required<FilePolicy> {
+  const a = policy.approvals;
+  return {
+    sandbox: policy.sandbox,
+    web_search: policy.webSearch,
+    browser: policy.browser,
+    approvals: {
+      permission: a.permission,
+      plan_review: a.planReview,
+      question: a.question,
+      timeout: formatGoDuration(a.timeout),
+      on_timeout: a.onTimeout,
+      on_reject: a.onReject,
+      max_retries: a.maxRetries,
+    },
+  };
+}
+
+/** The repository root, from a file in `packages/engine/src/policy/`. */
+export const REPO_ROOT = new URL('../../../../', import.meta.url);
+
+export function readRepoJson(path: string): unknown {
+  return JSON.parse(readFileSync(new URL(path, REPO_ROOT), 'utf8')) as unknown;
+}
