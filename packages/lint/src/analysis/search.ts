@@ -1,0 +1,162 @@
+/**
+ * Emptiness of boolean combinations of search DFAs, by breadth-first search of their product.
+ *
+ * Complement is exact (the DFAs are deterministic and total), so any formula of atoms, negated
+ * atoms, `and` and `or` is decided. The search returns a shortest witness, proves emptiness by
+ * exhausting the reachable product, or stops at the budget (the caller then says "unknown").
+ */
+import { type Budget, checkTime, LimitExceeded, type SearchDfa } from './automaton.ts';
+import { type CharSet, partition, single } from './charset.ts';
+import { WORD } from './unicode.ts';
+
+export type Formula =
+  | { op: 'atom'; dfa: SearchDfa; neg: boolean }
+  | { op: 'and'; xs: Formula[] }
+  | { op: 'or'; xs: Formula[] }
+  | { op: 'const'; value: boolean };
+
+export const TRUE: Formula = { op: 'const', value: true };
+export const FALSE: Formula = { op: 'const', value: false };
+
+export function atom(dfa: SearchDfa, neg = false): Formula {
+  return { op: 'atom', dfa, neg };
+}
+
+export function and(...xs: Formula[]): Formula {
+  const flat: Formula[] = [];
+  for (const x of xs) {
+    if (x.op === 'const') {
+      if (!x.value) return FALSE;
+      continue;
+    }
+    if (x.op === 'and') flat.push(...x.xs);
+    else flat.push(x);
+  }
+  if (flat.length === 0) return TRUE;
+  return flat.length === 1 ? (flat[0] as Formula) : { op: 'and', xs: flat };
+}
+
+export function or(...xs: Formula[]): Formula {
+  const flat: Formula[] = [];
+  for (const x of xs) {
+    if (x.op === 'const') {
+      if (x.value) return TRUE;
+      continue;
+    }
+    if (x.op === 'or') flat.push(...x.xs);
+    else flat.push(x);
+  }
+  if (flat.length === 0) return FALSE;
+  return flat.length === 1 ? (flat[0] as Formula) : { op: 'or', xs: flat };
+}
+
+/** Negation, pushed down to the atoms. */
+export function not(f: Formula): Formula {
+  switch (f.op) {
+    case 'const':
+      return f.value ? FALSE : TRUE;
+    case 'atom':
+      return { op: 'atom', dfa: f.dfa, neg: !f.neg };
+    case 'and':
+      return or(...f.xs.map(not));
+    case 'or':
+      return and(...f.xs.map(not));
+  }
+}
+
+export type SearchResult = { status: 'empty' } | { status: 'witness'; text: string } | { status: 'limit'; why: string };
+
+const T = 1;
+const F = 0;
+const U = 2;
+
+/** Finds a shortest string in the language of `formula`, or proves there is none. */
+export function findWitness(formula: Formula, budget: Budget): SearchResult {
+  if (formula.op === 'const') return formula.value ? { status: 'witness', text: '' } : { status: 'empty' };
+  const dfas: SearchDfa[] = [];
+  const slot = new Map<SearchDfa, number>();
+  const collect = (f: Formula): void => {
+    if (f.op === 'atom' && !slot.has(f.dfa)) {
+      slot.set(f.dfa, dfas.length);
+      dfas.push(f.dfa);
+    } else if (f.op === 'and' || f.op === 'or') f.xs.forEach(collect);
+  };
+  collect(formula);
+  for (const d of dfas) d.setBudget(budget);
+
+  const sets: CharSet[] = [single(0x0a), WORD];
+  for (const d of dfas) sets.push(...d.charSets());
+  const reps = partition(sets).map((b) => b.rep);
+
+  const evalWith = (f: Formula, value: (i: number) => number): number => {
+    switch (f.op) {
+      case 'const':
+        return f.value ? T : F;
+      case 'atom': {
+        const v = value(slot.get(f.dfa) as number);
+        return v === U ? U : f.neg ? 1 - v : v;
+      }
+      case 'and': {
+        let r = T;
+        for (const x of f.xs) {
+          const v = evalWith(x, value);
+          if (v === F) return F;
+          if (v === U) r = U;
+        }
+        return r;
+      }
+      case 'or': {
+        let r = F;
+        for (const x of f.xs) {
+          const v = evalWith(x, value);
+          if (v === T) return T;
+          if (v === U) r = U;
+        }
+        return r;
+      }
+    }
+  };
+
+  try {
+    const tuples: number[][] = [];
+    const parent: number[] = [];
+    const via: number[] = [];
+    const seen = new Map<string, number>();
+    const push = (t: number[], from: number, cp: number): void => {
+      const key = t.join(',');
+      if (seen.has(key)) return;
+      if (tuples.length >= budget.maxStates) throw new LimitExceeded('state limit');
+      seen.set(key, tuples.length);
+      tuples.push(t);
+      parent.push(from);
+      via.push(cp);
+    };
+    push(
+      dfas.map((d) => d.start),
+      -1,
+      -1,
+    );
+    for (let i = 0; i < tuples.length; i++) {
+      if ((i & 63) === 0) checkTime(budget);
+      const t = tuples[i] as number[];
+      if (evalWith(formula, (k) => (dfas[k] as SearchDfa).isAccepting(t[k] as number) ? T : F) === T) {
+        const cps: number[] = [];
+        for (let j = i; parent[j] !== -1; j = parent[j] as number) cps.push(via[j] as number);
+        return { status: 'witness', text: String.fromCodePoint(...cps.reverse()) };
+      }
+      // Prune: nothing reachable from here can satisfy the formula.
+      const fixed = (k: number): number => {
+        const d = dfas[k] as SearchDfa;
+        const s = t[k] as number;
+        if (s === 0) return T;
+        return d.isDead(s) ? F : U;
+      };
+      if (evalWith(formula, fixed) === F) continue;
+      for (const cp of reps) push(t.map((s, k) => (dfas[k] as SearchDfa).step(s, cp)), i, cp);
+    }
+    return { status: 'empty' };
+  } catch (e) {
+    if (e instanceof LimitExceeded) return { status: 'limit', why: e.message };
+    throw e;
+  }
+}

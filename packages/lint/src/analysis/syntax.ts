@@ -1,0 +1,417 @@
+/**
+ * A parser of Go's regexp syntax (RE2, `syntax.Perl` flags) into a small tree for the analysis.
+ *
+ * It follows Go's `regexp/syntax` parser closely enough to give every valid pattern its exact
+ * language: flags `i m s U` (`U` does not change the language), groups `(?:…)` `(?P<n>…)`
+ * `(?<n>…)`, classes with ranges, POSIX `[[:alpha:]]`, Perl `\d\s\w`, Unicode `\pL` `\p{Greek}`,
+ * escapes (`\x{…}`, octal, `\Q…\E`), anchors and repetition. Callers compile the pattern with the
+ * engine first: this parser is not the judge of validity, and throws `UnsupportedPattern` for
+ * anything it cannot give an exact language to (the analysis then says "unknown").
+ */
+import {
+  ANY,
+  type CharSet,
+  EMPTY,
+  fromRanges,
+  negate,
+  single,
+  union,
+} from './charset.ts';
+import { foldSet, orbit, PERL_CLASSES, POSIX_CLASSES, unicodeClass } from './unicode.ts';
+
+export type AssertKind = 'bot' | 'eot' | 'bol' | 'eol' | 'wb' | 'nwb';
+
+export type RegexNode =
+  | { t: 'chars'; set: CharSet }
+  | { t: 'empty' }
+  | { t: 'cat'; subs: RegexNode[] }
+  | { t: 'alt'; subs: RegexNode[] }
+  | { t: 'rep'; sub: RegexNode; min: number; max: number }
+  | { t: 'assert'; kind: AssertKind };
+
+export class UnsupportedPattern extends Error {}
+
+interface Flags {
+  i: boolean;
+  m: boolean;
+  s: boolean;
+}
+
+const NL_FREE = negate(single(0x0a));
+
+export function parseRegex(pattern: string): RegexNode {
+  return new Parser(pattern).parse();
+}
+
+class Parser {
+  private readonly cps: number[];
+  private pos = 0;
+  private flags: Flags = { i: false, m: false, s: false };
+
+  constructor(pattern: string) {
+    this.cps = Array.from(pattern, (c) => c.codePointAt(0) as number);
+  }
+
+  parse(): RegexNode {
+    const node = this.alternation();
+    if (this.pos < this.cps.length) this.fail('unexpected `)`');
+    return node;
+  }
+
+  private fail(msg: string): never {
+    throw new UnsupportedPattern(msg);
+  }
+
+  private peek(k = 0): number | undefined {
+    return this.cps[this.pos + k];
+  }
+
+  private eat(ch: string): boolean {
+    if (this.peek() === ch.codePointAt(0)) {
+      this.pos++;
+      return true;
+    }
+    return false;
+  }
+
+  private alternation(): RegexNode {
+    const alts: RegexNode[] = [this.concatenation()];
+    while (this.eat('|')) alts.push(this.concatenation());
+    return alts.length === 1 ? (alts[0] as RegexNode) : { t: 'alt', subs: alts };
+  }
+
+  private concatenation(): RegexNode {
+    const items: RegexNode[] = [];
+    for (;;) {
+      const c = this.peek();
+      if (c === undefined || c === 0x7c /* | */ || c === 0x29 /* ) */) break;
+      const atom = this.atom();
+      if (atom === null) continue; // a flag group such as `(?i)`
+      items.push(this.repetitions(atom));
+    }
+    if (items.length === 0) return { t: 'empty' };
+    return items.length === 1 ? (items[0] as RegexNode) : { t: 'cat', subs: items };
+  }
+
+  private repetitions(atom: RegexNode): RegexNode {
+    let node = atom;
+    for (;;) {
+      const c = this.peek();
+      let min: number;
+      let max: number;
+      if (c === 0x2a) [min, max] = [0, -1];
+      else if (c === 0x2b) [min, max] = [1, -1];
+      else if (c === 0x3f) [min, max] = [0, 1];
+      else if (c === 0x7b) {
+        const r = this.braces();
+        if (r === null) return node;
+        [min, max] = r;
+        this.pos--; // `braces` consumed through `}`; the shared `pos++` below is for one char
+      } else return node;
+      this.pos++;
+      this.eat('?'); // non-greedy: same language
+      node = { t: 'rep', sub: node, min, max };
+    }
+  }
+
+  /** Parses `{n}`, `{n,}`, `{n,m}` at `pos`; `null` (nothing consumed) when it is a literal `{`. */
+  private braces(): [number, number] | null {
+    const start = this.pos;
+    this.pos++;
+    const lo = this.number();
+    if (lo === null) {
+      this.pos = start;
+      return null;
+    }
+    let hi = lo;
+    if (this.eat(',')) {
+      hi = this.peek() === 0x7d ? -1 : (this.number() ?? -2);
+      if (hi === -2) {
+        this.pos = start;
+        return null;
+      }
+    }
+    if (!this.eat('}')) {
+      this.pos = start;
+      return null;
+    }
+    if (lo > 1000 || hi > 1000 || (hi >= 0 && hi < lo)) this.fail('invalid repeat count');
+    return [lo, hi];
+  }
+
+  private number(): number | null {
+    const start = this.pos;
+    while (this.peek() !== undefined && (this.peek() as number) >= 0x30 && (this.peek() as number) <= 0x39) this.pos++;
+    const text = String.fromCodePoint(...this.cps.slice(start, this.pos));
+    if (text === '' || (text.length >= 2 && text[0] === '0')) return null;
+    return text.length > 8 ? 100_000_000 : Number(text);
+  }
+
+  private literal(cp: number): RegexNode {
+    if (this.flags.i) return { t: 'chars', set: fromRanges(orbit(cp).map((c) => [c, c] as [number, number])) };
+    return { t: 'chars', set: single(cp) };
+  }
+
+  /** One atom, or `null` for a flag-only group. */
+  private atom(): RegexNode | null {
+    const c = this.peek() as number;
+    switch (c) {
+      case 0x28: // (
+        return this.paren();
+      case 0x5b: // [
+        return this.charClass();
+      case 0x2e: // .
+        this.pos++;
+        return { t: 'chars', set: this.flags.s ? ANY : NL_FREE };
+      case 0x5e: // ^
+        this.pos++;
+        return { t: 'assert', kind: this.flags.m ? 'bol' : 'bot' };
+      case 0x24: // $
+        this.pos++;
+        return { t: 'assert', kind: this.flags.m ? 'eol' : 'eot' };
+      case 0x2a:
+      case 0x2b:
+      case 0x3f:
+        return this.fail('missing argument to repetition operator');
+      case 0x5c: // \
+        return this.escapeAtom();
+      default:
+        this.pos++;
+        return this.literal(c);
+    }
+  }
+
+  private paren(): RegexNode | null {
+    this.pos++;
+    const saved = { ...this.flags };
+    if (this.eat('?')) {
+      if (this.peek() === 0x50 /* P */ && this.peek(1) === 0x3c /* < */) this.pos++;
+      if (this.eat('<')) {
+        while (this.peek() !== undefined && this.peek() !== 0x3e) this.pos++;
+        if (!this.eat('>')) this.fail('invalid named capture');
+      } else {
+        // Flags: `(?i)`, `(?i-s:…)`.
+        let negative = false;
+        const next = { ...this.flags };
+        for (;;) {
+          const f = this.peek();
+          this.pos++;
+          if (f === 0x69) next.i = !negative;
+          else if (f === 0x6d) next.m = !negative;
+          else if (f === 0x73) next.s = !negative;
+          else if (f === 0x55) {
+            /* non-greedy by default: same language */
+          } else if (f === 0x2d && !negative) negative = true;
+          else if (f === 0x29) {
+            this.flags = next;
+            return null;
+          } else if (f === 0x3a) {
+            this.flags = next;
+            break;
+          } else this.fail('invalid or unsupported Perl syntax');
+        }
+      }
+    }
+    const inner = this.alternation();
+    if (!this.eat(')')) this.fail('missing closing )');
+    this.flags = saved;
+    return inner;
+  }
+
+  private escapeAtom(): RegexNode {
+    const c = this.peek(1);
+    switch (c) {
+      case 0x41: // \A
+        this.pos += 2;
+        return { t: 'assert', kind: 'bot' };
+      case 0x7a: // \z
+        this.pos += 2;
+        return { t: 'assert', kind: 'eot' };
+      case 0x62: // \b
+        this.pos += 2;
+        return { t: 'assert', kind: 'wb' };
+      case 0x42: // \B
+        this.pos += 2;
+        return { t: 'assert', kind: 'nwb' };
+      case 0x51: {
+        // \Q…\E: literal text
+        this.pos += 2;
+        const lits: RegexNode[] = [];
+        while (this.pos < this.cps.length) {
+          if (this.peek() === 0x5c && this.peek(1) === 0x45) {
+            this.pos += 2;
+            break;
+          }
+          lits.push(this.literal(this.peek() as number));
+          this.pos++;
+        }
+        return lits.length === 1 ? (lits[0] as RegexNode) : lits.length === 0 ? { t: 'empty' } : { t: 'cat', subs: lits };
+      }
+      default: {
+        const cls = this.classEscape();
+        if (cls !== null) return { t: 'chars', set: cls };
+        return this.literal(this.escapeChar());
+      }
+    }
+  }
+
+  /** `\d \D \s \S \w \W \pX \p{X} \PX \P{^X}` at `pos`, or `null` (nothing consumed). */
+  private classEscape(): CharSet | null {
+    const c = this.peek(1);
+    if (c === undefined) return null;
+    const letter = String.fromCodePoint(c);
+    const perl = PERL_CLASSES[letter.toLowerCase()];
+    if (perl !== undefined && 'dDsSwW'.includes(letter)) {
+      this.pos += 2;
+      const base = this.flags.i ? foldSet(perl) : perl;
+      return letter === letter.toLowerCase() ? base : negate(base);
+    }
+    if (letter === 'p' || letter === 'P') {
+      this.pos += 2;
+      let positive = letter === 'p';
+      let name: string;
+      if (this.eat('{')) {
+        const start = this.pos;
+        while (this.peek() !== undefined && this.peek() !== 0x7d) this.pos++;
+        name = String.fromCodePoint(...this.cps.slice(start, this.pos));
+        if (!this.eat('}')) this.fail('invalid character class range');
+      } else {
+        const n = this.peek();
+        if (n === undefined) this.fail('invalid character class range');
+        this.pos++;
+        name = String.fromCodePoint(n);
+      }
+      if (name.startsWith('^')) {
+        positive = !positive;
+        name = name.slice(1);
+      }
+      const set = unicodeClass(name);
+      if (set === null) this.fail(`unicode class \`${name}\` is not known to this runtime`);
+      // Go folds before negating: `(?i)\PL` excludes every letter and its case variants.
+      const base = this.flags.i ? foldSet(set) : set;
+      return positive ? base : negate(base);
+    }
+    return null;
+  }
+
+  /** A single-character escape at `pos` (`\n`, `\x41`, `\x{263a}`, `\101`, `\.`), consumed. */
+  private escapeChar(): number {
+    const c = this.peek(1);
+    if (c === undefined) this.fail('trailing backslash at end of expression');
+    this.pos += 2;
+    if (c >= 0x31 && c <= 0x37) {
+      const n = this.peek();
+      if (n === undefined || n < 0x30 || n > 0x37) this.fail('invalid escape sequence');
+    }
+    if (c >= 0x30 && c <= 0x37) {
+      let r = c - 0x30;
+      for (let k = 1; k < 3; k++) {
+        const n = this.peek();
+        if (n === undefined || n < 0x30 || n > 0x37) break;
+        r = r * 8 + (n - 0x30);
+        this.pos++;
+      }
+      return r;
+    }
+    switch (c) {
+      case 0x78: {
+        // \x
+        if (this.eat('{')) {
+          const start = this.pos;
+          while (this.peek() !== undefined && this.peek() !== 0x7d) this.pos++;
+          const hex = String.fromCodePoint(...this.cps.slice(start, this.pos));
+          if (!this.eat('}') || !/^[0-9A-Fa-f]+$/.test(hex)) this.fail('invalid escape sequence');
+          const v = parseInt(hex, 16);
+          if (v > 0x10ffff) this.fail('invalid escape sequence');
+          return v;
+        }
+        const hex = String.fromCodePoint(...this.cps.slice(this.pos, this.pos + 2));
+        if (!/^[0-9A-Fa-f]{2}$/.test(hex)) this.fail('invalid escape sequence');
+        this.pos += 2;
+        return parseInt(hex, 16);
+      }
+      case 0x61:
+        return 7;
+      case 0x66:
+        return 12;
+      case 0x6e:
+        return 10;
+      case 0x72:
+        return 13;
+      case 0x74:
+        return 9;
+      case 0x76:
+        return 11;
+      default:
+        if (c < 0x80 && !isAlnum(c)) return c;
+        return this.fail('invalid escape sequence');
+    }
+  }
+
+  private charClass(): RegexNode {
+    this.pos++; // [
+    const negated = this.eat('^');
+    let set: CharSet = EMPTY;
+    let first = true;
+    for (;;) {
+      const c = this.peek();
+      if (c === undefined) this.fail('missing closing ]');
+      if (c === 0x5d && !first) break;
+      first = false;
+      // POSIX [:name:] / [:^name:]
+      if (c === 0x5b && this.peek(1) === 0x3a) {
+        const posix = this.posixClass();
+        if (posix !== null) {
+          set = union(set, posix);
+          continue;
+        }
+      }
+      if (c === 0x5c) {
+        const cls = this.classEscape();
+        if (cls !== null) {
+          set = union(set, cls);
+          continue;
+        }
+      }
+      const lo = this.classChar();
+      let hi = lo;
+      if (this.peek() === 0x2d && this.peek(1) !== undefined && this.peek(1) !== 0x5d) {
+        this.pos++;
+        hi = this.classChar();
+        if (hi < lo) this.fail('invalid character class range');
+      }
+      set = union(set, fromRanges([[lo, hi]]));
+    }
+    this.pos++; // ]
+    // Go folds every item of a class under (?i), then negates the whole class. Negated items are
+    // already closed under folding, so folding the union again changes only the plain ranges.
+    if (this.flags.i) set = foldSet(set);
+    return { t: 'chars', set: negated ? negate(set) : set };
+  }
+
+  private classChar(): number {
+    const c = this.peek() as number;
+    if (c === 0x5c) return this.escapeChar();
+    this.pos++;
+    return c;
+  }
+
+  private posixClass(): CharSet | null {
+    const text = String.fromCodePoint(...this.cps.slice(this.pos, this.pos + 16));
+    const m = /^\[:(\^?)([a-z]*):\]/.exec(text);
+    const end = text.indexOf(':]', 2);
+    if (m === null) {
+      if (end < 0) return null; // a literal `[`
+      this.fail('invalid character class range');
+    }
+    const base = POSIX_CLASSES[m[2] as string];
+    if (base === undefined) this.fail('invalid character class range');
+    this.pos += m[0].length;
+    const folded = this.flags.i ? foldSet(base) : base;
+    return m[1] === '^' ? negate(folded) : folded;
+  }
+}
+
+function isAlnum(c: number): boolean {
+  return (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a);
+}
