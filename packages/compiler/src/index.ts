@@ -1,1 +1,27 @@
 // @verdict/compiler: explicit named exports only.
+
+// pipeline (YAML / JSON front end, stages, results)
+export type { CompileOptions, CompileResult, StageId, Syntax } from './types.ts';
+export { STAGE_IDS } from './types.ts';
+export { compileFile, compileSource, runPipeline, STAGES } from './pipeline.ts';
+export type { Stage } from './pipeline.ts';
+export { GO_TEXT_CODES, goMessage, isBlocking, NON_BLOCKING_CODES } from './validate.ts';
+export { lowerPolicy } from './lower.ts';
+export type { LoadedDescriptor } from './descriptor.ts';
+export { loadDescriptorFile, parseDescriptorSource } from './descriptor.ts';
+export { schemas } from './schemas.ts';
+export { MAX_SOURCE_BYTES } from './load.ts';
+export { didYouMean, editDistance } from './did-you-mean.ts';
+
+// positions (shared by every front end)
+export type { SourceEntry } from './positions.ts';
+export {
+  jsonPointer,
+  joinSpans,
+  LineIndex,
+  pathFromJsonPointer,
+  SourceMap,
+  spanFromChevrotain,
+  spanFromYamlRange,
+  spanOf,
+} from './positions.ts';

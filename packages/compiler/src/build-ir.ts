@@ -1,0 +1,280 @@
+/**
+ * The document tree of a YAML or JSON file to the IR (part of stage `parse`).
+ * Lenient about types on purpose: a value of the wrong type is left out of the IR, and the JSON
+ * Schema check in `validate` reports it once, at its position.
+ */
+import { getPreset, PRESET_NAMES } from '@verdict/engine';
+import type {
+  ApprovalsIR,
+  ApproverIR,
+  Decision,
+  Diagnostic,
+  Located,
+  PolicyFileIR,
+  PolicyIR,
+  RuleIR,
+  Span,
+  TestCaseIR,
+} from '@verdict/engine';
+import { didYouMeanHelp } from './did-you-mean.ts';
+import { entryOf, toJsonText } from './tree.ts';
+import type { JMap, JNode } from './tree.ts';
+
+/** Keys of the approver block, also accepted at the top level ("bare" placement). */
+export const APPROVER_KEYS: readonly string[] = ['mode', 'default', 'reason', 'input', 'allow', 'deny'];
+
+function str(node: JNode | undefined): string | undefined {
+  if (!node || node.kind !== 'scalar') return undefined;
+  if (typeof node.value === 'string') return node.value;
+  return undefined;
+}
+
+/** A string field; `null` (an empty YAML value) reads as `""`, as Go's decoder does. */
+function strOrNull(node: JNode | undefined): string | undefined {
+  if (node && node.kind === 'scalar' && node.value === null) return '';
+  return str(node);
+}
+
+function located(node: JNode | undefined): Located<string> | undefined {
+  const v = strOrNull(node);
+  return v === undefined || !node ? undefined : { value: v, span: node.span };
+}
+
+function buildRule(node: JNode): RuleIR | undefined {
+  if (node.kind !== 'map') return undefined;
+  const rule: RuleIR = { tool: '', match: '', span: node.span };
+  const tool = entryOf(node, 'tool');
+  const match = entryOf(node, 'match');
+  const field = entryOf(node, 'field');
+  const t = strOrNull(tool?.value);
+  if (tool && t !== undefined) {
+    rule.tool = t;
+    rule.toolSpan = tool.value.span;
+  }
+  const m = strOrNull(match?.value);
+  if (match && m !== undefined) {
+    rule.match = m;
+    rule.matchSpan = match.value.span;
+  }
+  const f = strOrNull(field?.value);
+  if (field && f !== undefined && f !== '') {
+    rule.field = f;
+    rule.fieldSpan = field.value.span;
+  }
+  return rule;
+}
+
+function buildRules(node: JNode | undefined): RuleIR[] {
+  if (!node || node.kind !== 'seq') return [];
+  const out: RuleIR[] = [];
+  for (const item of node.items) {
+    const r = buildRule(item);
+    if (r) out.push(r);
+  }
+  return out;
+}
+
+/** An approver block from a mapping (the root mapping itself for the bare placement). */
+export function buildApprover(block: JMap): ApproverIR {
+  const ir: ApproverIR = { mode: '', default: '', reason: '', input: 'raw', allow: [], deny: [], span: block.span };
+  const mode = entryOf(block, 'mode');
+  const def = entryOf(block, 'default');
+  const reason = entryOf(block, 'reason');
+  const input = entryOf(block, 'input');
+  const m = strOrNull(mode?.value);
+  if (mode && m !== undefined) {
+    ir.mode = m;
+    ir.modeSpan = mode.value.span;
+  }
+  const d = strOrNull(def?.value);
+  if (def && d !== undefined) {
+    ir.default = d;
+    ir.defaultSpan = def.value.span;
+  }
+  const r = strOrNull(reason?.value);
+  if (reason && r !== undefined) {
+    ir.reason = r;
+    ir.reasonSpan = reason.value.span;
+  }
+  const i = str(input?.value);
+  if (input && (i === 'raw' || i === 'canonical')) {
+    ir.input = i;
+    ir.inputSpan = input.value.span;
+  }
+  ir.allow = buildRules(entryOf(block, 'allow')?.value);
+  ir.deny = buildRules(entryOf(block, 'deny')?.value);
+  return ir;
+}
+
+function buildTests(node: JNode | undefined, diagnostics: Diagnostic[]): TestCaseIR[] {
+  if (!node || node.kind !== 'seq') return [];
+  const out: TestCaseIR[] = [];
+  for (const item of node.items) {
+    if (item.kind !== 'map') continue;
+    const expect = str(entryOf(item, 'expect')?.value);
+    const tc: TestCaseIR = {
+      tool: str(entryOf(item, 'tool')?.value) ?? '',
+      input: '{}',
+      expect: (expect === 'allow' ? 'allow' : 'deny') satisfies Decision,
+      span: item.span,
+    };
+    const name = str(entryOf(item, 'name')?.value);
+    if (name !== undefined) tc.name = name;
+    const reason = str(entryOf(item, 'reason')?.value);
+    if (reason !== undefined) tc.reason = reason;
+    const rule = str(entryOf(item, 'rule')?.value);
+    if (rule !== undefined) tc.rule = rule;
+    const input = entryOf(item, 'input');
+    if (input) {
+      const v = input.value;
+      if (v.kind === 'scalar' && typeof v.value === 'string') {
+        tc.input = v.value;
+      } else {
+        const text = toJsonText(v);
+        if (text === undefined) {
+          diagnostics.push({
+            code: 'tests/invalid-input',
+            severity: 'error',
+            message: 'test input holds a number JSON cannot write (`.inf` or `.nan`)',
+            help: 'write the raw JSON text of the input as a string instead',
+            span: v.span,
+          });
+        } else {
+          tc.input = text;
+        }
+      }
+    }
+    out.push(tc);
+  }
+  return out;
+}
+
+function presetField(value: string, span: Span | undefined): Located<string> | undefined {
+  if (value === '') return undefined;
+  return span ? { value, span } : { value };
+}
+
+function buildPolicy(block: JMap, diagnostics: Diagnostic[]): PolicyIR {
+  const ir: PolicyIR = { span: block.span };
+  const presetEntry = entryOf(block, 'preset');
+  const presetName = str(presetEntry?.value);
+  if (presetEntry && presetName !== undefined) {
+    const preset = getPreset(presetName);
+    const span = presetEntry.value.span;
+    if (!preset) {
+      const d: Diagnostic = {
+        code: 'policy/unknown-preset',
+        severity: 'error',
+        message: `unknown policy preset \`${presetName}\``,
+        help:
+          didYouMeanHelp(presetName, PRESET_NAMES) ??
+          `presets are ${PRESET_NAMES.map((n) => `\`${n}\``).join(', ')}`,
+        span,
+        path: ['policy', 'preset'],
+      };
+      diagnostics.push(d);
+    } else {
+      // A preset is a starting point: keys written beside it replace its values.
+      const set = (v: string, apply: (l: Located<string>) => void): void => {
+        const l = presetField(v, span);
+        if (l) apply(l);
+      };
+      set(preset.sandbox, (l) => (ir.sandbox = l));
+      set(preset.webSearch, (l) => (ir.webSearch = l));
+      set(preset.browser, (l) => (ir.browser = l));
+      const a = preset.approvals;
+      const approvals: ApprovalsIR = {};
+      set(a.permission, (l) => (approvals.permission = l));
+      set(a.planReview, (l) => (approvals.planReview = l));
+      set(a.question, (l) => (approvals.question = l));
+      set(a.onTimeout, (l) => (approvals.onTimeout = l));
+      set(a.onReject, (l) => (approvals.onReject = l));
+      if (Object.keys(approvals).length > 0) ir.approvals = approvals;
+    }
+  }
+  const sandbox = located(entryOf(block, 'sandbox')?.value);
+  if (sandbox) ir.sandbox = sandbox;
+  const web = located(entryOf(block, 'web_search')?.value);
+  if (web) ir.webSearch = web;
+  const browser = located(entryOf(block, 'browser')?.value);
+  if (browser) ir.browser = browser;
+  const appr = entryOf(block, 'approvals')?.value;
+  if (appr && appr.kind === 'map') {
+    const a: ApprovalsIR = { ...(ir.approvals ?? {}), span: appr.span };
+    const permission = located(entryOf(appr, 'permission')?.value);
+    if (permission) a.permission = permission;
+    const planReview = located(entryOf(appr, 'plan_review')?.value);
+    if (planReview) a.planReview = planReview;
+    const question = located(entryOf(appr, 'question')?.value);
+    if (question) a.question = question;
+    const onTimeout = located(entryOf(appr, 'on_timeout')?.value);
+    if (onTimeout) a.onTimeout = onTimeout;
+    const onReject = located(entryOf(appr, 'on_reject')?.value);
+    if (onReject) a.onReject = onReject;
+    const timeout = entryOf(appr, 'timeout')?.value;
+    if (timeout && timeout.kind === 'scalar') {
+      // A number is kept as written (`30`, `-0`): Go's duration parser then judges it, with its message.
+      const v = timeout.value;
+      if (typeof v === 'string') a.timeout = { value: v, span: timeout.span };
+      else if (typeof v === 'number') a.timeout = { value: timeout.source ?? String(v), span: timeout.span };
+      else if (v === null) a.timeout = { value: '', span: timeout.span };
+    }
+    const maxRetries = entryOf(appr, 'max_retries')?.value;
+    if (maxRetries && maxRetries.kind === 'scalar' && typeof maxRetries.value === 'number') {
+      a.maxRetries = { value: maxRetries.value, span: maxRetries.span };
+    }
+    ir.approvals = a;
+  }
+  return ir;
+}
+
+/** The IR of a whole file from its root mapping. */
+export function buildFileIR(file: string, root: JMap, diagnostics: Diagnostic[]): PolicyFileIR {
+  const ir: PolicyFileIR = { file, tests: [] };
+  const driver = entryOf(root, 'driver');
+  const ref = str(driver?.value);
+  if (driver && ref !== undefined) ir.driver = { ref, span: driver.value.span };
+
+  const policy = entryOf(root, 'policy')?.value;
+  if (policy && policy.kind === 'map') ir.policy = buildPolicy(policy, diagnostics);
+
+  // Approver placements: bare keys at the top level, `approver:`, `agent: approver:`.
+  const placements: { placement: NonNullable<PolicyFileIR['approverPlacement']>; block: JMap; at: Span }[] = [];
+  const bareKeys = root.entries.filter((e) => APPROVER_KEYS.includes(e.key));
+  if (bareKeys.length > 0) placements.push({ placement: 'bare', block: root, at: bareKeys[0]!.keySpan });
+  const approver = entryOf(root, 'approver');
+  if (approver && approver.value.kind === 'map') {
+    placements.push({ placement: 'approver', block: approver.value, at: approver.keySpan });
+  }
+  const agent = entryOf(root, 'agent')?.value;
+  if (agent && agent.kind === 'map') {
+    const nested = entryOf(agent, 'approver');
+    if (nested && nested.value.kind === 'map') {
+      placements.push({ placement: 'agent.approver', block: nested.value, at: nested.keySpan });
+    }
+  }
+  const first = placements[0];
+  if (first) {
+    ir.approver = buildApprover(first.block);
+    ir.approverPlacement = first.placement;
+    for (const other of placements.slice(1)) {
+      diagnostics.push({
+        code: 'approver/duplicate-block',
+        severity: 'error',
+        message: `a second approver block (${placementName(other.placement)}); the file already has one (${placementName(first.placement)})`,
+        help: 'keep one approver block per file',
+        span: other.at,
+        related: [{ message: 'the first approver block', span: first.at }],
+      });
+    }
+  }
+
+  ir.tests = buildTests(entryOf(root, 'tests')?.value, diagnostics);
+  return ir;
+}
+
+function placementName(p: NonNullable<PolicyFileIR['approverPlacement']>): string {
+  if (p === 'bare') return 'top-level `mode`/`allow`/`deny` keys';
+  if (p === 'approver') return '`approver:`';
+  return '`agent: approver:`';
+}

@@ -1,0 +1,191 @@
+/**
+ * Stage `load`: bytes to text. Refuses oversized files before reading them, rejects invalid UTF-8
+ * and NUL bytes with their line and column, strips a BOM, and picks the syntax.
+ */
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { extname } from 'node:path';
+import type { Diagnostic } from '@verdict/engine';
+import { LineIndex, spanOf } from './positions.ts';
+import type { CompileState, Syntax } from './types.ts';
+import { checkJsonSyntax } from './json-syntax.ts';
+
+export const MAX_SOURCE_BYTES = 10 * 1024 * 1024;
+
+export interface LoadedText {
+  text?: string;
+  diagnostics: Diagnostic[];
+}
+
+function fileDiagnostic(file: string, code: string, message: string, help?: string): Diagnostic {
+  const d: Diagnostic = {
+    code,
+    severity: 'error',
+    message,
+    span: { file, start: { offset: 0, line: 1, column: 1 }, end: { offset: 0, line: 1, column: 1 } },
+  };
+  if (help !== undefined) d.help = help;
+  return d;
+}
+
+/** Reads a source file as text, with the checks above. Never throws. */
+export function readSourceFile(file: string): LoadedText {
+  let fd: number | undefined;
+  try {
+    try {
+      fd = openSync(file, 'r');
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT') return { diagnostics: [fileDiagnostic(file, 'load/not-found', `file \`${file}\` does not exist`)] };
+      if (code === 'EISDIR') return { diagnostics: [fileDiagnostic(file, 'load/not-a-file', `\`${file}\` is a directory, not a file`)] };
+      return {
+        diagnostics: [fileDiagnostic(file, 'load/unreadable', `cannot read \`${file}\`: ${(e as Error).message}`)],
+      };
+    }
+    const st = fstatSync(fd);
+    if (st.isDirectory()) {
+      return { diagnostics: [fileDiagnostic(file, 'load/not-a-file', `\`${file}\` is a directory, not a file`)] };
+    }
+    if (st.size > MAX_SOURCE_BYTES) {
+      return { diagnostics: [tooLarge(file, st.size)] };
+    }
+    // Read at most one byte past the limit: the size may change, or lie (special files).
+    const chunks: Buffer[] = [];
+    let total = 0;
+    for (;;) {
+      const buf = Buffer.allocUnsafe(64 * 1024);
+      const n = readSync(fd, buf, 0, buf.length, null);
+      if (n <= 0) break;
+      chunks.push(buf.subarray(0, n));
+      total += n;
+      if (total > MAX_SOURCE_BYTES) return { diagnostics: [tooLarge(file, total)] };
+    }
+    return decodeSource(file, Buffer.concat(chunks, total));
+  } catch (e) {
+    return { diagnostics: [fileDiagnostic(file, 'load/unreadable', `cannot read \`${file}\`: ${(e as Error).message}`)] };
+  } finally {
+    if (fd !== undefined) {
+      try {
+        closeSync(fd);
+      } catch {
+        // nothing to do: the descriptor is gone either way
+      }
+    }
+  }
+}
+
+function tooLarge(file: string, size: number): Diagnostic {
+  const mib = (size / (1024 * 1024)).toFixed(1);
+  return fileDiagnostic(
+    file,
+    'load/too-large',
+    `file is ${size > MAX_SOURCE_BYTES + 1 ? mib + ' MiB' : 'larger than 10 MiB'}, over the 10 MiB limit`,
+    'policy files are small; split the file or check that this is the right path',
+  );
+}
+
+/** Bytes to text: fatal UTF-8 decoding, with the first bad byte located; BOM stripped; NUL refused. */
+export function decodeSource(file: string, bytes: Uint8Array): LoadedText {
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes);
+  } catch {
+    const bad = firstInvalidUtf8(bytes);
+    const prefix = new TextDecoder('utf-8', { ignoreBOM: false }).decode(bytes.subarray(0, bad));
+    const index = new LineIndex(prefix);
+    const at = prefix.length;
+    const span = spanOf(file, index, at, at);
+    span.end = { ...span.end, column: span.end.column + 1, offset: at + 1 };
+    const byte = bytes[bad] ?? 0;
+    return {
+      diagnostics: [
+        {
+          code: 'load/invalid-utf8',
+          severity: 'error',
+          message: `file is not valid UTF-8: byte 0x${byte.toString(16).padStart(2, '0')} at byte offset ${bad}`,
+          help: 'save the file as UTF-8',
+          span,
+        },
+      ],
+    };
+  }
+  return checkText(file, text);
+}
+
+/** Text-level checks shared by files and in-memory sources. */
+export function checkText(file: string, input: string): LoadedText {
+  const text = input.charCodeAt(0) === 0xfeff ? input.slice(1) : input;
+  const nul = text.indexOf('\0');
+  if (nul >= 0) {
+    const index = new LineIndex(text);
+    return {
+      diagnostics: [
+        {
+          code: 'load/nul-byte',
+          severity: 'error',
+          message: 'file contains a NUL byte',
+          help: 'this looks like a binary file; policy files are UTF-8 text',
+          span: spanOf(file, index, nul, nul + 1),
+        },
+      ],
+    };
+  }
+  return { text, diagnostics: [] };
+}
+
+/** Offset of the first byte that starts an invalid UTF-8 sequence (as TextDecoder's fatal mode sees it). */
+export function firstInvalidUtf8(b: Uint8Array): number {
+  let i = 0;
+  const n = b.length;
+  const cont = (k: number): boolean => k < n && ((b[k] ?? 0) & 0xc0) === 0x80;
+  while (i < n) {
+    const c = b[i] ?? 0;
+    if (c < 0x80) {
+      i++;
+    } else if (c >= 0xc2 && c <= 0xdf) {
+      if (!cont(i + 1)) return i;
+      i += 2;
+    } else if (c >= 0xe0 && c <= 0xef) {
+      const c1 = b[i + 1] ?? 0;
+      if (!cont(i + 1) || (c === 0xe0 && c1 < 0xa0) || (c === 0xed && c1 > 0x9f) || !cont(i + 2)) return i;
+      i += 3;
+    } else if (c >= 0xf0 && c <= 0xf4) {
+      const c1 = b[i + 1] ?? 0;
+      if (!cont(i + 1) || (c === 0xf0 && c1 < 0x90) || (c === 0xf4 && c1 > 0x8f) || !cont(i + 2) || !cont(i + 3)) {
+        return i;
+      }
+      i += 4;
+    } else {
+      return i;
+    }
+  }
+  return n;
+}
+
+/** The syntax of a file by extension, then by content. */
+export function detectSyntax(file: string, text: string): Syntax {
+  const ext = extname(file).toLowerCase();
+  if (ext === '.yaml' || ext === '.yml') return 'yaml';
+  if (ext === '.json') return 'json';
+  if (ext === '.verdict') return 'verdict';
+  const first = /\S/.exec(text)?.[0];
+  if ((first === '{' || first === '[') && checkJsonSyntax(text) === undefined) return 'json';
+  return 'yaml';
+}
+
+export function runLoad(state: CompileState): void {
+  let loaded: LoadedText;
+  if (state.sourceText !== undefined) {
+    const bytes = Buffer.byteLength(state.sourceText, 'utf8');
+    loaded =
+      bytes > MAX_SOURCE_BYTES
+        ? { diagnostics: [tooLarge(state.file, bytes)] }
+        : checkText(state.file, state.sourceText);
+  } else {
+    loaded = readSourceFile(state.file);
+  }
+  state.diagnostics.push(...loaded.diagnostics);
+  if (loaded.text === undefined) return;
+  state.text = loaded.text;
+  state.index = new LineIndex(loaded.text);
+  state.syntax = state.options.syntax ?? detectSyntax(state.file, loaded.text);
+}

@@ -1,0 +1,114 @@
+/**
+ * Stage `parse`: text to the document tree and the IR. YAML and JSON go through the `yaml` parser
+ * (with a strict JSON syntax check first for JSON); `.verdict` files go to the DSL parser.
+ */
+import { LineCounter, parseDocument } from 'yaml';
+import type { Diagnostic } from '@verdict/engine';
+import { buildFileIR } from './build-ir.ts';
+import { checkJsonSyntax } from './json-syntax.ts';
+import { spanOf } from './positions.ts';
+import type { LineIndex } from './positions.ts';
+import { describeType, treeFromYaml } from './tree.ts';
+import type { JNode } from './tree.ts';
+import type { CompileState, Syntax } from './types.ts';
+import { parseVerdict } from './verdict-syntax.ts';
+
+const YAML_CODES: Readonly<Record<string, string>> = {
+  DUPLICATE_KEY: 'yaml/duplicate-key',
+  MULTIPLE_DOCS: 'yaml/multiple-documents',
+  TAG_RESOLVE_FAILED: 'yaml/unresolved-tag',
+};
+
+/** Lowercase first letter and no final period, as our messages read. */
+function tidy(message: string): string {
+  const m = message.replace(/\.\s*$/, '').replace(/\s+/g, ' ').trim();
+  return m.charAt(0).toLowerCase() + m.slice(1);
+}
+
+/** Parses YAML or JSON text into the document tree, reporting every syntax error with its position. */
+export function parseTree(
+  file: string,
+  text: string,
+  index: LineIndex,
+  syntax: Exclude<Syntax, 'verdict'>,
+  diagnostics: Diagnostic[],
+): JNode | undefined {
+  if (syntax === 'json') {
+    const err = checkJsonSyntax(text);
+    if (err) {
+      diagnostics.push({
+        code: 'json/syntax',
+        severity: 'error',
+        message: `invalid JSON: ${err.message}`,
+        span: spanOf(file, index, err.offset, Math.min(err.offset + 1, text.length)),
+      });
+      return undefined;
+    }
+  }
+  let doc;
+  try {
+    doc = parseDocument(text, {
+      lineCounter: new LineCounter(),
+      prettyErrors: false,
+      uniqueKeys: true,
+      keepSourceTokens: false,
+    });
+  } catch (e) {
+    if (e instanceof RangeError) {
+      diagnostics.push({
+        code: 'yaml/too-deep',
+        severity: 'error',
+        message: 'the document nests too deeply to parse',
+        span: spanOf(file, index, 0, 0),
+      });
+      return undefined;
+    }
+    throw e;
+  }
+  let failed = false;
+  for (const e of doc.errors) {
+    failed = true;
+    const [start, end] = e.pos;
+    diagnostics.push({
+      code: YAML_CODES[e.code] ?? (syntax === 'json' ? 'json/syntax' : 'yaml/syntax'),
+      severity: 'error',
+      message: tidy(e.message),
+      span: spanOf(file, index, start, end),
+    });
+  }
+  for (const w of doc.warnings) {
+    diagnostics.push({
+      code: YAML_CODES[w.code] ?? 'yaml/warning',
+      severity: 'warning',
+      message: tidy(w.message),
+      span: spanOf(file, index, w.pos[0], w.pos[1]),
+    });
+  }
+  if (failed) return undefined;
+  return treeFromYaml(doc, file, index, diagnostics);
+}
+
+export function runParse(state: CompileState): void {
+  const { text, index, syntax, file } = state;
+  if (text === undefined || index === undefined || syntax === undefined) return;
+  if (syntax === 'verdict') {
+    const out = parseVerdict(text, file);
+    state.diagnostics.push(...out.diagnostics);
+    if (out.ir) state.ir = out.ir;
+    return;
+  }
+  const tree = parseTree(file, text, index, syntax, state.diagnostics);
+  if (!tree) return;
+  if (tree.kind !== 'map') {
+    state.diagnostics.push({
+      code: 'parse/not-a-mapping',
+      severity: 'error',
+      message: `a policy file must be a mapping of keys to values, not ${describeType(tree)}`,
+      help: 'start the file with keys such as `approver:`, `policy:` or `tests:`',
+      span: tree.span,
+    });
+    return;
+  }
+  state.tree = tree;
+  state.ir = buildFileIR(file, tree, state.diagnostics);
+}

@@ -1,0 +1,313 @@
+/**
+ * A small syntax-free document tree built by walking yaml's nodes (never `toJS`): mappings keep
+ * their keys in order as plain strings, so `__proto__` and `constructor` are ordinary keys, and
+ * every node keeps its span. Aliases share the anchored subtree; an expansion budget stops alias
+ * bombs, and a depth limit stops stack exhaustion.
+ */
+import { isAlias, isMap, isPair, isScalar, isSeq } from 'yaml';
+import type { Document, Node as YamlNode } from 'yaml';
+import type { Diagnostic, Span } from '@verdict/engine';
+import { SourceMap, spanFromYamlRange, spanOf } from './positions.ts';
+import type { LineIndex } from './positions.ts';
+
+export type JScalar = string | number | boolean | null;
+
+export interface JMapEntry {
+  key: string;
+  keySpan: Span;
+  value: JNode;
+}
+
+interface JBase {
+  span: Span;
+  /** Number of nodes once every alias is expanded (the alias-bomb measure). */
+  size: number;
+}
+export interface JMap extends JBase {
+  kind: 'map';
+  entries: JMapEntry[];
+}
+export interface JSeq extends JBase {
+  kind: 'seq';
+  items: JNode[];
+}
+export interface JScalarNode extends JBase {
+  kind: 'scalar';
+  value: JScalar;
+  /** The scalar as written (`-0`, `0x10`, `"a"` without quotes), when yaml keeps it. */
+  source?: string;
+}
+export type JNode = JMap | JSeq | JScalarNode;
+
+/** Expanded nodes allowed beyond the ones written: legitimate anchors stay far below it. */
+export const ALIAS_EXPANSION_LIMIT = 100_000;
+export const MAX_DEPTH = 256;
+
+export function entryOf(map: JMap, key: string): JMapEntry | undefined {
+  return map.entries.find((e) => e.key === key);
+}
+
+/** How a node's type reads in a message: `a string`, `a number`, `a mapping`… */
+export function describeType(node: JNode): string {
+  if (node.kind === 'map') return 'a mapping';
+  if (node.kind === 'seq') return 'a list';
+  const v = node.value;
+  if (v === null) return 'null';
+  if (typeof v === 'string') return 'a string';
+  if (typeof v === 'number') return Number.isInteger(v) ? 'an integer' : 'a number';
+  return 'a boolean';
+}
+
+/** The JSON type name ajv would report for a node. */
+export function jsonTypeOf(node: JNode): string {
+  if (node.kind === 'map') return 'object';
+  if (node.kind === 'seq') return 'array';
+  const v = node.value;
+  if (v === null) return 'null';
+  if (typeof v === 'number') return Number.isInteger(v) ? 'integer' : 'number';
+  return typeof v;
+}
+
+interface BuildContext {
+  doc: Document;
+  file: string;
+  index: LineIndex;
+  diagnostics: Diagnostic[];
+  memo: Map<YamlNode, JNode>;
+  active: Set<YamlNode>;
+  written: number;
+  failed: boolean;
+}
+
+/** The tree of a parsed yaml document; `undefined` (with a diagnostic) when it cannot be built safely. */
+export function treeFromYaml(
+  doc: Document,
+  file: string,
+  index: LineIndex,
+  diagnostics: Diagnostic[],
+): JNode | undefined {
+  const ctx: BuildContext = {
+    doc,
+    file,
+    index,
+    diagnostics,
+    memo: new Map(),
+    active: new Set(),
+    written: 0,
+    failed: false,
+  };
+  const contents = doc.contents;
+  if (contents === null || contents === undefined) {
+    return { kind: 'map', entries: [], span: spanOf(file, index, 0, 0), size: 1 };
+  }
+  const root = build(ctx, contents as YamlNode, 0);
+  if (ctx.failed || root === undefined) return undefined;
+  if (root.size > ctx.written + ALIAS_EXPANSION_LIMIT) {
+    diagnostics.push({
+      code: 'yaml/alias-limit',
+      severity: 'error',
+      message: 'aliases expand this document to more than ' + `${ALIAS_EXPANSION_LIMIT} extra nodes`,
+      help: 'this looks like a resource exhaustion attack (an alias bomb); write the values out or reuse fewer anchors',
+      span: root.span,
+    });
+    return undefined;
+  }
+  return root;
+}
+
+function fallbackSpan(ctx: BuildContext): Span {
+  return spanOf(ctx.file, ctx.index, 0, 0);
+}
+
+function build(ctx: BuildContext, node: YamlNode, depth: number): JNode | undefined {
+  if (ctx.failed) return undefined;
+  const span = spanFromYamlRange(ctx.file, ctx.index, node.range) ?? fallbackSpan(ctx);
+  if (depth > MAX_DEPTH) {
+    ctx.failed = true;
+    ctx.diagnostics.push({
+      code: 'yaml/too-deep',
+      severity: 'error',
+      message: `the document nests deeper than ${MAX_DEPTH} levels`,
+      span,
+    });
+    return undefined;
+  }
+  if (isAlias(node)) {
+    const target = node.resolve(ctx.doc);
+    if (target === undefined) {
+      ctx.diagnostics.push({
+        code: 'yaml/unknown-alias',
+        severity: 'error',
+        message: `alias \`*${node.source}\` has no anchor before it`,
+        span,
+      });
+      return { kind: 'scalar', value: null, span, size: 1 };
+    }
+    if (ctx.active.has(target)) {
+      ctx.failed = true;
+      ctx.diagnostics.push({
+        code: 'yaml/alias-cycle',
+        severity: 'error',
+        message: `alias \`*${node.source}\` refers to a node that contains it`,
+        span,
+      });
+      return undefined;
+    }
+    return build(ctx, target, depth);
+  }
+  const memo = ctx.memo.get(node);
+  if (memo) return memo;
+  ctx.written++;
+  let out: JNode | undefined;
+  if (isScalar(node)) {
+    out = scalarNode(ctx, node.value, span, (node as { source?: unknown }).source);
+  } else if (isMap(node)) {
+    ctx.active.add(node);
+    const entries: JMapEntry[] = [];
+    let size = 1;
+    for (const pair of node.items) {
+      if (!isPair(pair)) continue;
+      const keyNode = pair.key as YamlNode | null;
+      const keySpan = keyNode ? spanFromYamlRange(ctx.file, ctx.index, keyNode.range) : undefined;
+      const key = keyString(ctx, keyNode, keySpan ?? span);
+      if (key === undefined) continue;
+      const valueNode = pair.value as YamlNode | null;
+      let value: JNode | undefined;
+      if (valueNode === null || valueNode === undefined) {
+        const at = keySpan ? keySpan.end.offset : span.start.offset;
+        value = { kind: 'scalar', value: null, span: spanOf(ctx.file, ctx.index, at, at), size: 1 };
+      } else {
+        value = build(ctx, valueNode, depth + 1);
+      }
+      if (value === undefined) {
+        ctx.active.delete(node);
+        return undefined;
+      }
+      size += value.size;
+      entries.push({ key, keySpan: keySpan ?? span, value });
+    }
+    ctx.active.delete(node);
+    out = { kind: 'map', entries, span, size };
+  } else if (isSeq(node)) {
+    ctx.active.add(node);
+    const items: JNode[] = [];
+    let size = 1;
+    for (const item of node.items) {
+      let value: JNode | undefined;
+      if (item === null || item === undefined) {
+        value = { kind: 'scalar', value: null, span, size: 1 };
+      } else {
+        value = build(ctx, item as YamlNode, depth + 1);
+      }
+      if (value === undefined) {
+        ctx.active.delete(node);
+        return undefined;
+      }
+      size += value.size;
+      items.push(value);
+    }
+    ctx.active.delete(node);
+    out = { kind: 'seq', items, span, size };
+  } else {
+    out = { kind: 'scalar', value: null, span, size: 1 };
+  }
+  ctx.memo.set(node, out);
+  return out;
+}
+
+function scalarNode(ctx: BuildContext, value: unknown, span: Span, source: unknown): JScalarNode {
+  const src = typeof source === 'string' ? source : undefined;
+  let v: JScalar;
+  if (value === null || typeof value === 'string' || typeof value === 'boolean' || typeof value === 'number') {
+    v = value;
+  } else if (typeof value === 'bigint') {
+    v = Number(value);
+  } else {
+    ctx.diagnostics.push({
+      code: 'yaml/unsupported-value',
+      severity: 'error',
+      message: 'this value is not a string, number, boolean or null',
+      help: 'policy files hold JSON values only; remove the tag or quote the value',
+      span,
+    });
+    v = null;
+  }
+  const out: JScalarNode = { kind: 'scalar', value: v, span, size: 1 };
+  if (src !== undefined) out.source = src;
+  return out;
+}
+
+function keyString(ctx: BuildContext, keyNode: YamlNode | null, span: Span): string | undefined {
+  if (keyNode === null || keyNode === undefined) return '';
+  let k: YamlNode | undefined = keyNode;
+  if (isAlias(k)) k = k.resolve(ctx.doc);
+  if (k && isScalar(k)) {
+    const v = k.value;
+    if (typeof v === 'string') return v;
+    const src = (k as { source?: unknown }).source;
+    if (typeof src === 'string' && src !== '') return src;
+    return v === null || v === undefined ? '' : String(v);
+  }
+  ctx.diagnostics.push({
+    code: 'yaml/complex-key',
+    severity: 'error',
+    message: 'mapping keys must be plain strings, not lists or mappings',
+    span,
+  });
+  return undefined;
+}
+
+/**
+ * The plain JSON view of a tree, for JSON Schema validation, with a source map from JSON Pointers
+ * to spans. Objects have no prototype: `__proto__` is an own, ordinary key here.
+ */
+export function toPlain(node: JNode, sourceMap: SourceMap, path: (string | number)[] = []): unknown {
+  if (node.kind === 'scalar') {
+    if (!sourceMap.get(path)) sourceMap.set(path, { value: node.span });
+    return node.value;
+  }
+  const existing = sourceMap.get(path);
+  sourceMap.set(path, existing?.key ? { key: existing.key, value: node.span } : { value: node.span });
+  if (node.kind === 'seq') {
+    return node.items.map((item, i) => toPlain(item, sourceMap, [...path, i]));
+  }
+  const obj = Object.create(null) as Record<string, unknown>;
+  for (const e of node.entries) {
+    if (Object.prototype.hasOwnProperty.call(obj, e.key)) continue;
+    const childPath = [...path, e.key];
+    sourceMap.set(childPath, { key: e.keySpan, value: e.value.span });
+    Object.defineProperty(obj, e.key, {
+      value: toPlain(e.value, sourceMap, childPath),
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+  }
+  return obj;
+}
+
+/**
+ * Compact JSON text of a tree, keys in source order (`JSON.stringify` would move integer-like keys
+ * first). Non-finite numbers have no JSON form: `undefined`.
+ */
+export function toJsonText(node: JNode): string | undefined {
+  if (node.kind === 'scalar') {
+    if (typeof node.value === 'number' && !Number.isFinite(node.value)) return undefined;
+    return JSON.stringify(node.value);
+  }
+  const parts: string[] = [];
+  if (node.kind === 'seq') {
+    for (const item of node.items) {
+      const t = toJsonText(item);
+      if (t === undefined) return undefined;
+      parts.push(t);
+    }
+    return '[' + parts.join(',') + ']';
+  }
+  for (const e of node.entries) {
+    const t = toJsonText(e.value);
+    if (t === undefined) return undefined;
+    parts.push(JSON.stringify(e.key) + ':' + t);
+  }
+  return '{' + parts.join(',') + '}';
+}

@@ -1,0 +1,287 @@
+/**
+ * Stage `validate`: the JSON Schemas over the document tree (YAML and JSON), then the semantic
+ * checks over the IR, whatever syntax it came from: the approver configuration exactly as the
+ * reference loads it (semantics.md A2, through the engine), regexes, and the run Policy's value
+ * domains and durations (B1, B5.1). The policy is lowered here once it is known to be sound.
+ */
+import {
+  checkApproverConfig,
+  parseGoDuration,
+  POLICY_DOMAIN_ORDER,
+  POLICY_DOMAINS,
+  POLICY_FIELD_NAMES,
+} from '@verdict/engine';
+import type {
+  ApproverConfigIssue,
+  ApproverIR,
+  Diagnostic,
+  Located,
+  PolicyEnumKey,
+  PolicyIR,
+  RuleIR,
+  Span,
+} from '@verdict/engine';
+import { didYouMean } from './did-you-mean.ts';
+import { lowerPolicy } from './lower.ts';
+import { SourceMap } from './positions.ts';
+import { getValidators, schemaDiagnostics } from './schemas.ts';
+import { entryOf, toPlain } from './tree.ts';
+import type { CompileState } from './types.ts';
+
+/** Error codes that describe a policy the SDK itself would reject: reported, but compilation goes on. */
+export const NON_BLOCKING_CODES: ReadonlySet<string> = new Set(['policy/invalid-value']);
+
+/** True for an error that stops the pipeline (every error except the SDK-level policy ones). */
+export function isBlocking(d: Diagnostic): boolean {
+  return d.severity === 'error' && !NON_BLOCKING_CODES.has(d.code);
+}
+
+/** Codes whose diagnostic carries the reference's exact load-error text as its first `related` entry. */
+export const GO_TEXT_CODES: ReadonlySet<string> = new Set([
+  'approver/unknown-mode',
+  'approver/unknown-default',
+  'regex/invalid',
+  'policy/invalid-duration',
+]);
+
+/** The reference implementation's own error text for a diagnostic (what `verdict eval` can print), if any. */
+export function goMessage(d: Diagnostic): string | undefined {
+  return GO_TEXT_CODES.has(d.code) ? d.related?.[0]?.message : undefined;
+}
+
+const MODES = ['allow_all', 'deny_all', 'pattern'];
+
+function withSpan(d: Diagnostic, span: Span | undefined): Diagnostic {
+  if (span) d.span = span;
+  return d;
+}
+
+function ruleOf(ir: ApproverIR, issue: ApproverConfigIssue): RuleIR | undefined {
+  if (issue.list === undefined || issue.index === undefined) return undefined;
+  return (issue.list === 'allow' ? ir.allow : ir.deny)[issue.index];
+}
+
+/** An engine configuration issue as a located diagnostic; the Go text goes in `related`. */
+export function approverIssueDiagnostic(
+  ir: ApproverIR,
+  issue: ApproverConfigIssue,
+  compat: boolean,
+  placementPath: readonly (string | number)[],
+): Diagnostic {
+  const goNote = (span: Span | undefined) => [span ? { message: issue.message, span } : { message: issue.message }];
+  if (issue.code === 'approver/unknown-mode') {
+    const s = didYouMean(ir.mode.trim(), MODES);
+    return withSpan(
+      {
+        code: issue.code,
+        severity: 'error',
+        message: `unknown approver mode \`${ir.mode}\``,
+        help:
+          (s !== undefined ? `did you mean \`${s}\`? ` : '') +
+          'the modes are `allow_all`, `deny_all` and `pattern` (case and surrounding spaces do not matter)',
+        path: [...placementPath, 'mode'],
+        related: goNote(ir.modeSpan),
+      },
+      ir.modeSpan,
+    );
+  }
+  if (issue.code === 'approver/unknown-default') {
+    const d = ir.default;
+    let help: string;
+    if (d.trim() !== d && ['allow', 'deny'].includes(d.trim().toLowerCase())) {
+      help = `\`default\` is not trimmed: write \`${d.trim()}\` without the surrounding spaces`;
+    } else {
+      const s = didYouMean(d, ['allow', 'deny']);
+      help = (s !== undefined ? `did you mean \`${s}\`? ` : '') + 'the default is `allow` or `deny` (empty means deny)';
+    }
+    return withSpan(
+      {
+        code: issue.code,
+        severity: 'error',
+        message: `unknown default decision \`${d}\``,
+        help,
+        path: [...placementPath, 'default'],
+        related: goNote(ir.defaultSpan),
+      },
+      ir.defaultSpan,
+    );
+  }
+  // regex/invalid
+  const rule = ruleOf(ir, issue);
+  const where = issue.list !== undefined && issue.index !== undefined ? ` in \`${issue.list}[${issue.index}]\`` : '';
+  const span = rule?.matchSpan ?? rule?.span;
+  const detail = issue.regexError ?? issue.message;
+  return withSpan(
+    {
+      code: issue.code,
+      severity: compat ? 'warning' : 'error',
+      message: `invalid regular expression \`${rule?.match ?? ''}\`${where}`,
+      help: compat
+        ? `${detail}; in compatibility mode the approver denies every call, as the reference does`
+        : `${detail}; Go's regexp (RE2) syntax has no lookaround, backreferences or possessive quantifiers`,
+      path: [...placementPath, issue.list ?? 'allow', issue.index ?? 0, 'match'],
+      related: goNote(span),
+    },
+    span,
+  );
+}
+
+function placementPath(state: CompileState): (string | number)[] {
+  const p = state.ir?.approverPlacement;
+  if (p === 'approver') return ['approver'];
+  if (p === 'agent.approver') return ['agent', 'approver'];
+  return [];
+}
+
+function checkApprover(state: CompileState): void {
+  const ir = state.ir?.approver;
+  if (!ir) return;
+  const compat = state.options.compat === true;
+  for (const issue of checkApproverConfig(ir)) {
+    state.diagnostics.push(approverIssueDiagnostic(ir, issue, compat, placementPath(state)));
+  }
+}
+
+type PolicyAccess = (p: PolicyIR) => Located<string> | undefined;
+const POLICY_FIELDS: Readonly<Record<PolicyEnumKey, PolicyAccess>> = {
+  sandbox: (p) => p.sandbox,
+  web_search: (p) => p.webSearch,
+  browser: (p) => p.browser,
+  'approvals.permission': (p) => p.approvals?.permission,
+  'approvals.plan_review': (p) => p.approvals?.planReview,
+  'approvals.question': (p) => p.approvals?.question,
+  'approvals.on_timeout': (p) => p.approvals?.onTimeout,
+  'approvals.on_reject': (p) => p.approvals?.onReject,
+};
+
+function policyPath(key: string): string[] {
+  return ['policy', ...key.split('.')];
+}
+
+function valueHelp(key: PolicyEnumKey, value: string, domain: readonly string[]): string {
+  const list = domain.map((v) => `\`${v}\``).join(', ');
+  const field = key.split('.').pop() ?? key;
+  if (value.trim().toLowerCase() === 'inherit') return `leave \`${field}\` out (or write \`""\`) to inherit; values are ${list}`;
+  if (key === 'approvals.question' && value === 'auto_approve') {
+    return `a question needs a real answer, so there is no \`auto_approve\`: \`question\` accepts ${list}`;
+  }
+  const s = didYouMean(value, domain);
+  return (s !== undefined ? `did you mean \`${s}\`? ` : '') + `values are case-sensitive: ${list}`;
+}
+
+function checkPolicy(state: CompileState): void {
+  const p = state.ir?.policy;
+  if (!p) return;
+  for (const key of POLICY_DOMAIN_ORDER) {
+    const v = POLICY_FIELDS[key](p);
+    if (!v || v.value === '') continue;
+    const domain = POLICY_DOMAINS[key];
+    if (domain.includes(v.value)) continue;
+    state.diagnostics.push(
+      withSpan(
+        {
+          code: 'policy/invalid-value',
+          severity: 'error',
+          message: `invalid value \`${v.value}\` for \`${POLICY_FIELD_NAMES[key]}\``,
+          help: valueHelp(key, v.value, domain),
+          path: policyPath(key),
+        },
+        v.span,
+      ),
+    );
+  }
+  const mr = p.approvals?.maxRetries;
+  if (mr) {
+    if (Object.is(mr.value, -0)) {
+      state.diagnostics.push(
+        withSpan(
+          {
+            code: 'policy/negative-zero',
+            severity: 'warning',
+            message: '`max_retries` is `-0`, which is zero: the default of 3 retries applies',
+            help: 'write `0` (or leave the key out) for the default',
+            path: policyPath('approvals.max_retries'),
+          },
+          mr.span,
+        ),
+      );
+    } else if (!Number.isSafeInteger(mr.value)) {
+      state.diagnostics.push(
+        withSpan(
+          {
+            code: 'policy/out-of-range',
+            severity: 'error',
+            message: `\`max_retries\` value \`${mr.value}\` is out of range`,
+            help: 'use a small whole number: each retry asks a person again',
+            path: policyPath('approvals.max_retries'),
+          },
+          mr.span,
+        ),
+      );
+    } else if (mr.value < 0) {
+      state.diagnostics.push(
+        withSpan(
+          {
+            code: 'policy/invalid-value',
+            severity: 'error',
+            message: `invalid value \`${mr.value}\` for \`${POLICY_FIELD_NAMES['approvals.max_retries']}\``,
+            help: '`max_retries` must be 0 (the default: 3 retries) or more',
+            path: policyPath('approvals.max_retries'),
+          },
+          mr.span,
+        ),
+      );
+    }
+  }
+  const timeout = p.approvals?.timeout;
+  if (timeout && timeout.value !== '') {
+    const r = parseGoDuration(timeout.value);
+    if (!r.ok) {
+      const noUnit = /^[-+]?[0-9.]+$/.test(timeout.value);
+      state.diagnostics.push(
+        withSpan(
+          {
+            code: 'policy/invalid-duration',
+            severity: 'error',
+            message: `invalid duration \`${timeout.value}\` for \`timeout\``,
+            help: noUnit
+              ? `a duration needs a unit: write \`${timeout.value.replace(/^\+/, '')}s\` for seconds (units: ns, us, ms, s, m, h)`
+              : 'write a Go duration such as `30s`, `5m` or `1h30m` (units: ns, us, ms, s, m, h; no days)',
+            path: policyPath('approvals.timeout'),
+            related: [timeout.span ? { message: r.error, span: timeout.span } : { message: r.error }],
+          },
+          timeout.span,
+        ),
+      );
+    } else if (r.ns === 0n && timeout.value.trim().startsWith('-')) {
+      state.diagnostics.push(
+        withSpan(
+          {
+            code: 'policy/negative-zero',
+            severity: 'warning',
+            message: `\`timeout\` is \`${timeout.value}\`, which is zero, not negative: the default of 30s applies`,
+            help: 'write a negative duration such as `-1s` for no deadline, or `0` for the default',
+            path: policyPath('approvals.timeout'),
+          },
+          timeout.span,
+        ),
+      );
+    }
+  }
+}
+
+export function runValidate(state: CompileState): void {
+  const tree = state.tree;
+  if (tree) {
+    const sourceMap = new SourceMap();
+    const plain = toPlain(tree, sourceMap);
+    const v = getValidators();
+    const isAgentFile = tree.kind === 'map' && entryOf(tree, 'agent') !== undefined;
+    const validate = isAgentFile ? v.agentFile : v.file;
+    if (!validate(plain)) state.diagnostics.push(...schemaDiagnostics(validate.errors ?? [], sourceMap));
+  }
+  checkApprover(state);
+  checkPolicy(state);
+  const policy = state.ir?.policy;
+  if (policy && !state.diagnostics.some(isBlocking)) state.policy = lowerPolicy(policy);
+}
