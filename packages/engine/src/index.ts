@@ -94,3 +94,37 @@ export type { BuiltinDriverName } from './policy/descriptors.ts';
 export { BUILTIN_DRIVER_NAMES, builtinDescriptors, getBuiltinDescriptor } from './policy/descriptors.ts';
 
 // human decisions
+export type {
+  BrokerEvent,
+  DecisionChoice,
+  DecisionHandler,
+  DecisionInput,
+  DecisionMode,
+  DecisionOutcome,
+  DecisionOutcomeKind,
+  DecisionRecord,
+  DecisionRequest,
+  LifecycleNotice,
+  RunResult,
+} from './decisions/types.ts';
+export type { BrokerState, DecisionBroker, DecisionBrokerOptions } from './decisions/broker.ts';
+export { createDecisionBroker } from './decisions/broker.ts';
+export type { Clock } from './decisions/clock.ts';
+export { ManualClock, systemClock } from './decisions/clock.ts';
+export type { ApprovalErrorCode, DecisionAbortCode, RunErrorCode } from './decisions/errors.ts';
+export {
+  ApprovalError,
+  DecisionAbortedError,
+  InvalidDecisionPolicyError,
+  RunError,
+  isApprovalDenied,
+  isApprovalExpired,
+  isApprovalKindMismatch,
+  isApprovalResolved,
+  isApprovalTimeout,
+  isApprovalUnavailable,
+  isDecisionAborted,
+  isRunError,
+} from './decisions/errors.ts';
+export { APPROVE_ALL_QUESTION_REASON, approveAll, denyAll } from './decisions/handlers.ts';
+export { answerRequest, approveRequest, denyRequest, emptyDecisionRequest } from './decisions/responder.ts';
