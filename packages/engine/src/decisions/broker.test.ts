@@ -442,3 +442,17 @@ describe('policy values outside the domain', () => {
     ).toThrow(InvalidDecisionPolicyError);
   });
 });
+
+describe('the real clock', () => {
+  it('times out on wall-clock time by default', async () => {
+    const broker = createDecisionBroker({
+      policy: policy({ timeout: 20_000_000n }),
+      descriptor: descriptor(false),
+    });
+    const started = Date.now();
+    const err = await broker.request({ kind: 'permission', title: 'a' }).catch((e: unknown) => e);
+    expect(isApprovalTimeout(err)).toBe(true);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(15);
+    broker.close();
+  });
+});

@@ -9,12 +9,33 @@ export interface Clock {
   clearTimeout(handle: unknown): void;
 }
 
-/** The real clock: `Date.now` and the global timers. */
+/** Node and browsers fire at once (with a warning) for delays above 2^31-1 ms (~24.8 days). */
+const MAX_TIMER_MS = 2_147_483_647;
+
+interface SystemTimer {
+  current: ReturnType<typeof globalThis.setTimeout> | undefined;
+}
+
+/** The real clock: `Date.now` and the global timers, re-armed in steps for very long deadlines. */
 export const systemClock: Clock = {
   now: () => Date.now(),
-  setTimeout: (fn, ms) => globalThis.setTimeout(fn, ms),
+  setTimeout: (fn, ms) => {
+    const handle: SystemTimer = { current: undefined };
+    const due = Date.now() + (Number.isFinite(ms) && ms > 0 ? ms : 0);
+    const arm = (): void => {
+      const left = due - Date.now();
+      if (left > MAX_TIMER_MS) {
+        handle.current = globalThis.setTimeout(arm, MAX_TIMER_MS);
+      } else {
+        handle.current = globalThis.setTimeout(fn, Math.max(0, left));
+      }
+    };
+    arm();
+    return handle;
+  },
   clearTimeout: (handle) => {
-    globalThis.clearTimeout(handle as ReturnType<typeof globalThis.setTimeout>);
+    const t = (handle as SystemTimer | undefined)?.current;
+    if (t !== undefined) globalThis.clearTimeout(t);
   },
 };
 

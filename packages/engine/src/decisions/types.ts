@@ -34,7 +34,7 @@ export type DecisionMode = 'ask' | 'auto_approve' | 'auto_reject';
  */
 export interface DecisionRequest {
   readonly type: 'approval_request';
-  /** Position in the broker's event stream (0-based, shared with notices). */
+  /** Position in the broker's event stream (0-based, shared with notices); -1 when given to a handler. */
   readonly seq: number;
   /** Unique per ask; a retry gets a new ID. */
   readonly id: string;
