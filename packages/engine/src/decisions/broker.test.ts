@@ -456,3 +456,27 @@ describe('the real clock', () => {
     broker.close();
   });
 });
+
+describe('failing host hooks', () => {
+  it('an idGenerator that throws on a retry inside a timer aborts the decision instead of hanging it', async () => {
+    const clock = new ManualClock();
+    let calls = 0;
+    const broker = createDecisionBroker({
+      policy: policy({ onTimeout: 'retry' }),
+      descriptor: descriptor(true),
+      clock,
+      idGenerator: () => {
+        if (calls++ > 0) throw new Error('no more ids');
+        return 'only-id';
+      },
+    });
+    const p = track(broker.request({ kind: 'permission', title: 'a' }));
+    clock.advance(30_000);
+    await flush();
+    const err = (p.state as { error: DecisionAbortedError }).error;
+    expect(err).toBeInstanceOf(DecisionAbortedError);
+    expect(err.code).toBe('internal_error');
+    expect((err.cause as Error).message).toBe('no more ids');
+    broker.close();
+  });
+});

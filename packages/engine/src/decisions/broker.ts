@@ -235,7 +235,9 @@ export function createDecisionBroker(options: DecisionBrokerOptions): DecisionBr
         ? 'the run was cancelled while a human decision was pending'
         : code === 'run_ended'
           ? 'the run ended while a human decision was pending'
-          : 'the approval handler failed';
+          : code === 'internal_error'
+            ? 'the decision broker failed to create a request'
+            : 'the approval handler failed';
     d.reject(new DecisionAbortedError(code, message, rec, cause));
   };
 
@@ -366,11 +368,19 @@ export function createDecisionBroker(options: DecisionBrokerOptions): DecisionBr
       abort(d, state === 'cancelled' ? 'cancelled' : 'run_ended', undefined, cancelReason);
       return;
     }
+    let id: string;
+    try {
+      id = nextId();
+    } catch (e) {
+      // Fail closed and never leave the decision pending (this may run inside a timer).
+      abort(d, 'internal_error', undefined, e);
+      return;
+    }
     const createdAt = clock.now();
     const deadline = settings.timeoutMs < 0 ? undefined : createdAt + settings.timeoutMs;
     const a: Attempt = {
       decision: d,
-      id: nextId(),
+      id,
       attempt,
       createdAt,
       deadline,

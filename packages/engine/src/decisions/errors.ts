@@ -44,11 +44,11 @@ export class RunError extends Error {
 }
 
 /** Infrastructure failures: never a fallback, never retried (semantics.md B6.3). */
-export type DecisionAbortCode = 'cancelled' | 'handler_error' | 'run_ended';
+export type DecisionAbortCode = 'cancelled' | 'handler_error' | 'run_ended' | 'internal_error';
 
 /**
- * A decision aborted by cancellation, a handler that threw an `Error` (kept as `cause`), or the run
- * ending while it was pending.
+ * A decision aborted by cancellation, a handler that threw an `Error` (kept as `cause`), the run
+ * ending while it was pending, or a failing host hook (`idGenerator`: `internal_error`).
  */
 export class DecisionAbortedError extends Error {
   override readonly name = 'DecisionAbortedError';
