@@ -29,6 +29,10 @@ export interface CompiledRegex {
   testWhole(subject: string): boolean;
   /** The leftmost-first match, as UTF-16 offsets into `subject`, or `null`. */
   find(subject: string): RegexMatch | null;
+  /** `test` for a subject already passed through `wellFormed` (skips the check: hot paths). */
+  testWellFormed(subject: string): boolean;
+  /** `testWhole` for a subject already passed through `wellFormed`. */
+  testWholeWellFormed(subject: string): boolean;
 }
 
 export type CompileRegexResult = { ok: true; regex: CompiledRegex } | { ok: false; error: string };
@@ -74,6 +78,8 @@ function wrap(source: string, re: RE2JS): CompiledRegex {
       const m = re.matcher(wellFormed(subject));
       return m.find() ? { start: m.start(), end: m.end() } : null;
     },
+    testWellFormed: (subject) => re.test(subject),
+    testWholeWellFormed: (subject) => re.testExact(subject),
   };
 }
 

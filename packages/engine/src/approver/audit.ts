@@ -1,0 +1,72 @@
+/**
+ * Audit events (semantics.md A5): `tool.execute` (info) for an allowed call, `tool.denied` (warn,
+ * with tool name and reason) for a denied one, `tool.error` (warn) for a call that ran and failed.
+ * Logging never changes a decision: a logger that throws is ignored.
+ */
+import { failClosed } from './builtins.ts';
+import type {
+  ApprovalRequest,
+  ApprovalResult,
+  Approver,
+  AuditEvent,
+  AuditLogger,
+  CompiledApprover,
+} from './types.ts';
+
+/** The event for one decision. */
+export function auditEventFor(request: ApprovalRequest, result: ApprovalResult): AuditEvent {
+  const base = { toolName: String(request.toolName) };
+  const session = typeof request.sessionId === 'string' ? { sessionId: request.sessionId } : {};
+  return result.decision === 'allow'
+    ? { event: 'tool.execute', level: 'info', ...base, ...session }
+    : { event: 'tool.denied', level: 'warn', ...base, ...session, reason: result.reason };
+}
+
+/** Sends `event` to `logger` at its level; never throws. */
+export function emitAudit(logger: AuditLogger, event: AuditEvent): void {
+  try {
+    if (event.level === 'info') logger.info(event, event.event);
+    else logger.warn(event, event.event);
+  } catch {
+    // An audit sink failure must not turn into a different decision.
+  }
+}
+
+/** Wraps `approver` so every decision is reported to `logger`. `explain` (when present) is kept and not logged. */
+export function withAudit(approver: CompiledApprover, logger: AuditLogger): CompiledApprover;
+export function withAudit(approver: Approver, logger: AuditLogger): Approver;
+export function withAudit(approver: Approver, logger: AuditLogger): Approver {
+  const approve = (request: ApprovalRequest): ApprovalResult => {
+    const result = failClosed(() => approver.approve(request));
+    try {
+      emitAudit(logger, auditEventFor(request, result));
+    } catch {
+      // As above: the decision stands.
+    }
+    return result;
+  };
+  const explain = (approver as Partial<CompiledApprover>).explain;
+  if (typeof explain === 'function') {
+    const compiled: CompiledApprover = { approve, explain: (request) => explain.call(approver, request) };
+    return compiled;
+  }
+  return { approve };
+}
+
+/** Reports a call that was approved, ran, and failed (`tool.error`, warn). Never throws. */
+export function auditToolError(logger: AuditLogger, toolName: string, error: unknown, sessionId?: string): void {
+  let message: string;
+  try {
+    message = error instanceof Error ? error.message : String(error);
+  } catch {
+    message = 'unprintable error';
+  }
+  const event: AuditEvent = {
+    event: 'tool.error',
+    level: 'warn',
+    toolName,
+    ...(sessionId === undefined ? {} : { sessionId }),
+    error: message,
+  };
+  emitAudit(logger, event);
+}

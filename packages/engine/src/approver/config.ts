@@ -1,0 +1,206 @@
+/**
+ * Approver configuration semantics (semantics.md A2), shared by the runtime and the compiler:
+ * mode and default normalisation, the exact Go load-error texts, and building the approver.
+ */
+import type { ApproverIR, Decision, RuleIR, RuleList } from '../ir.ts';
+import { compileRegex } from '../regex/regex.ts';
+import type { CompiledRegex } from '../regex/regex.ts';
+import { withAudit } from './audit.ts';
+import { DEFAULT_DENY_ALL_REASON } from './builtins.ts';
+import { createCompileErrorApprover, createModeApprover, createPatternApprover } from './pattern.ts';
+import type { PatternRule } from './pattern.ts';
+import type { AuditLogger, CompiledApprover } from './types.ts';
+
+export type ApproverMode = 'allow_all' | 'deny_all' | 'pattern';
+
+export interface ApproverConfigIssue {
+  code: 'approver/unknown-mode' | 'approver/unknown-default' | 'regex/invalid';
+  /** The exact Go load-error text. */
+  message: string;
+  field: 'mode' | 'default' | 'match';
+  list?: RuleList;
+  index?: number;
+  /** Go's regexp error text alone (for `regex/invalid`). */
+  regexError?: string;
+}
+
+export interface CompileApproverOptions {
+  /** Load a configuration whose only errors are invalid regexes, denying every call (A3.6). */
+  compat?: boolean;
+  /** Report every decision as an audit event. */
+  logger?: AuditLogger;
+}
+
+export interface CompileApproverResult {
+  /** `undefined` when the configuration cannot load. */
+  approver: CompiledApprover | undefined;
+  issues: ApproverConfigIssue[];
+}
+
+// Go's unicode.IsSpace, which strings.TrimSpace uses (JS `trim` differs on U+0085 and U+FEFF).
+const GO_SPACE = '\t\n\v\f\r \u0085\u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000';
+
+/** Go `strings.TrimSpace`. */
+export function goTrimSpace(s: string): string {
+  let start = 0;
+  let end = s.length;
+  while (start < end && GO_SPACE.includes(s[start]!)) start++;
+  while (end > start && GO_SPACE.includes(s[end - 1]!)) end--;
+  return s.slice(start, end);
+}
+
+/** A2.1: trimmed and lowercased; `""`/`allow_all`/`allow`, `deny_all`/`deny`, `pattern`. */
+export function normalizeApproverMode(mode: string): ApproverMode | undefined {
+  switch (goTrimSpace(mode).toLowerCase()) {
+    case '':
+    case 'allow_all':
+    case 'allow':
+      return 'allow_all';
+    case 'deny_all':
+    case 'deny':
+      return 'deny_all';
+    case 'pattern':
+      return 'pattern';
+    default:
+      return undefined;
+  }
+}
+
+/** A2.3: lowercased, not trimmed; `allow`, or `""`/`deny`. */
+export function normalizeApproverDefault(value: string): Decision | undefined {
+  switch (value.toLowerCase()) {
+    case 'allow':
+      return 'allow';
+    case '':
+    case 'deny':
+      return 'deny';
+    default:
+      return undefined;
+  }
+}
+
+const PRINTABLE = /^[\p{L}\p{M}\p{N}\p{P}\p{S} ]$/u;
+
+/** Go `strconv.Quote` (lone surrogates, which UTF-8 cannot hold, are written as `\ufffd`). */
+export function goQuote(s: string): string {
+  let out = '"';
+  for (const ch of s) {
+    const cp = ch.codePointAt(0)!;
+    if (ch === '"' || ch === '\\') out += '\\' + ch;
+    else if (cp >= 0xd800 && cp <= 0xdfff) out += '\\ufffd';
+    else if (PRINTABLE.test(ch)) out += ch;
+    else if (cp === 0x07) out += '\\a';
+    else if (cp === 0x08) out += '\\b';
+    else if (cp === 0x0c) out += '\\f';
+    else if (cp === 0x0a) out += '\\n';
+    else if (cp === 0x0d) out += '\\r';
+    else if (cp === 0x09) out += '\\t';
+    else if (cp === 0x0b) out += '\\v';
+    else if (cp < 0x80) out += '\\x' + cp.toString(16).padStart(2, '0');
+    else if (cp <= 0xffff) out += '\\u' + cp.toString(16).padStart(4, '0');
+    else out += '\\U' + cp.toString(16).padStart(8, '0');
+  }
+  return out + '"';
+}
+
+interface Analysis {
+  issues: ApproverConfigIssue[];
+  mode: ApproverMode | undefined;
+  defaultDecision: Decision | undefined;
+  rules: PatternRule[];
+}
+
+function analyse(ir: ApproverIR): Analysis {
+  const mode = normalizeApproverMode(ir.mode);
+  if (mode === undefined) {
+    return {
+      issues: [
+        {
+          code: 'approver/unknown-mode',
+          message: `approver: unknown mode ${goQuote(ir.mode)} (want allow_all / deny_all / pattern)`,
+          field: 'mode',
+        },
+      ],
+      mode,
+      defaultDecision: undefined,
+      rules: [],
+    };
+  }
+  // A2.2: outside pattern mode, default and rules are not looked at.
+  if (mode !== 'pattern') return { issues: [], mode, defaultDecision: undefined, rules: [] };
+  const issues: ApproverConfigIssue[] = [];
+  const defaultDecision = normalizeApproverDefault(ir.default);
+  if (defaultDecision === undefined) {
+    issues.push({
+      code: 'approver/unknown-default',
+      message: `approver: unknown default ${goQuote(ir.default)}`,
+      field: 'default',
+    });
+  }
+  const cache = new Map<string, ReturnType<typeof compileRegex>>();
+  const rules: PatternRule[] = [];
+  // Allow first, then deny: the order the reference looks for the failing rule in (A3.6).
+  const lists: [RuleList, readonly RuleIR[]][] = [
+    ['allow', ir.allow],
+    ['deny', ir.deny],
+  ];
+  for (const [list, irRules] of lists) {
+    irRules.forEach((rule, index) => {
+      let regex: CompiledRegex | null = null;
+      if (rule.match !== '' || rule.field !== undefined) {
+        let compiled = cache.get(rule.match);
+        if (compiled === undefined) {
+          compiled = compileRegex(rule.match);
+          cache.set(rule.match, compiled);
+        }
+        if (!compiled.ok) {
+          issues.push({
+            code: 'regex/invalid',
+            message: `approver: pattern compile: ${compiled.error}`,
+            field: 'match',
+            list,
+            index,
+            regexError: compiled.error,
+          });
+          return;
+        }
+        regex = compiled.regex;
+      }
+      rules.push({ list, index, tool: rule.tool, match: rule.match, field: rule.field, span: rule.span, regex });
+    });
+  }
+  return { issues, mode, defaultDecision, rules };
+}
+
+/** Every load problem of an approver configuration, in Go's order (mode; default; allow, then deny rules). */
+export function checkApproverConfig(ir: ApproverIR): ApproverConfigIssue[] {
+  return analyse(ir).issues;
+}
+
+/**
+ * Builds the approver a configuration describes. Unknown mode or default: no approver. Invalid
+ * regexes: no approver, unless `compat` is set and they are the only problems; then every call is
+ * denied with the first failing rule's error (allow list first, then deny).
+ */
+export function compileApprover(ir: ApproverIR, options: CompileApproverOptions = {}): CompileApproverResult {
+  const { issues, mode, defaultDecision, rules } = analyse(ir);
+  let approver: CompiledApprover | undefined;
+  if (mode === 'allow_all') approver = createModeApprover('allow', '');
+  else if (mode === 'deny_all') approver = createModeApprover('deny', ir.reason === '' ? DEFAULT_DENY_ALL_REASON : ir.reason);
+  else if (mode === 'pattern' && defaultDecision !== undefined) {
+    const regexIssue = issues.find((i) => i.code === 'regex/invalid');
+    if (regexIssue === undefined) {
+      approver = createPatternApprover({ rules, defaultDecision, reason: ir.reason, input: ir.input });
+    } else if (options.compat === true && issues.every((i) => i.code === 'regex/invalid')) {
+      const list = regexIssue.list ?? 'allow';
+      const index = regexIssue.index ?? 0;
+      const span = (list === 'allow' ? ir.allow : ir.deny)[index]?.span;
+      approver = createCompileErrorApprover(
+        regexIssue.message,
+        span === undefined ? { list, index } : { list, index, span },
+      );
+    }
+  }
+  if (approver !== undefined && options.logger !== undefined) approver = withAudit(approver, options.logger);
+  return { approver, issues };
+}

@@ -1,0 +1,225 @@
+/**
+ * Compiled approvers with `explain`: the pattern approver (semantics.md A3, A4), the two mode
+ * approvers, and the compatibility approver that denies everything after a regex compile error.
+ *
+ * Input handling:
+ * - raw (default): rules search the raw input text (lone surrogates read as U+FFFD, as in UTF-8).
+ * - canonical: the input is canonicalised first; a rejected input is denied with
+ *   `tool input is not valid JSON or repeats a key` before any rule runs, and rules search the
+ *   canonical text.
+ * - `field` rules read the top-level string value of the field (key compared under case folding)
+ *   and must match it whole. In raw mode the input is parsed with the canonical parser for this
+ *   lookup only; when it cannot be parsed (invalid JSON, a repeated key), deny field rules match and
+ *   allow field rules do not (fail closed). A field rule with an empty match accepts only `""`.
+ */
+import { CANONICAL_REJECT_REASON, parseCanonical, parseStrictJson, topLevelMember } from '../canonical/canonical.ts';
+import type { JsonValue } from '../canonical/canonical.ts';
+import { caseFold } from '../canonical/casefold.ts';
+import type { Span } from '../diagnostics.ts';
+import type { Decision, InputMode, RuleList } from '../ir.ts';
+import { wellFormed } from '../regex/regex.ts';
+import type { CompiledRegex } from '../regex/regex.ts';
+import { denied, internalErrorReason } from './builtins.ts';
+import { buildPlan, decide, ruleMatches } from './fast.ts';
+import type { FastRule, FastSubject } from './fast.ts';
+import type { ApprovalRequest, ApprovalResult, CompiledApprover, Explanation, MatchSpan, RuleRef } from './types.ts';
+
+export const DEFAULT_PATTERN_REASON = 'denied by pattern policy';
+
+/** A rule ready to run: the IR rule plus its compiled regex. */
+export interface PatternRule {
+  list: RuleList;
+  index: number;
+  tool: string;
+  match: string;
+  field?: string | undefined;
+  span?: Span | undefined;
+  /** The compiled `match`, or `null` when `match` is empty. */
+  regex: CompiledRegex | null;
+}
+
+export interface PatternApproverOptions {
+  rules: readonly PatternRule[];
+  defaultDecision: Decision;
+  /** The deny reason as configured; `""` means `denied by pattern policy`. */
+  reason: string;
+  input: InputMode;
+}
+
+interface PreparedRule extends FastRule {
+  readonly ref: RuleRef;
+}
+
+interface Subject extends FastSubject {
+  readonly subjectKind: 'raw' | 'canonical';
+  /** The original text spans index (raw input or canonical text). */
+  readonly original: string;
+  readonly canonical: string | undefined;
+}
+
+type Prepared = { ok: true; subject: Subject } | { ok: false };
+
+function ruleRef(list: RuleList, index: number, span: Span | undefined): RuleRef {
+  return span === undefined ? { list, index } : { list, index, span };
+}
+
+function fieldLookup(value: JsonValue | null): (foldedKey: string) => string | undefined | null {
+  return (foldedKey) => {
+    if (value === null) return null;
+    const member = topLevelMember(value, foldedKey);
+    return member?.kind === 'string' ? member.value : undefined;
+  };
+}
+
+function prepareSubject(input: string, mode: InputMode, usesFields: boolean): Prepared {
+  if (mode === 'canonical') {
+    const parsed = parseCanonical(input);
+    if (!parsed.ok) return { ok: false };
+    return {
+      ok: true,
+      subject: {
+        subjectKind: 'canonical',
+        text: parsed.text,
+        original: parsed.text,
+        canonical: parsed.text,
+        field: fieldLookup(parsed.value),
+      },
+    };
+  }
+  let lookup: ((foldedKey: string) => string | undefined | null) | undefined;
+  const field = (foldedKey: string): string | undefined | null => {
+    if (lookup === undefined) {
+      const parsed = usesFields ? parseStrictJson(input) : ({ ok: false } as const);
+      lookup = fieldLookup(parsed.ok ? parsed.value : null);
+    }
+    return lookup(foldedKey);
+  };
+  return {
+    ok: true,
+    subject: { subjectKind: 'raw', text: wellFormed(input), original: input, canonical: undefined, field },
+  };
+}
+
+function checkRequest(request: ApprovalRequest): void {
+  if (typeof request !== 'object' || request === null) throw new TypeError('request is not an object');
+  if (typeof request.toolName !== 'string') throw new TypeError('request tool name is not a string');
+  if (typeof request.input !== 'string') throw new TypeError('request input is not a string');
+}
+
+function internalErrorExplanation(error: unknown): Explanation {
+  return {
+    decision: 'deny',
+    reason: internalErrorReason(error),
+    rule: null,
+    by: 'internal-error',
+    match: null,
+    alsoMatched: [],
+  };
+}
+
+/** The pattern approver. Compile-time work (folding, grouping) happens here, once. */
+export function createPatternApprover(options: PatternApproverOptions): CompiledApprover {
+  const reason = options.reason === '' ? DEFAULT_PATTERN_REASON : options.reason;
+  const defaultResult: ApprovalResult =
+    options.defaultDecision === 'allow' ? { decision: 'allow', reason: '' } : { decision: 'deny', reason };
+  const mode: InputMode = options.input === 'canonical' ? 'canonical' : 'raw';
+  const prepared: PreparedRule[] = options.rules.map((r) => ({
+    list: r.list,
+    index: r.index,
+    foldedTool: caseFold(r.tool),
+    regex: r.regex,
+    field: r.field === undefined ? undefined : caseFold(r.field),
+    ref: ruleRef(r.list, r.index, r.span),
+  }));
+  const plan = buildPlan(prepared);
+  const inOrder = [
+    ...prepared.filter((r) => r.list === 'deny').sort((a, b) => a.index - b.index),
+    ...prepared.filter((r) => r.list === 'allow').sort((a, b) => a.index - b.index),
+  ];
+  const resultFor = (rule: FastRule | null): ApprovalResult =>
+    rule === null ? { ...defaultResult } : rule.list === 'deny' ? { decision: 'deny', reason } : { decision: 'allow', reason: '' };
+
+  const approve = (request: ApprovalRequest): ApprovalResult => {
+    try {
+      checkRequest(request);
+      const p = prepareSubject(request.input, mode, plan.usesFields);
+      if (!p.ok) return { decision: 'deny', reason: CANONICAL_REJECT_REASON };
+      return resultFor(decide(plan, caseFold(request.toolName), p.subject));
+    } catch (e) {
+      return { decision: 'deny', reason: internalErrorReason(e) };
+    }
+  };
+
+  const explain = (request: ApprovalRequest): Explanation => {
+    try {
+      checkRequest(request);
+      const p = prepareSubject(request.input, mode, plan.usesFields);
+      if (!p.ok) {
+        return {
+          decision: 'deny',
+          reason: CANONICAL_REJECT_REASON,
+          rule: null,
+          by: 'invalid-input',
+          match: null,
+          alsoMatched: [],
+        };
+      }
+      const subject = p.subject;
+      const tool = caseFold(request.toolName);
+      const matched: { rule: PreparedRule; span: MatchSpan | null }[] = [];
+      for (const rule of inOrder) {
+        if (rule.foldedTool !== '' && rule.foldedTool !== tool) continue;
+        if (ruleMatches(rule, subject)) matched.push({ rule, span: matchSpan(rule, subject) });
+      }
+      const deciding = matched[0];
+      const canonical = subject.canonical === undefined ? {} : { canonical: subject.canonical };
+      if (deciding === undefined) {
+        return { ...defaultResult, rule: null, by: 'default', match: null, alsoMatched: [], ...canonical };
+      }
+      return {
+        ...resultFor(deciding.rule),
+        rule: deciding.rule.ref,
+        by: 'rule',
+        match: deciding.span,
+        alsoMatched: matched.slice(1).map((m) => m.rule.ref),
+        ...canonical,
+      };
+    } catch (e) {
+      return internalErrorExplanation(e);
+    }
+  };
+
+  return { approve, explain };
+}
+
+/** Where a matching rule matched: the regex's span, the whole field value, or `null` when unknown. */
+function matchSpan(rule: FastRule, subject: Subject): MatchSpan | null {
+  if (rule.field !== undefined) {
+    const value = subject.field(rule.field);
+    if (typeof value !== 'string') return null; // a deny field rule on unreadable input
+    return { start: 0, end: value.length, subject: 'field', text: value };
+  }
+  const m = rule.regex === null ? { start: 0, end: 0 } : rule.regex.find(subject.original);
+  if (m === null) return null;
+  return { start: m.start, end: m.end, subject: subject.subjectKind, text: subject.original.slice(m.start, m.end) };
+}
+
+/** Allow-all or deny-all, chosen by the mode; `explain` reports `by: 'mode'`. */
+export function createModeApprover(decision: Decision, reason: string): CompiledApprover {
+  const result: ApprovalResult = decision === 'allow' ? { decision: 'allow', reason: '' } : denied(reason);
+  return {
+    approve: () => ({ ...result }),
+    explain: () => ({ ...result, rule: null, by: 'mode', match: null, alsoMatched: [] }),
+  };
+}
+
+/**
+ * The compatibility behaviour of a configuration with an invalid regex: every call is denied with
+ * `approver: pattern compile: <Go error>`, naming the rule that failed.
+ */
+export function createCompileErrorApprover(reason: string, rule: RuleRef): CompiledApprover {
+  return {
+    approve: () => ({ decision: 'deny', reason }),
+    explain: () => ({ decision: 'deny', reason, rule, by: 'compile-error', match: null, alsoMatched: [] }),
+  };
+}
