@@ -220,7 +220,7 @@ function buildPolicy(block: JMap, diagnostics: Diagnostic[]): PolicyIR {
       else if (v === null) a.timeout = { value: '', span: timeout.span };
     }
     const maxRetries = entryOf(appr, 'max_retries')?.value;
-    if (maxRetries && maxRetries.kind === 'scalar' && typeof maxRetries.value === 'number') {
+    if (maxRetries && maxRetries.kind === 'scalar' && typeof maxRetries.value === 'number' && Number.isInteger(maxRetries.value)) {
       a.maxRetries = { value: maxRetries.value, span: maxRetries.span };
     }
     ir.approvals = a;

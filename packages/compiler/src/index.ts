@@ -3,7 +3,7 @@
 // pipeline (YAML / JSON front end, stages, results)
 export type { CompileOptions, CompileResult, StageId, Syntax } from './types.ts';
 export { STAGE_IDS } from './types.ts';
-export { compileFile, compileSource, runPipeline, STAGES } from './pipeline.ts';
+export { compileFile, compileSource, STAGES } from './pipeline.ts';
 export type { Stage } from './pipeline.ts';
 export { GO_TEXT_CODES, goMessage, isBlocking, NON_BLOCKING_CODES } from './validate.ts';
 export { lowerPolicy } from './lower.ts';

@@ -24,9 +24,10 @@ export const STAGES: readonly Stage[] = [
   { id: 'compile', run: runCompile },
 ];
 
-export function runPipeline(state: CompileState): CompileResult {
+/** Runs `stages` (the five named stages unless a test passes others) over `state`. */
+export function runPipeline(state: CompileState, stages: readonly Stage[] = STAGES): CompileResult {
   let stoppedAfter: StageId = 'load';
-  for (const stage of STAGES) {
+  for (const stage of stages) {
     stoppedAfter = stage.id;
     try {
       stage.run(state);

@@ -1,19 +1,11 @@
 /**
- * The bridge from stage `parse` to the `.verdict` DSL parser (written in `./dsl/`).
+ * The bridge from stage `parse` to the `.verdict` DSL parser (`./dsl/`), which returns the same IR
+ * the YAML and JSON front end builds.
  */
 import type { Diagnostic, PolicyFileIR } from '@verdict/engine';
+import { parseVerdictSource } from './dsl/index.ts';
 
 export function parseVerdict(text: string, file: string): { ir?: PolicyFileIR; diagnostics: Diagnostic[] } {
-  void text;
-  return {
-    diagnostics: [
-      {
-        code: 'parse/unsupported-syntax',
-        severity: 'error',
-        message: '`.verdict` files are not yet supported by this build',
-        help: 'write the policy in YAML or JSON',
-        span: { file, start: { offset: 0, line: 1, column: 1 }, end: { offset: 0, line: 1, column: 1 } },
-      },
-    ],
-  };
+  const out = parseVerdictSource(text, file);
+  return out.ir ? { ir: out.ir, diagnostics: out.diagnostics } : { diagnostics: out.diagnostics };
 }

@@ -1,0 +1,93 @@
+import { mkdtempSync, openSync, closeSync, ftruncateSync, writeFileSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { compileFile, compileSource } from './index.ts';
+import { detectSyntax, firstInvalidUtf8, MAX_SOURCE_BYTES } from './load.ts';
+
+const tmp = mkdtempSync(join(tmpdir(), 'verdict-load-'));
+
+describe('load', () => {
+  it('refuses a 50 MB file quickly, without reading it', () => {
+    const file = join(tmp, 'huge.yaml');
+    const fd = openSync(file, 'w');
+    ftruncateSync(fd, 50 * 1024 * 1024); // sparse: no 50 MB written, and none read
+    closeSync(fd);
+    const t0 = performance.now();
+    const r = compileFile(file);
+    const ms = performance.now() - t0;
+    expect(r.diagnostics.map((d) => [d.code, d.severity, d.message])).toEqual([
+      ['load/too-large', 'error', 'file is 50.0 MiB, over the 10 MiB limit'],
+    ]);
+    expect(r.stoppedAfter).toBe('load');
+    expect(r.text).toBeUndefined();
+    expect(ms).toBeLessThan(200);
+  });
+
+  it('accepts a file at the limit and refuses an in-memory source one byte over', () => {
+    const ok = compileSource('#'.repeat(MAX_SOURCE_BYTES - 20) + '\napprover: {}\n', 'big.yaml', { stopAfter: 'load' });
+    expect(ok.diagnostics).toEqual([]);
+    const over = compileSource('#'.repeat(MAX_SOURCE_BYTES + 1), 'big.yaml');
+    expect(over.diagnostics[0]?.code).toBe('load/too-large');
+  });
+
+  it('reports invalid UTF-8 at the line and column of the first bad byte', () => {
+    const file = join(tmp, 'bad.yaml');
+    // line 2: two spaces, an emoji (two UTF-16 columns), then a lone continuation byte
+    writeFileSync(file, Buffer.concat([Buffer.from('approver:\n  😀'), Buffer.from([0x80]), Buffer.from('\n')]));
+    const r = compileFile(file);
+    expect(r.diagnostics).toHaveLength(1);
+    const d = r.diagnostics[0]!;
+    expect([d.code, d.span?.start.line, d.span?.start.column]).toEqual(['load/invalid-utf8', 2, 5]);
+    expect(d.message).toBe('file is not valid UTF-8: byte 0x80 at byte offset 16');
+  });
+
+  it('strips a BOM: positions start after it', () => {
+    const r = compileSource('\uFEFFpolcy: {}\n', 'bom.yaml');
+    const d = r.diagnostics[0]!;
+    expect([d.code, d.span?.start.line, d.span?.start.column]).toEqual(['schema/unknown-key', 1, 1]);
+    expect(r.text?.startsWith('polcy')).toBe(true);
+  });
+
+  it('reports a missing file and a directory', () => {
+    expect(compileFile(join(tmp, 'nope.yaml')).diagnostics[0]?.code).toBe('load/not-found');
+    const d = join(tmp, 'dir.yaml');
+    mkdirSync(d);
+    expect(compileFile(d).diagnostics[0]?.code).toBe('load/not-a-file');
+  });
+
+  it('reports a NUL byte at its position', () => {
+    const r = compileSource('a: 1\nb: x\0y\n', 'nul.yaml');
+    expect(r.diagnostics.map((d) => [d.code, d.span?.start.line, d.span?.start.column])).toEqual([['load/nul-byte', 2, 5]]);
+  });
+
+  it('picks the syntax by extension, then by content', () => {
+    expect(detectSyntax('a.YML', '{}')).toBe('yaml');
+    expect(detectSyntax('a.json', 'x: 1')).toBe('json');
+    expect(detectSyntax('a.verdict', '{}')).toBe('verdict');
+    expect(detectSyntax('policy', ' {"approver": {}}')).toBe('json');
+    expect(detectSyntax('policy', '{approver: {}}')).toBe('yaml');
+    expect(detectSyntax('policy', 'approver: {}')).toBe('yaml');
+    expect(compileSource('{approver: {}}', 'x.txt', { syntax: 'json', stopAfter: 'parse' }).diagnostics[0]?.code).toBe('json/syntax');
+  });
+
+  it('firstInvalidUtf8 agrees with the fatal TextDecoder', () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 24 }), (bytes) => {
+        const k = firstInvalidUtf8(bytes);
+        const ok = (b: Uint8Array) => {
+          try {
+            new TextDecoder('utf-8', { fatal: true }).decode(b);
+            return true;
+          } catch {
+            return false;
+          }
+        };
+        expect(ok(bytes)).toBe(k === bytes.length);
+        expect(ok(bytes.subarray(0, k))).toBe(true);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+});
