@@ -1,0 +1,175 @@
+/**
+ * Findings about one approver's rules: dead rules, allow rules shadowed by deny rules, and
+ * allow/deny pairs that overlap. Every "dead" and "shadowed" verdict is an emptiness proof over a
+ * sound over-approximation; every witness has been confirmed by the engine; anything else is
+ * reported as `unknown` (or, for overlaps, not reported).
+ */
+import type { ApproverIR, InputMode, RuleIR, RuleList, Span } from '@verdict/engine';
+import type { Domain } from './model.ts';
+import { matches, misses } from './model.ts';
+import { and } from './search.ts';
+import {
+  type AnalysisOptions,
+  appliesTo,
+  isJsonObject,
+  normalizeMode,
+  type Outcome,
+  Session,
+  shapesFor,
+  type ToolClass,
+  toolClasses,
+} from './session.ts';
+import { foldKey } from './unicode.ts';
+
+export interface RuleLocation {
+  list: RuleList;
+  index: number;
+  span?: Span;
+}
+
+/** A tool call: the tool name and the raw input text to send. */
+export interface Witness {
+  toolName: string;
+  input: string;
+}
+
+export type AnalysisQuestion = 'dead-rule' | 'shadowed-rule' | 'overlap';
+
+export type AnalysisFinding =
+  | {
+      kind: 'dead-rule';
+      rule: RuleLocation;
+      /** `any-input`: the rule matches no text at all; `json-object`: no JSON object text. */
+      scope: 'any-input' | 'json-object';
+      /** For `json-object`: a non-object input the rule does match, confirmed by the engine. */
+      example?: Witness;
+    }
+  | {
+      kind: 'shadowed-rule';
+      rule: RuleLocation;
+      /** The deny rules that match inputs the allow rule matches. */
+      by: RuleLocation[];
+      /** A call the allow rule matches and the approver denies, confirmed by the engine. */
+      example?: Witness;
+    }
+  | { kind: 'overlap'; allow: RuleLocation; deny: RuleLocation; witness: Witness }
+  | { kind: 'unknown'; question: AnalysisQuestion; rule: RuleLocation; related?: RuleLocation; reason: string };
+
+interface Indexed {
+  rule: RuleIR;
+  loc: RuleLocation;
+}
+
+function locate(list: RuleList, index: number, rule: RuleIR): RuleLocation {
+  return rule.span === undefined ? { list, index } : { list, index, span: rule.span };
+}
+
+/**
+ * Analyses the rules of a pattern-mode approver. Other modes have no rules that take effect and
+ * yield no findings; rules whose regex does not compile are left to the regex rules.
+ */
+export function analyzeApprover(ir: ApproverIR, options: AnalysisOptions = {}): AnalysisFinding[] {
+  if (normalizeMode(ir.mode) !== 'pattern') return [];
+  const session = new Session(options);
+  const input: InputMode = ir.input === 'canonical' ? 'canonical' : 'raw';
+  const domain: Domain = input;
+  const shapes = shapesFor(domain);
+  const valid = (r: RuleIR): boolean => r.match === '' && r.field === undefined ? true : session.oracle.regexOk(r.match);
+  const allows: Indexed[] = ir.allow.map((rule, i) => ({ rule, loc: locate('allow', i, rule) })).filter((x) => valid(x.rule));
+  const denies: Indexed[] = ir.deny.map((rule, i) => ({ rule, loc: locate('deny', i, rule) })).filter((x) => valid(x.rule));
+  const classes = toolClasses([...ir.allow, ...ir.deny].map((r) => r.tool));
+  const other = classes[classes.length - 1] as ToolClass;
+  const toolFor = (...rules: RuleIR[]): string => rules.find((r) => r.tool !== '')?.tool ?? other.name;
+  const findings: AnalysisFinding[] = [];
+  const approver = session.oracle.compile(ir);
+
+  /** The witness is a call input this analysis may show: an object, canonical when it must be. */
+  const presentable = (w: string): boolean => isJsonObject(w) && (input === 'raw' || session.oracle.isCanonical(w));
+
+  // Dead rules.
+  const dead = new Set<Indexed>();
+  for (const x of [...allows, ...denies]) {
+    const lang = session.language(x.rule, domain);
+    const tool = toolFor(x.rule);
+    const hit = (w: string): boolean => session.oracle.ruleMatches(x.rule, input, tool, w) === true;
+    const onObjects = session.solve((m) => matches(lang, m), shapes.object, shapes.flat, () => true);
+    if (onObjects.status === 'witness') continue;
+    if (onObjects.status === 'unknown') {
+      findings.push({ kind: 'unknown', question: 'dead-rule', rule: x.loc, reason: reasonOf(onObjects, lang.note) });
+      continue;
+    }
+    dead.add(x);
+    const anyText = session.solve((m) => matches(lang, m), shapes.any, shapes.any, hit);
+    if (anyText.status === 'empty') findings.push({ kind: 'dead-rule', rule: x.loc, scope: 'any-input' });
+    else if (anyText.status === 'witness') {
+      findings.push({ kind: 'dead-rule', rule: x.loc, scope: 'json-object', example: { toolName: tool, input: anyText.text } });
+    } else findings.push({ kind: 'dead-rule', rule: x.loc, scope: 'json-object' });
+  }
+
+  // Shadowed allow rules and overlaps.
+  for (const a of allows) {
+    if (dead.has(a)) continue;
+    const A = session.language(a.rule, domain);
+    const mine = classes.filter((c) => a.rule.tool === '' ? true : c.key === foldKey(a.rule.tool));
+    let shadowed = true;
+    let unknown: string | undefined;
+    for (const cls of mine) {
+      const ds = denies.filter((d) => !dead.has(d) && appliesTo(d.rule, cls));
+      if (ds.length === 0) {
+        shadowed = false;
+        break;
+      }
+      const langs = ds.map((d) => session.language(d.rule, domain));
+      const r = session.solve((m) => and(matches(A, m), ...langs.map((D) => misses(D, m))), shapes.object, shapes.flat, () => true);
+      if (r.status === 'witness') {
+        shadowed = false;
+        break;
+      }
+      if (r.status === 'unknown') {
+        unknown = reasonOf(r, [A, ...langs].find((l) => !l.exact)?.note);
+        break;
+      }
+    }
+    if (unknown !== undefined) {
+      findings.push({ kind: 'unknown', question: 'shadowed-rule', rule: a.loc, reason: unknown });
+      shadowed = false;
+    }
+    // Pairs: which deny rules share inputs with this allow rule.
+    const by: RuleLocation[] = [];
+    for (const d of denies) {
+      if (dead.has(d)) continue;
+      if (a.rule.tool !== '' && d.rule.tool !== '' && foldKey(a.rule.tool) !== foldKey(d.rule.tool)) continue;
+      const D = session.language(d.rule, domain);
+      const tool = toolFor(a.rule, d.rule);
+      const both = (w: string): boolean =>
+        presentable(w) &&
+        session.oracle.ruleMatches(a.rule, input, tool, w) === true &&
+        session.oracle.ruleMatches(d.rule, input, tool, w) === true;
+      const r = session.solve((m) => and(matches(A, m), matches(D, m)), shapes.object, shapes.flat, both);
+      if (r.status === 'witness') {
+        by.push(d.loc);
+        if (!shadowed) findings.push({ kind: 'overlap', allow: a.loc, deny: d.loc, witness: { toolName: tool, input: r.text } });
+      } else if (r.status === 'unknown' && !shadowed) {
+        findings.push({ kind: 'unknown', question: 'overlap', rule: a.loc, related: d.loc, reason: reasonOf(r, [A, D].find((l) => !l.exact)?.note) });
+      }
+    }
+    if (!shadowed) continue;
+    // An example: a call the allow rule matches that the whole approver denies.
+    const tool = toolFor(a.rule);
+    const denied = (w: string): boolean => {
+      if (!presentable(w) || session.oracle.ruleMatches(a.rule, input, tool, w) !== true || approver === undefined) return false;
+      const e = session.oracle.explain(approver, tool, w);
+      return e.decision === 'deny' && e.rule?.list === 'deny';
+    };
+    const ex = session.solve((m) => matches(A, m), shapes.object, shapes.flat, denied);
+    const finding: AnalysisFinding = { kind: 'shadowed-rule', rule: a.loc, by: by.length > 0 ? by : denies.filter((d) => !dead.has(d)).map((d) => d.loc) };
+    if (ex.status === 'witness') finding.example = { toolName: tool, input: ex.text };
+    findings.push(finding);
+  }
+  return findings;
+}
+
+function reasonOf(o: Outcome, note: string | undefined): string {
+  const why = o.status === 'unknown' ? o.why : 'undecided';
+  return note === undefined ? why : `${why}; ${note}`;
+}

@@ -1,0 +1,162 @@
+/**
+ * Semantic difference of two approver configurations: which calls one allows and the other
+ * denies, in both directions, each with a witness call the engine confirms.
+ *
+ * Per tool (every tool either policy names, compared under case folding, plus one "other tool"),
+ * a pattern approver's decision is: deny if any applicable deny rule matches, else allow if any
+ * applicable allow rule matches, else the default. Both decisions are formulas over the rules'
+ * search DFAs; their disagreement is searched in the product. The domain is JSON object inputs
+ * (raw text, or canonical text under `input: canonical`), over-approximated for proofs.
+ */
+import type { ApproverIR, CompiledApprover, Decision, RuleIR, RuleRef } from '@verdict/engine';
+import { type Approx, type Domain, matches, misses } from './model.ts';
+import { and, FALSE, type Formula, or, TRUE } from './search.ts';
+import {
+  type AnalysisOptions,
+  appliesTo,
+  isJsonObject,
+  normalizeDefault,
+  normalizeMode,
+  Session,
+  shapesFor,
+  toolClasses,
+  type ToolClass,
+} from './session.ts';
+
+export type DiffVerdict = 'stricter' | 'looser' | 'equivalent' | 'neither' | 'unknown';
+
+export interface DecisionSummary {
+  decision: Decision;
+  reason: string;
+  rule: RuleRef | null;
+}
+
+export interface DiffWitness {
+  toolName: string;
+  input: string;
+  old: DecisionSummary;
+  new: DecisionSummary;
+}
+
+export interface PolicyDiff {
+  /**
+   * `stricter`: the new policy denies some call the old allowed and allows nothing new;
+   * `looser`: the reverse; `equivalent`: no JSON-object call is decided differently;
+   * `neither`: both directions have a witness; `unknown`: a direction could not be decided.
+   */
+  verdict: DiffVerdict;
+  /** A call the old policy allows and the new one denies; `null` when none exists or unknown. */
+  newlyDenied: DiffWitness | null;
+  /** A call the old policy denies and the new one allows. */
+  newlyAllowed: DiffWitness | null;
+  /** Why a direction is undecided (empty when the verdict is decided). */
+  unknown: string[];
+}
+
+type Model =
+  | { kind: 'const'; decision: Decision; approver: CompiledApprover }
+  | { kind: 'pattern'; def: Decision; domain: Domain; allow: RuleIR[]; deny: RuleIR[]; approver: CompiledApprover }
+  | { kind: 'invalid'; why: string };
+
+function model(ir: ApproverIR, session: Session, label: string): Model {
+  const approver = session.oracle.compile(ir);
+  if (approver === undefined) return { kind: 'invalid', why: `the ${label} policy does not load` };
+  const mode = normalizeMode(ir.mode);
+  if (mode === 'allow_all') return { kind: 'const', decision: 'allow', approver };
+  if (mode === 'deny_all') return { kind: 'const', decision: 'deny', approver };
+  const rules = [...ir.allow, ...ir.deny];
+  // Loaded in compatibility mode with an invalid regex: every call is denied.
+  if (rules.some((r) => (r.match !== '' || r.field !== undefined) && !session.oracle.regexOk(r.match))) {
+    return { kind: 'const', decision: 'deny', approver };
+  }
+  const def = normalizeDefault(ir.default);
+  if (def === undefined) return { kind: 'invalid', why: `the ${label} policy has an unknown default` };
+  return { kind: 'pattern', def, domain: ir.input === 'canonical' ? 'canonical' : 'raw', allow: ir.allow, deny: ir.deny, approver };
+}
+
+function allows(m: Model, cls: ToolClass, domain: Domain, mode: Approx, session: Session): Formula {
+  if (m.kind === 'const') return m.decision === 'allow' ? TRUE : FALSE;
+  if (m.kind === 'invalid') return FALSE;
+  const ds = m.deny.filter((r) => appliesTo(r, cls)).map((r) => session.language(r, domain));
+  const as = m.allow.filter((r) => appliesTo(r, cls)).map((r) => session.language(r, domain));
+  return and(...ds.map((d) => misses(d, mode)), or(...as.map((a) => matches(a, mode)), m.def === 'allow' ? TRUE : FALSE));
+}
+
+function denies(m: Model, cls: ToolClass, domain: Domain, mode: Approx, session: Session): Formula {
+  if (m.kind === 'const') return m.decision === 'deny' ? TRUE : FALSE;
+  if (m.kind === 'invalid') return FALSE;
+  const ds = m.deny.filter((r) => appliesTo(r, cls)).map((r) => session.language(r, domain));
+  const as = m.allow.filter((r) => appliesTo(r, cls)).map((r) => session.language(r, domain));
+  return or(...ds.map((d) => matches(d, mode)), and(...as.map((a) => misses(a, mode)), m.def === 'deny' ? TRUE : FALSE));
+}
+
+function summary(approver: CompiledApprover, toolName: string, input: string): DecisionSummary {
+  const e = approver.explain({ toolName, input });
+  return { decision: e.decision, reason: e.reason, rule: e.rule };
+}
+
+type Direction = { status: 'none' } | { status: 'witness'; witness: DiffWitness } | { status: 'unknown'; why: string };
+
+/** Compares two approver configurations (see `PolicyDiff`). */
+export function diffPolicies(oldIr: ApproverIR, newIr: ApproverIR, options: AnalysisOptions = {}): PolicyDiff {
+  const session = new Session(options);
+  const oldM = model(oldIr, session, 'old');
+  const newM = model(newIr, session, 'new');
+  const invalid = [oldM, newM].flatMap((m) => (m.kind === 'invalid' ? [m.why] : []));
+  if (invalid.length > 0) return { verdict: 'unknown', newlyDenied: null, newlyAllowed: null, unknown: invalid };
+  const domains = new Set([oldM, newM].flatMap((m) => (m.kind === 'pattern' ? [m.domain] : [])));
+  if (domains.size > 1) {
+    const why = 'the policies read the input differently (`input: raw` and `input: canonical`)';
+    return { verdict: 'unknown', newlyDenied: null, newlyAllowed: null, unknown: [why] };
+  }
+  const domain: Domain = domains.has('canonical') ? 'canonical' : 'raw';
+  const shapes = shapesFor(domain);
+  const rules = [oldM, newM].flatMap((m) => (m.kind === 'pattern' ? [...m.allow, ...m.deny] : []));
+  const classes = toolClasses(rules.map((r) => r.tool));
+  const oldA = (oldM as { approver: CompiledApprover }).approver;
+  const newA = (newM as { approver: CompiledApprover }).approver;
+
+  const direction = (from: Model, to: Model, want: Decision): Direction => {
+    const reasons: string[] = [];
+    for (const cls of classes) {
+      const confirm = (w: string): boolean => {
+        if (!isJsonObject(w)) return false;
+        if (domain === 'canonical' && !session.oracle.isCanonical(w)) return false;
+        return oldA.explain({ toolName: cls.name, input: w }).decision === (want === 'deny' ? 'allow' : 'deny') &&
+          newA.explain({ toolName: cls.name, input: w }).decision === want;
+      };
+      const build = (mode: Approx): Formula =>
+        want === 'deny'
+          ? and(allows(from, cls, domain, mode, session), denies(to, cls, domain, mode, session))
+          : and(denies(from, cls, domain, mode, session), allows(to, cls, domain, mode, session));
+      const r = session.solve(build, shapes.object, shapes.flat, confirm);
+      if (r.status === 'witness') {
+        return {
+          status: 'witness',
+          witness: { toolName: cls.name, input: r.text, old: summary(oldA, cls.name, r.text), new: summary(newA, cls.name, r.text) },
+        };
+      }
+      if (r.status === 'unknown') reasons.push(`tool \`${cls.key === null ? 'other tools' : cls.name}\`: ${r.why}`);
+    }
+    return reasons.length === 0 ? { status: 'none' } : { status: 'unknown', why: reasons.join('; ') };
+  };
+
+  const denied = direction(oldM, newM, 'deny');
+  const allowed = direction(oldM, newM, 'allow');
+  const unknown = [denied, allowed].flatMap((d, i) =>
+    d.status === 'unknown' ? [`${i === 0 ? 'newly denied calls' : 'newly allowed calls'}: ${d.why}`] : [],
+  );
+  const has = (d: Direction): boolean => d.status === 'witness';
+  const none = (d: Direction): boolean => d.status === 'none';
+  let verdict: DiffVerdict = 'unknown';
+  if (has(denied) && has(allowed)) verdict = 'neither';
+  else if (none(denied) && none(allowed)) verdict = 'equivalent';
+  else if (has(denied) && none(allowed)) verdict = 'stricter';
+  else if (none(denied) && has(allowed)) verdict = 'looser';
+  return {
+    verdict,
+    newlyDenied: denied.status === 'witness' ? denied.witness : null,
+    newlyAllowed: allowed.status === 'witness' ? allowed.witness : null,
+    unknown,
+  };
+}

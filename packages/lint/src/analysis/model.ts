@@ -1,0 +1,259 @@
+/**
+ * Languages of rules: what set of tool inputs each rule matches, as search DFAs, plus the
+ * regular shapes of the input domain (JSON object texts, canonical texts).
+ *
+ * A rule's language is given as a pair of bounds: `upper` holds every input the rule matches,
+ * `lower` only inputs it matches. They coincide for ordinary patterns (exact); field rules under
+ * `input: canonical` and anything this module cannot model get a wider upper and a smaller lower
+ * bound. Formulas pick the bound by polarity, so an emptiness proof is always sound.
+ */
+import { ANY, type CharSet, fromRanges, has, intersect, subtract } from './charset.ts';
+import { type Budget, LimitExceeded, makeBudget, NfaBuilder, SearchDfa } from './automaton.ts';
+import { and, atom, FALSE, type Formula, not, TRUE } from './search.ts';
+import { parseRegex, UnsupportedPattern } from './syntax.ts';
+import { orbit, WORD } from './unicode.ts';
+import { partition, single } from './charset.ts';
+
+export type Domain = 'raw' | 'canonical';
+
+/** `'all'`: every input (unknown upper bound); `'none'`: no input (unknown lower bound). */
+export interface RuleLanguage {
+  upper: SearchDfa | 'all';
+  lower: SearchDfa | 'none';
+  exact: boolean;
+  /** Why the language is not exact, when it is not. */
+  note?: string;
+}
+
+/** Which bound a formula uses: `over` proves emptiness, `under` finds witnesses that are real. */
+export type Approx = 'over' | 'under';
+
+/** The rule matches (positive literal), bounded in the direction `mode` asks for. */
+export function matches(lang: RuleLanguage, mode: Approx): Formula {
+  const b = mode === 'over' ? lang.upper : lang.lower;
+  if (b === 'all') return TRUE;
+  if (b === 'none') return FALSE;
+  return atom(b);
+}
+
+/** The rule does not match (negative literal). */
+export function misses(lang: RuleLanguage, mode: Approx): Formula {
+  const b = mode === 'over' ? lang.lower : lang.upper;
+  if (b === 'all') return FALSE;
+  if (b === 'none') return TRUE;
+  return not(atom(b));
+}
+
+const UNKNOWN = (note: string): RuleLanguage => ({ upper: 'all', lower: 'none', exact: false, note });
+
+/** Builds search DFAs and caches them by pattern; one per analysis run. */
+export class LanguageCache {
+  private readonly byKey = new Map<string, RuleLanguage>();
+  private readonly shapes = new Map<string, SearchDfa | null>();
+  private budget: Budget;
+
+  constructor(readonly options: { maxStates?: number } = {}) {
+    this.budget = makeBudget({ timeMs: 1e9, ...options });
+  }
+
+  private dfa(build: (b: NfaBuilder) => number): SearchDfa {
+    const b = new NfaBuilder(this.budget.maxNfa);
+    const start = build(b);
+    return new SearchDfa(b.build(start), this.budget);
+  }
+
+  /** The DFA of "`pattern` is found in the text" (Go's unanchored search). */
+  private patternDfa(pattern: string): SearchDfa {
+    const node = parseRegex(pattern);
+    return this.dfa((b) => b.regex(node, b.match()));
+  }
+
+  /** The language of a rule's `match` (and `field`) over the texts of `domain`. */
+  rule(match: string, field: string | undefined, domain: Domain): RuleLanguage {
+    const key = `${domain}\u0000${field ?? '\u0001'}\u0000${match}`;
+    let lang = this.byKey.get(key);
+    if (lang === undefined) {
+      lang = this.build(match, field, domain);
+      this.byKey.set(key, lang);
+    }
+    return lang;
+  }
+
+  private build(match: string, field: string | undefined, domain: Domain): RuleLanguage {
+    try {
+      if (field === undefined) {
+        const d = this.patternDfa(match);
+        return { upper: d, lower: d, exact: true };
+      }
+      if (domain === 'raw') return UNKNOWN('a `field` rule under `input: raw` is not modelled');
+      return this.fieldLanguage(match, field);
+    } catch (e) {
+      if (e instanceof UnsupportedPattern) return UNKNOWN(e.message);
+      if (e instanceof LimitExceeded) return UNKNOWN(`the pattern is too large to analyse (${e.message})`);
+      throw e;
+    }
+  }
+
+  /**
+   * A field rule under `input: canonical` matches when the top-level key equal to `field` under
+   * case folding holds a string whose decoded value matches `^(?:match)$`. In canonical text such a
+   * value appears as `"KEY":"ESCAPED"`, so the upper bound is "that substring occurs" and the lower
+   * bound is the single-key object `{"field":"ESCAPED"}`.
+   */
+  private fieldLanguage(match: string, field: string): RuleLanguage {
+    const value = this.patternDfa(`^(?:${match})$`);
+    const valueNfa = (b: NfaBuilder, next: number): number => escapedLanguage(b, value, next, this.budget);
+    const keyFolded = (b: NfaBuilder, next: number): number => {
+      let n = next;
+      const cps = Array.from(field, (c) => c.codePointAt(0) as number);
+      for (let i = cps.length - 1; i >= 0; i--) {
+        const set = fromRanges(orbit(cps[i] as number).map((c) => [c, c] as [number, number]));
+        n = escapedClass(b, set, n);
+      }
+      return n;
+    };
+    const upper = this.dfa((b) => {
+      const end = b.anything(b.match());
+      const afterValue = b.literal('"', end);
+      const v = valueNfa(b, afterValue);
+      const k = keyFolded(b, b.literal('":"', v));
+      return b.anything(b.literal('"', k));
+    });
+    const lower = this.dfa((b) => {
+      const eot = b.add({ op: 'assert', kind: 'eot', out: b.match() });
+      const v = valueNfa(b, b.literal('"}', eot));
+      const k = b.literal(`{${JSON.stringify(field)}:"`, v);
+      return b.add({ op: 'assert', kind: 'bot', out: k });
+    });
+    return {
+      upper,
+      lower,
+      exact: false,
+      note: 'a `field` rule is modelled by the key-value text it needs in the canonical input',
+    };
+  }
+
+  /** A regular shape of the input domain, built once. */
+  shape(name: ShapeName): SearchDfa | null {
+    if (!this.shapes.has(name)) {
+      const p = SHAPES[name];
+      this.shapes.set(name, p === null ? null : this.patternDfa(p));
+    }
+    return this.shapes.get(name) ?? null;
+  }
+
+  /** The shape as a formula (`TRUE` for "no constraint"). */
+  shapeFormula(name: ShapeName): Formula {
+    const d = this.shape(name);
+    return d === null ? TRUE : atom(d);
+  }
+}
+
+// --- Shapes of the input domain ---
+
+const WS = '[\\t\\n\\r ]*';
+const RAW_STR = '"(?:[^"\\\\\\x00-\\x1f]|\\\\["\\\\/bfnrt]|\\\\u[0-9a-fA-F]{4})*"';
+const NUM = '-?(?:0|[1-9][0-9]*)(?:\\.[0-9]+)?(?:[eE][+-]?[0-9]+)?';
+const RAW_VAL = `(?:${RAW_STR}|${NUM}|true|false|null|\\{${WS}\\}|\\[${WS}(?:${RAW_STR}(?:${WS},${WS}${RAW_STR})*)?${WS}\\])`;
+const RAW_PAIR = `${RAW_STR}${WS}:${WS}${RAW_VAL}`;
+const CANON_STR =
+  '"(?:[^"\\\\\\x00-\\x1f\\x{2028}\\x{2029}]|\\\\["\\\\bfnrt]|\\\\u00(?:0[0-7]|0b|0e|0f|1[0-9a-f])|\\\\u202[89])*"';
+const CANON_VAL = `(?:${CANON_STR}|${NUM}|true|false|null|\\{\\}|\\[(?:${CANON_STR}(?:,${CANON_STR})*)?\\])`;
+const CANON_PAIR = `${CANON_STR}:${CANON_VAL}`;
+
+export type ShapeName = 'raw-any' | 'raw-object' | 'raw-object-flat' | 'canonical-any' | 'canonical-object' | 'canonical-object-flat';
+
+/**
+ * `*-object`: a regular over-approximation of the domain's JSON object texts (sound for "never
+ * matches an object"); `*-object-flat`: a subset of them (objects of scalar and flat values) where
+ * witnesses are looked for first; `*-any`: every text the domain can present to a rule.
+ */
+const SHAPES: Record<ShapeName, string | null> = {
+  'raw-any': null,
+  'raw-object': `\\A${WS}\\{(?s:.*)\\}${WS}\\z`,
+  'raw-object-flat': `\\A${WS}\\{${WS}(?:${RAW_PAIR}(?:${WS},${WS}${RAW_PAIR})*${WS})?\\}${WS}\\z`,
+  // Canonical text is never empty (empty input becomes `{}`) and holds no raw control character.
+  'canonical-any': '\\A[^\\x00-\\x1f]+\\z',
+  'canonical-object': '\\A\\{(?:\\}|"[^\\x00-\\x1f]*\\})\\z',
+  'canonical-object-flat': `\\A\\{(?:${CANON_PAIR}(?:,${CANON_PAIR})*)?\\}\\z`,
+};
+
+// --- JSON string escaping as a transduction (Go encoding/json, as canonical text writes it) ---
+
+const ESCAPED: CharSet = fromRanges([
+  [0, 0x1f],
+  [0x22, 0x22],
+  [0x5c, 0x5c],
+  [0x2028, 0x2029],
+]);
+
+export function escapeCodePoint(cp: number): string {
+  switch (cp) {
+    case 0x22:
+      return '\\"';
+    case 0x5c:
+      return '\\\\';
+    case 0x0a:
+      return '\\n';
+    case 0x0d:
+      return '\\r';
+    case 0x09:
+      return '\\t';
+    case 0x08:
+      return '\\b';
+    case 0x0c:
+      return '\\f';
+    default:
+      if (has(ESCAPED, cp)) return `\\u${cp.toString(16).padStart(4, '0')}`;
+      return String.fromCodePoint(cp);
+  }
+}
+
+/** Edges for "one character of `set`, as canonical JSON writes it", continuing at `next`. */
+function escapedClass(b: NfaBuilder, set: CharSet, next: number): number {
+  const outs: number[] = [];
+  const plain = subtract(set, ESCAPED);
+  if (plain.length > 0) outs.push(b.add({ op: 'char', set: plain, out: next }));
+  const special = intersect(set, ESCAPED);
+  for (let i = 0; i < special.length; i += 2) {
+    for (let cp = special[i] as number; cp <= (special[i + 1] as number); cp++) {
+      outs.push(b.literal(escapeCodePoint(cp), next));
+    }
+  }
+  if (outs.length === 1) return outs[0] as number;
+  return b.add({ op: 'split', outs });
+}
+
+/**
+ * The image of a value language (a search DFA for `^(?:…)$`) under JSON string escaping: the
+ * DFA is explored in full over its alphabet and rewritten edge by edge.
+ */
+function escapedLanguage(b: NfaBuilder, value: SearchDfa, next: number, budget: Budget): number {
+  const blocks = partition([single(0x0a), WORD, ESCAPED, ...value.charSets()]);
+  const node = new Map<number, number>();
+  const order: number[] = [value.start];
+  node.set(value.start, b.add({ op: 'split', outs: [] }));
+  for (let i = 0; i < order.length; i++) {
+    const s = order[i] as number;
+    const outs: number[] = [];
+    if (value.isAccepting(s)) outs.push(next);
+    if (!value.isDead(s)) {
+      for (const { block, rep } of blocks) {
+        const t = value.step(s, rep);
+        if (value.isDead(t)) continue;
+        let target = node.get(t);
+        if (target === undefined) {
+          if (node.size >= budget.maxStates) throw new LimitExceeded('state limit');
+          target = b.add({ op: 'split', outs: [] });
+          node.set(t, target);
+          order.push(t);
+        }
+        outs.push(escapedClass(b, block, target));
+      }
+    }
+    (b.insts[node.get(s) as number] as { outs: number[] }).outs = outs;
+  }
+  return node.get(value.start) as number;
+}
+
+export { ANY };

@@ -1,0 +1,74 @@
+/**
+ * The real engine as the judge of every witness: nothing is reported that the engine does not
+ * confirm. Built approvers are cached per rule for the length of one analysis.
+ */
+import { compileApprover, compileRegex } from '@verdict/engine';
+import type { ApproverIR, CompiledApprover, Explanation, InputMode, RuleIR } from '@verdict/engine';
+
+export class EngineOracle {
+  private readonly single = new Map<string, CompiledApprover | undefined>();
+  private readonly regexes = new Map<string, boolean>();
+
+  constructor(private readonly compat = false) {}
+
+  regexOk(pattern: string): boolean {
+    let ok = this.regexes.get(pattern);
+    if (ok === undefined) {
+      ok = compileRegex(pattern).ok;
+      this.regexes.set(pattern, ok);
+    }
+    return ok;
+  }
+
+  /** Whether `rule` alone matches the call, as the engine decides it (undefined: cannot tell). */
+  ruleMatches(rule: RuleIR, input: InputMode, toolName: string, text: string): boolean | undefined {
+    const key = `${input}\u0000${rule.tool}\u0000${rule.field ?? '\u0001'}\u0000${rule.match}`;
+    let approver = this.single.get(key);
+    if (!this.single.has(key)) {
+      const ir: ApproverIR = {
+        mode: 'pattern',
+        default: 'deny',
+        reason: '',
+        input,
+        allow: [stripSpans(rule)],
+        deny: [],
+      };
+      approver = compileApprover(ir).approver;
+      this.single.set(key, approver);
+    }
+    if (approver === undefined) return undefined;
+    const e = approver.explain({ toolName, input: text });
+    return e.decision === 'allow' && e.by === 'rule';
+  }
+
+  /** The engine's explanation of a call under a whole approver configuration. */
+  explain(approver: CompiledApprover, toolName: string, text: string): Explanation {
+    return approver.explain({ toolName, input: text });
+  }
+
+  compile(ir: ApproverIR): CompiledApprover | undefined {
+    return compileApprover(ir, { compat: this.compat }).approver;
+  }
+
+  /** Whether `text` is its own canonical form (a valid witness under `input: canonical`). */
+  isCanonical(text: string): boolean {
+    const probe = this.canonicalProbe();
+    return probe !== undefined && probe.explain({ toolName: 'x', input: text }).canonical === text;
+  }
+
+  private probe: { approver: CompiledApprover | undefined } | undefined;
+
+  private canonicalProbe(): CompiledApprover | undefined {
+    // A pattern approver reports the canonical text it decided on.
+    this.probe ??= {
+      approver: compileApprover({ mode: 'pattern', default: 'deny', reason: '', input: 'canonical', allow: [], deny: [] }).approver,
+    };
+    return this.probe.approver;
+  }
+}
+
+function stripSpans(rule: RuleIR): RuleIR {
+  const out: RuleIR = { tool: rule.tool, match: rule.match };
+  if (rule.field !== undefined) out.field = rule.field;
+  return out;
+}

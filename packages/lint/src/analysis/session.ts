@@ -1,0 +1,123 @@
+/**
+ * What one analysis run shares: the language cache, the engine oracle, limits, and the
+ * "solve" step that turns a formula into a verdict: proven empty, a witness the engine confirmed,
+ * or unknown.
+ */
+import type { RuleIR } from '@verdict/engine';
+import { makeBudget } from './automaton.ts';
+import { type Approx, type Domain, LanguageCache, type RuleLanguage, type ShapeName } from './model.ts';
+import { EngineOracle } from './oracle.ts';
+import { and, findWitness, type Formula } from './search.ts';
+import { foldKey } from './unicode.ts';
+
+export interface AnalysisOptions {
+  /** Time for one question (one rule, one pair, one direction of a diff), in ms. Default 200. */
+  timeMs?: number;
+  /** DFA states per pattern and product states per question. Default 10,000. */
+  maxStates?: number;
+  /** Time for the whole run, in ms; questions left over are answered "unknown". Default 5,000. */
+  totalTimeMs?: number;
+  /** Treat a policy with invalid regexes as the engine's compatibility mode does (deny all). */
+  compat?: boolean;
+}
+
+export type Outcome = { status: 'empty' } | { status: 'witness'; text: string } | { status: 'unknown'; why: string };
+
+export class Session {
+  readonly cache: LanguageCache;
+  readonly oracle: EngineOracle;
+  private readonly totalDeadline: number;
+
+  constructor(readonly options: AnalysisOptions = {}) {
+    this.cache = new LanguageCache(options.maxStates === undefined ? {} : { maxStates: options.maxStates });
+    this.oracle = new EngineOracle(options.compat === true);
+    this.totalDeadline = performance.now() + (options.totalTimeMs ?? 5_000);
+  }
+
+  language(rule: RuleIR, domain: Domain): RuleLanguage {
+    return this.cache.rule(rule.match, rule.field, domain);
+  }
+
+  /**
+   * Decides whether `build(mode)` ∧ shape is empty. The over-approximation (with the domain's
+   * object shape) proves emptiness; a witness must pass `accept` (the engine re-check). When the
+   * first witness fails, the under-approximation (with the flat-object shape) is searched for one
+   * that is more likely real; when that fails too, the answer is unknown.
+   */
+  solve(build: (mode: Approx) => Formula, over: ShapeName, under: ShapeName, accept: (w: string) => boolean): Outcome {
+    if (performance.now() > this.totalDeadline) return { status: 'unknown', why: 'the analysis ran out of time' };
+    const budget = makeBudget(this.budgetOptions());
+    const r1 = findWitness(and(build('over'), this.cache.shapeFormula(over)), budget);
+    if (r1.status === 'empty') return r1;
+    if (r1.status === 'limit') return { status: 'unknown', why: `the ${r1.why} was reached` };
+    if (accept(r1.text)) return r1;
+    const r2 = findWitness(and(build('under'), this.cache.shapeFormula(under)), makeBudget(this.budgetOptions()));
+    if (r2.status === 'witness' && accept(r2.text)) return r2;
+    return { status: 'unknown', why: 'no candidate witness passed the engine re-check' };
+  }
+
+  private budgetOptions(): { timeMs?: number; maxStates?: number } {
+    const o: { timeMs?: number; maxStates?: number } = {};
+    if (this.options.timeMs !== undefined) o.timeMs = this.options.timeMs;
+    if (this.options.maxStates !== undefined) o.maxStates = this.options.maxStates;
+    return o;
+  }
+}
+
+/** A group of tool names equal under case folding, or every other tool (`key: null`). */
+export interface ToolClass {
+  key: string | null;
+  /** A name to put in witness calls. */
+  name: string;
+}
+
+export function toolClasses(tools: Iterable<string>): ToolClass[] {
+  const byKey = new Map<string, string>();
+  for (const t of tools) {
+    if (t === '') continue;
+    const k = foldKey(t);
+    if (!byKey.has(k)) byKey.set(k, t);
+  }
+  const out: ToolClass[] = [...byKey].map(([key, name]) => ({ key, name }));
+  let other = 'other_tool';
+  for (let n = 2; byKey.has(foldKey(other)); n++) other = `other_tool_${n}`;
+  out.push({ key: null, name: other });
+  return out;
+}
+
+export function appliesTo(rule: RuleIR, cls: ToolClass): boolean {
+  return rule.tool === '' || (cls.key !== null && foldKey(rule.tool) === cls.key);
+}
+
+export function shapesFor(domain: Domain): { any: ShapeName; object: ShapeName; flat: ShapeName } {
+  return domain === 'raw'
+    ? { any: 'raw-any', object: 'raw-object', flat: 'raw-object-flat' }
+    : { any: 'canonical-any', object: 'canonical-object', flat: 'canonical-object-flat' };
+}
+
+/** A JSON object text (what a tool call's input is). */
+export function isJsonObject(text: string): boolean {
+  try {
+    const v: unknown = JSON.parse(text);
+    return typeof v === 'object' && v !== null && !Array.isArray(v);
+  } catch {
+    return false;
+  }
+}
+
+/** Go `strings.TrimSpace` then lowercase: how `mode` is read (semantics.md A2.1). */
+export function normalizeMode(mode: string): 'allow_all' | 'deny_all' | 'pattern' | undefined {
+  const m = mode.replace(/^[\t\n\v\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+|[\t\n\v\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+$/g, '').toLowerCase();
+  if (m === '' || m === 'allow_all' || m === 'allow') return 'allow_all';
+  if (m === 'deny_all' || m === 'deny') return 'deny_all';
+  if (m === 'pattern') return 'pattern';
+  return undefined;
+}
+
+/** How `default` is read: lowercased, not trimmed (semantics.md A2.3). */
+export function normalizeDefault(value: string): 'allow' | 'deny' | undefined {
+  const v = value.toLowerCase();
+  if (v === 'allow') return 'allow';
+  if (v === '' || v === 'deny') return 'deny';
+  return undefined;
+}
