@@ -30,6 +30,54 @@ export type {
   MatchSpan,
   RuleRef,
 } from './approver/types.ts';
+export { compileRegex, firstLoneSurrogate, wellFormed } from './regex/regex.ts';
+export type { CompileRegexResult, CompiledRegex, RegexMatch } from './regex/regex.ts';
+export {
+  CANONICAL_REJECT_REASON,
+  MAX_JSON_DEPTH,
+  canonicalize,
+  compareUtf8,
+  parseCanonical,
+  parseStrictJson,
+  quoteJsonString,
+  topLevelMember,
+} from './canonical/canonical.ts';
+export type {
+  CanonicalizeResult,
+  JsonArray,
+  JsonObject,
+  JsonValue,
+  ParseCanonicalResult,
+  ParseJsonResult,
+} from './canonical/canonical.ts';
+export { caseFold, equalFold, foldCodePoint } from './canonical/casefold.ts';
+export {
+  DEFAULT_DENY_ALL_REASON,
+  EMPTY_INTERSECTION_REASON,
+  INTERNAL_ERROR_PREFIX,
+  allowAll,
+  allowAll as allowAllApprover,
+  approverFunc,
+  chain,
+  // `denyAll` is the human-decision handler (B6.6); the approver is exported under this name.
+  denyAll as denyAllApprover,
+  intersect,
+} from './approver/builtins.ts';
+export { auditEventFor, auditToolError, withAudit } from './approver/audit.ts';
+export {
+  checkApproverConfig,
+  compileApprover,
+  goTrimSpace,
+  normalizeApproverDefault,
+  normalizeApproverMode,
+} from './approver/config.ts';
+export type {
+  ApproverConfigIssue,
+  ApproverMode,
+  CompileApproverOptions,
+  CompileApproverResult,
+} from './approver/config.ts';
+export { DEFAULT_PATTERN_REASON } from './approver/pattern.ts';
 
 // run policy
 export type {
