@@ -25,3 +25,9 @@ export {
   spanFromYamlRange,
   spanOf,
 } from './positions.ts';
+
+// the `.verdict` DSL and the printers (YAML ↔ DSL)
+export type { VerdictParseResult } from './dsl/index.ts';
+export { MAX_NESTING as DSL_MAX_NESTING, MAX_SOURCE_LENGTH as DSL_MAX_SOURCE_LENGTH, parseVerdictSource } from './dsl/index.ts';
+export type { FormatResult, PrintVerdictOptions, SourceComment } from './print/index.ts';
+export { formatVerdictSource, printVerdict, printYaml } from './print/index.ts';

@@ -66,9 +66,23 @@ export function parseTree(
     throw e;
   }
   let failed = false;
+  let exhausted = false;
   for (const e of doc.errors) {
     failed = true;
     const [start, end] = e.pos;
+    if (e.code === 'RESOURCE_EXHAUSTION') {
+      // yaml's own guard against deep nesting: once is enough.
+      if (!exhausted) {
+        diagnostics.push({
+          code: 'yaml/too-deep',
+          severity: 'error',
+          message: 'the document nests too deeply to parse',
+          span: spanOf(file, index, start, end),
+        });
+      }
+      exhausted = true;
+      continue;
+    }
     diagnostics.push({
       code: YAML_CODES[e.code] ?? (syntax === 'json' ? 'json/syntax' : 'yaml/syntax'),
       severity: 'error',

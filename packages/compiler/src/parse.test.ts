@@ -1,0 +1,139 @@
+import { describe, expect, it } from 'vitest';
+import { compileSource } from './index.ts';
+
+const at = (r: ReturnType<typeof compileSource>) =>
+  r.diagnostics.map((d) => `${d.code}@${d.span?.start.line}:${d.span?.start.column}`);
+
+describe('parse: safety', () => {
+  it('treats __proto__ and constructor as ordinary keys: no prototype pollution', () => {
+    const src = [
+      '__proto__: {polluted: yes}',
+      'constructor: {prototype: {polluted: yes}}',
+      'tests:',
+      '  - {tool: t, expect: deny, input: {__proto__: {polluted: yes}, constructor: 1}}',
+    ].join('\n');
+    const r = compileSource(src, 'p.yaml', { stopAfter: 'validate' });
+    expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
+    expect(Object.prototype.hasOwnProperty.call(Object.prototype, 'polluted')).toBe(false);
+    expect(at(r)).toEqual(['schema/unknown-key@1:1', 'schema/unknown-key@2:1']);
+    expect(r.diagnostics[0]?.message).toBe('unknown key `__proto__`');
+    expect(r.ir?.tests[0]?.input).toBe('{"__proto__":{"polluted":"yes"},"constructor":1}');
+  });
+
+  it('stops a billion-laughs alias bomb quickly', () => {
+    const lines = ['a0: &a0 ["lol","lol","lol","lol","lol","lol","lol","lol","lol","lol"]'];
+    for (let i = 1; i <= 12; i++) lines.push(`a${i}: &a${i} [${Array(10).fill(`*a${i - 1}`).join(',')}]`);
+    const t0 = performance.now();
+    const r = compileSource(lines.join('\n'), 'bomb.yaml');
+    expect(performance.now() - t0).toBeLessThan(1000);
+    expect(at(r)).toEqual(['yaml/alias-limit@1:1']);
+    expect(r.ir).toBeUndefined();
+  });
+
+  it('accepts ordinary anchors and aliases (a rule reused in two lists)', () => {
+    const r = compileSource(
+      ['approver:', '  mode: pattern', '  allow:', '    - &r {tool: bash, match: "ls"}', '  deny:', '    - *r'].join('\n'),
+      'alias.yaml',
+      { stopAfter: 'validate' },
+    );
+    expect(r.diagnostics).toEqual([]);
+    expect(r.ir?.approver?.deny[0]?.match).toBe('ls');
+    expect(r.ir?.approver?.deny[0]?.matchSpan?.start.line).toBe(4);
+  });
+
+  it('refuses an alias that contains itself and deep nesting, without crashing', () => {
+    expect(at(compileSource('a: &a [*a]\n', 'cycle.yaml'))[0]).toMatch(/^yaml\/(alias-cycle|unknown-alias)@1:/);
+    const deep = compileSource('a: ' + '['.repeat(5000) + ']'.repeat(5000), 'deep.yaml');
+    expect(deep.diagnostics[0]?.code).toMatch(/^yaml\/too-deep$/);
+    const deepJson = compileSource('{"a": ' + '['.repeat(5000) + ']'.repeat(5000) + '}', 'deep.json');
+    expect(deepJson.diagnostics.map((d) => d.code)).toEqual(['json/syntax']);
+  });
+});
+
+describe('parse: placements and spans', () => {
+  const block = ['mode: pattern', 'default: deny', 'allow:', '  - {tool: read, match: "\\"path\\":\\"/w/"}'];
+  const indent = (n: number) => block.map((l) => ' '.repeat(n) + l);
+  it.each([
+    ['bare', block, 1],
+    ['approver', ['approver:', ...indent(2)], 2],
+    ['agent.approver', ['provider: x', 'agent:', '  max_turns: 3', '  approver:', ...indent(4)], 5],
+  ] as const)('reads the %s placement', (placement, lines, firstLine) => {
+    const r = compileSource(lines.join('\n'), 'p.yaml', { stopAfter: 'validate' });
+    expect(r.diagnostics).toEqual([]);
+    expect(r.ir?.approverPlacement).toBe(placement);
+    const ap = r.ir!.approver!;
+    expect([ap.mode, ap.default]).toEqual(['pattern', 'deny']);
+    const rule = ap.allow[0]!;
+    expect(rule.match).toBe('"path":"/w/');
+    expect(ap.modeSpan?.start.line).toBe(firstLine);
+    // the pattern's span is the whole scalar, quotes included
+    const line = lines[lines.length - 1]!;
+    expect(rule.matchSpan?.start).toMatchObject({ line: firstLine + 3, column: line.indexOf('"\\"') + 1 });
+    expect(rule.matchSpan?.end.column).toBe(line.lastIndexOf('"') + 2);
+    expect(rule.toolSpan?.start.column).toBe(line.indexOf('read') + 1);
+    expect(rule.span?.start.column).toBe(line.indexOf('{') + 1);
+  });
+
+  it('reports two approver blocks', () => {
+    const r = compileSource('approver: {mode: pattern}\nagent:\n  approver: {mode: deny_all}\n', 'two.yaml');
+    expect(at(r)).toEqual(['approver/duplicate-block@3:3']);
+  });
+
+  it('does not report the agent configuration keys, only ours', () => {
+    const r = compileSource('provider: x\nmodel: y\nagent: {tools: [a], approver: {mode: deny_all, reasn: x}}\n', 'a.yaml', {
+      stopAfter: 'validate',
+    });
+    expect(at(r)).toEqual(['schema/unknown-key@3:48']);
+    expect(r.diagnostics[0]?.help).toBe('did you mean `reason`?');
+  });
+});
+
+describe('parse: tests block', () => {
+  it('keeps a string input verbatim and writes other values as compact JSON in source key order', () => {
+    const r = compileSource(
+      [
+        'tests:',
+        '  - {tool: bash, input: "{ \\"command\\" : \\"ls\\" }", expect: allow}',
+        '  - {tool: bash, input: {b: 1, "2": [true, null], a: "x"}, expect: deny, reason: no, rule: "deny[0]", name: n}',
+        '  - {tool: bash, expect: deny}',
+        '  - {tool: bash, input: 42, expect: deny}',
+      ].join('\n'),
+      't.yaml',
+      { stopAfter: 'validate' },
+    );
+    expect(r.diagnostics).toEqual([]);
+    const tests = r.ir!.tests;
+    expect(tests.map((t) => t.input)).toEqual(['{ "command" : "ls" }', '{"b":1,"2":[true,null],"a":"x"}', '{}', '42']);
+    expect(tests[1]).toMatchObject({ name: 'n', tool: 'bash', expect: 'deny', reason: 'no', rule: 'deny[0]' });
+    expect(tests[1]?.span?.start.line).toBe(3);
+  });
+
+  it('refuses a test input JSON cannot write', () => {
+    const r = compileSource('tests:\n  - {tool: x, input: {n: .inf}, expect: deny}\n', 't.yaml');
+    expect(at(r)).toEqual(['tests/invalid-input@2:22']);
+  });
+});
+
+describe('parse: JSON files', () => {
+  it('reads JSON with positions, tabs included', () => {
+    const r = compileSource('{\n\t"approver": {\n\t\t"mode": "pattern",\n\t\t"mdoe": 1\n\t}\n}', 'p.json', { stopAfter: 'validate' });
+    expect(at(r)).toEqual(['schema/unknown-key@4:3']);
+  });
+  it('reports duplicate keys in JSON too', () => {
+    const r = compileSource('{"a": 1, "a": 2}', 'p.json');
+    expect(at(r)).toEqual(['yaml/duplicate-key@1:10']);
+  });
+  it('a document that is a scalar or a list is refused', () => {
+    expect(at(compileSource('"x"', 'p.json'))).toEqual(['parse/not-a-mapping@1:1']);
+    expect(at(compileSource('[]', 'p.json'))).toEqual(['parse/not-a-mapping@1:1']);
+    expect(compileSource('[]', 'p.json').diagnostics[0]?.message).toBe(
+      'a policy file must be a mapping of keys to values, not a list',
+    );
+  });
+  it('an empty YAML file is an empty policy', () => {
+    const r = compileSource('# nothing here\n', 'e.yaml');
+    expect(r.diagnostics).toEqual([]);
+    expect(r.ir).toMatchObject({ file: 'e.yaml', tests: [] });
+    expect(r.ir?.approver).toBeUndefined();
+  });
+});
