@@ -8,12 +8,8 @@ import { LineIndex, spanOf } from '../positions.ts';
 import { Lowering } from './lower.ts';
 import { helpByToken } from './messages.ts';
 import { verdictParser } from './parser.ts';
+import { MAX_NESTING, MAX_SOURCE_LENGTH } from './limits.ts';
 import { LBrace, LBracket, RBrace, RBracket, verdictLexer } from './tokens.ts';
-
-/** Larger files are refused: no policy is this big, and the parser's time and memory grow with size. */
-export const MAX_SOURCE_LENGTH = 4 * 1024 * 1024;
-/** Deeper nesting of `{`/`[` is refused (JSON test inputs are the only place it can grow). */
-export const MAX_NESTING = 64;
 
 export interface VerdictParseResult {
   /** Present only when there are no errors. */
@@ -22,6 +18,8 @@ export interface VerdictParseResult {
   /** The comments of the file, for the formatter. */
   comments?: IToken[];
 }
+
+export { MAX_NESTING, MAX_SOURCE_LENGTH };
 
 export function parseVerdictSource(text: string, file: string): VerdictParseResult {
   try {

@@ -5,6 +5,7 @@
  * nodes and tokens inserted by recovery are skipped quietly: their error is already on record.
  */
 import { tokenMatcher, type CstElement, type CstNode, type IToken } from 'chevrotain';
+import { PRESET_NAMES, getPreset } from '@verdict/engine';
 import type {
   ApprovalsIR,
   ApproverIR,
@@ -35,7 +36,7 @@ import {
 
 type Ctx = Record<string, CstElement[] | undefined>;
 
-const POLICY_KEYS = ['sandbox', 'web_search', 'browser', 'approvals'] as const;
+const POLICY_KEYS = ['preset', 'sandbox', 'web_search', 'browser', 'approvals'] as const;
 const APPROVALS_KEYS = ['permission', 'plan_review', 'question', 'timeout', 'on_timeout', 'on_reject', 'max_retries'] as const;
 const POLICY_FIELD: Record<string, 'sandbox' | 'webSearch' | 'browser'> = {
   sandbox: 'sandbox',
@@ -253,6 +254,11 @@ export class Lowering extends BaseVisitor {
   }
 
   private policyEntries(block: CstNode, policy: PolicyIR): void {
+    // A preset is a starting point wherever it is written: the settings beside it replace its values.
+    for (const entry of nodes(block.children, 'policyEntry')) {
+      const key = tok(entry.children, 'key');
+      if (key?.image === 'preset') this.applyPreset(entry, key, policy);
+    }
     for (const entry of nodes(block.children, 'policyEntry')) {
       const key = tok(entry.children, 'key');
       if (!key) continue;
@@ -269,13 +275,14 @@ export class Lowering extends BaseVisitor {
         );
         continue;
       }
+      if (key.image === 'preset') continue;
       if (!this.once(`policy.${key.image}`, `setting \`${key.image}\``, keySpan)) continue;
       if (key.image === 'approvals') {
         if (!sub) {
           this.error('dsl/expected-block', '`approvals` takes a block', keySpan, 'write `approvals { permission ask … }`');
           continue;
         }
-        const approvals: ApprovalsIR = {};
+        const approvals: ApprovalsIR = { ...(policy.approvals ?? {}) };
         const span = this.spanOfNode(entry);
         if (span) approvals.span = span;
         this.approvalsEntries(sub, approvals);
@@ -286,6 +293,37 @@ export class Lowering extends BaseVisitor {
       const v = this.scalarValue(scalar, key, sub);
       if (v) policy[field] = v;
     }
+  }
+
+  private applyPreset(entry: CstNode, key: IToken, policy: PolicyIR): void {
+    if (!this.once('policy.preset', 'setting `preset`', this.spanOfToken(key))) return;
+    const v = this.scalarValue(node(entry.children, 'scalar'), key, node(entry.children, 'policyBlock'));
+    if (!v) return;
+    const preset = getPreset(v.value);
+    if (!preset) {
+      this.error(
+        'dsl/unknown-preset',
+        `unknown policy preset \`${v.value}\``,
+        v.span,
+        didYouMean(v.value, PRESET_NAMES) ?? `presets are ${PRESET_NAMES.map((n) => `\`${n}\``).join(', ')}`,
+      );
+      return;
+    }
+    const at = (value: string): Located<string> | undefined => (value === '' ? undefined : v.span ? { value, span: v.span } : { value });
+    const set = <K extends string>(target: Partial<Record<K, Located<string>>>, k: K, value: string): void => {
+      const l = at(value);
+      if (l) target[k] = l;
+    };
+    set(policy, 'sandbox', preset.sandbox);
+    set(policy, 'webSearch', preset.webSearch);
+    set(policy, 'browser', preset.browser);
+    const a: ApprovalsIR = {};
+    set(a, 'permission', preset.approvals.permission);
+    set(a, 'planReview', preset.approvals.planReview);
+    set(a, 'question', preset.approvals.question);
+    set(a, 'onTimeout', preset.approvals.onTimeout);
+    set(a, 'onReject', preset.approvals.onReject);
+    if (Object.keys(a).length > 0) policy.approvals = a;
   }
 
   private approvalsEntries(block: CstNode, approvals: ApprovalsIR): void {
@@ -410,7 +448,7 @@ export class Lowering extends BaseVisitor {
     const span = this.spanOfNode(n);
     if (span) rule.span = span;
     rule.toolSpan = this.spanOfToken(tool.token);
-    if (field) {
+    if (field && field.value !== '') {
       rule.field = field.value;
       rule.fieldSpan = this.spanOfToken(field.token);
     }
@@ -466,7 +504,7 @@ export class Lowering extends BaseVisitor {
     const expect = this.decision(node(ctx, 'decision'));
     const tool = this.nameValue(node(ctx, 'tool'));
     const json = node(ctx, 'jsonValue');
-    const input = json ? this.jsonInput(json) : '';
+    const input = json ? this.jsonInput(json) : '{}';
     let reason: string | undefined;
     let rule: string | undefined;
     let ok = true;
@@ -522,7 +560,15 @@ export class Lowering extends BaseVisitor {
     const d = tok(ctx, 'Default');
     if (d && tokenMatcher(d, Default)) return 'default';
     const s = tok(ctx, 'StringLit');
-    return s ? this.stringValue(s) : undefined;
+    if (s) {
+      this.error(
+        'dsl/invalid-rule-ref',
+        `\`${s.image}\` is not a rule`,
+        this.spanOfToken(s),
+        'write `deny[0]`, `allow[1]` (counted from 0) or `default`',
+      );
+    }
+    return undefined;
   }
 
   /** The raw input text of a test: a string literal is the text itself; any other JSON value is taken as written. */

@@ -1,0 +1,133 @@
+/**
+ * The YAML layout of a policy file, from the IR of any syntax. Regexes are double-quoted (the
+ * yaml library escapes them), raw test inputs are quoted strings, and inputs whose text is the
+ * compact JSON of a value are written as that value, which the YAML front end turns back into
+ * the same text.
+ */
+import { Document, Scalar, YAMLMap, YAMLSeq } from 'yaml';
+import type { ApprovalsIR, ApproverIR, PolicyFileIR, PolicyIR, RuleIR, TestCaseIR } from '@verdict/engine';
+
+type Doc = Document;
+
+function quoted(value: string, type: Scalar.Type = 'QUOTE_DOUBLE'): Scalar<string> {
+  const s = new Scalar(value);
+  s.type = type;
+  return s;
+}
+
+function plain(value: string | number): Scalar {
+  return new Scalar(value);
+}
+
+/** Single quotes read best for JSON text; double quotes for anything with control characters. */
+function textScalar(value: string): Scalar<string> {
+  // eslint-disable-next-line no-control-regex
+  return quoted(value, /[\u0000-\u001f\u007f-\u009f\u2028\u2029\ufeff]/.test(value) ? 'QUOTE_DOUBLE' : 'QUOTE_SINGLE');
+}
+
+function map(flow = false): YAMLMap {
+  const m = new YAMLMap();
+  m.flow = flow;
+  return m;
+}
+
+function ruleNode(r: RuleIR): YAMLMap {
+  const m = map(true);
+  if (r.tool !== '') m.set('tool', plain(r.tool));
+  if (r.field !== undefined && r.field !== '') m.set('field', plain(r.field));
+  if (r.match !== '') m.set('match', quoted(r.match));
+  return m;
+}
+
+function approverEntries(a: ApproverIR): [string, unknown][] {
+  const out: [string, unknown][] = [];
+  if (a.mode !== '') out.push(['mode', plain(a.mode)]);
+  if (a.default !== '') out.push(['default', plain(a.default)]);
+  if (a.reason !== '') out.push(['reason', quoted(a.reason)]);
+  if (a.input !== 'raw') out.push(['input', plain(a.input)]);
+  if (a.allow.length > 0) out.push(['allow', seq(a.allow.map(ruleNode))]);
+  if (a.deny.length > 0) out.push(['deny', seq(a.deny.map(ruleNode))]);
+  return out;
+}
+
+function seq(items: unknown[]): YAMLSeq {
+  const s = new YAMLSeq();
+  s.items = items;
+  return s;
+}
+
+function mapOf(entries: [string, unknown][], flow = false): YAMLMap {
+  const m = map(flow);
+  for (const [k, v] of entries) m.set(k, v);
+  return m;
+}
+
+function approvalsNode(a: ApprovalsIR): YAMLMap {
+  const entries: [string, unknown][] = [];
+  const add = (k: string, l: { value: string } | undefined): void => {
+    if (l) entries.push([k, plain(l.value)]);
+  };
+  add('permission', a.permission);
+  add('plan_review', a.planReview);
+  add('question', a.question);
+  add('timeout', a.timeout);
+  add('on_timeout', a.onTimeout);
+  add('on_reject', a.onReject);
+  if (a.maxRetries) entries.push(['max_retries', plain(a.maxRetries.value)]);
+  return mapOf(entries, entries.length === 0);
+}
+
+function policyNode(p: PolicyIR): YAMLMap {
+  const entries: [string, unknown][] = [];
+  const add = (k: string, l: { value: string } | undefined): void => {
+    if (l) entries.push([k, plain(l.value)]);
+  };
+  add('sandbox', p.sandbox);
+  add('web_search', p.webSearch);
+  add('browser', p.browser);
+  if (p.approvals) entries.push(['approvals', approvalsNode(p.approvals)]);
+  return mapOf(entries, entries.length === 0);
+}
+
+/** The input as a YAML value when that value's compact JSON is exactly the input text. */
+function inputNode(doc: Doc, input: string): unknown {
+  let value: unknown;
+  try {
+    value = JSON.parse(input);
+  } catch {
+    return textScalar(input);
+  }
+  if (typeof value === 'string' || JSON.stringify(value) !== input || input.includes('"__proto__"')) return textScalar(input);
+  return doc.createNode(value, { flow: true });
+}
+
+function testNode(doc: Doc, t: TestCaseIR): YAMLMap {
+  const entries: [string, unknown][] = [];
+  if (t.name !== undefined) entries.push(['name', quoted(t.name)]);
+  entries.push(['tool', plain(t.tool)]);
+  entries.push(['input', inputNode(doc, t.input)]);
+  entries.push(['expect', plain(t.expect)]);
+  if (t.reason !== undefined) entries.push(['reason', quoted(t.reason)]);
+  if (t.rule !== undefined) entries.push(['rule', plain(t.rule)]);
+  return mapOf(entries, true);
+}
+
+export function printYaml(ir: PolicyFileIR): string {
+  const doc = new Document();
+  const root = map();
+  if (ir.driver) root.set('driver', plain(ir.driver.ref));
+  if (ir.policy) root.set('policy', policyNode(ir.policy));
+  if (ir.approver) {
+    const entries = approverEntries(ir.approver);
+    if (ir.approverPlacement === 'bare' && entries.length > 0) {
+      for (const [k, v] of entries) root.set(k, v);
+    } else if (ir.approverPlacement === 'agent.approver') {
+      root.set('agent', mapOf([['approver', mapOf(entries, entries.length === 0)]]));
+    } else {
+      root.set('approver', mapOf(entries, entries.length === 0));
+    }
+  }
+  if (ir.tests.length > 0) root.set('tests', seq(ir.tests.map((t) => testNode(doc, t))));
+  doc.contents = root;
+  return doc.toString({ lineWidth: 0, minContentWidth: 0, flowCollectionPadding: false });
+}
