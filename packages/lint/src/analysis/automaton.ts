@@ -8,9 +8,9 @@
  * The DFA recognises "the pattern matches somewhere in the text" (Go's unanchored search): the start
  * instruction is re-entered at every position and a match leads to an accepting sink.
  */
-import { ANY, type CharSet, has } from './charset.ts';
+import { ANY, type CharSet, has, partition, single } from './charset.ts';
 import type { AssertKind, RegexNode } from './syntax.ts';
-import { isWordChar } from './unicode.ts';
+import { isWordChar, WORD } from './unicode.ts';
 
 export type Inst =
   | { op: 'char'; set: CharSet; out: number }
@@ -148,6 +148,9 @@ function assertHolds(kind: AssertKind, prev: number, next: number): boolean {
   }
 }
 
+/** DFAs larger than this get no distance table (the search then runs without a heuristic). */
+const MATERIALIZE_LIMIT = 3_000;
+
 /** The accepting sink: a match was found, every extension matches too. */
 export const ACCEPT = 0;
 
@@ -195,6 +198,64 @@ export class SearchDfa {
     const st = this.states[s] as DState;
     if (st.accepting === undefined) st.accepting = this.closure(st.kernel, st.prev, NEXT_EOT).matched;
     return st.accepting;
+  }
+
+  private dist: Map<number, number> | null | undefined;
+
+  /**
+   * The length of a shortest accepted extension from each state (absent: none exists), found by
+   * exploring the whole DFA over its own alphabet; `null` when the DFA is too large for that.
+   * Used as the search heuristic and to prune states that can never accept.
+   */
+  distances(): Map<number, number> | null {
+    if (this.dist !== undefined) return this.dist;
+    try {
+      const reps = partition([single(0x0a), WORD, ...this.charSets()]).map((b) => b.rep);
+      const order = [this.start];
+      const seen = new Set(order);
+      const preds = new Map<number, number[]>();
+      for (let i = 0; i < order.length; i++) {
+        if ((i & 63) === 0) checkTime(this.budget);
+        if (order.length > MATERIALIZE_LIMIT) throw new LimitExceeded('state limit');
+        const st = order[i] as number;
+        for (const cp of reps) {
+          const t = this.step(st, cp);
+          let p = preds.get(t);
+          if (p === undefined) {
+            p = [];
+            preds.set(t, p);
+          }
+          p.push(st);
+          if (!seen.has(t)) {
+            seen.add(t);
+            order.push(t);
+          }
+        }
+      }
+      const dist = new Map<number, number>();
+      const queue: number[] = [];
+      for (const st of order) {
+        if (this.isAccepting(st)) {
+          dist.set(st, 0);
+          queue.push(st);
+        }
+      }
+      for (let i = 0; i < queue.length; i++) {
+        const st = queue[i] as number;
+        const d = dist.get(st) as number;
+        for (const p of preds.get(st) ?? []) {
+          if (!dist.has(p)) {
+            dist.set(p, d + 1);
+            queue.push(p);
+          }
+        }
+      }
+      this.dist = dist;
+    } catch (e) {
+      if (!(e instanceof LimitExceeded)) throw e;
+      this.dist = null;
+    }
+    return this.dist;
   }
 
   /** Whether no extension of a string reaching `s` can be accepted (a cheap, sound test). */

@@ -117,29 +117,60 @@ export function findWitness(formula: Formula, budget: Budget): SearchResult {
     }
   };
 
+  const dists = dfas.map((d) => d.distances());
+  // A lower bound on how many more characters the formula needs (Infinity: it can never hold).
+  const need = (f: Formula, t: readonly number[]): number => {
+    switch (f.op) {
+      case 'const':
+        return f.value ? 0 : Infinity;
+      case 'atom': {
+        if (f.neg) return 0;
+        const k = slot.get(f.dfa) as number;
+        const table = dists[k];
+        if (table === null || table === undefined) return 0;
+        return table.get(t[k] as number) ?? Infinity;
+      }
+      case 'and':
+        return f.xs.reduce((m, x) => Math.max(m, need(x, t)), 0);
+      case 'or':
+        return f.xs.reduce((m, x) => Math.min(m, need(x, t)), Infinity);
+    }
+  };
+
   try {
     const tuples: number[][] = [];
     const parent: number[] = [];
     const via: number[] = [];
-    const seen = new Map<string, number>();
+    const depth: number[] = [];
+    const seen = new Set<string>();
+    const heap = new MinHeap();
     const push = (t: number[], from: number, cp: number): void => {
       const key = t.join(',');
       if (seen.has(key)) return;
       if (tuples.length >= budget.maxStates) throw new LimitExceeded('state limit');
-      seen.set(key, tuples.length);
+      seen.add(key);
+      const h = need(formula, t);
+      if (h === Infinity) return; // can never satisfy the formula: prune
+      const id = tuples.length;
+      const g = from < 0 ? 0 : (depth[from] as number) + 1;
       tuples.push(t);
       parent.push(from);
       via.push(cp);
+      depth.push(g);
+      // Weighted A*: heads for an accepting state; witnesses stay short, not always shortest.
+      heap.push(g + 2 * h, id);
     };
     push(
       dfas.map((d) => d.start),
       -1,
       -1,
     );
-    for (let i = 0; i < tuples.length; i++) {
-      if ((i & 63) === 0) checkTime(budget);
+    let n = 0;
+    while (heap.size > 0) {
+      const i = heap.pop();
+      if ((n++ & 63) === 0) checkTime(budget);
       const t = tuples[i] as number[];
-      if (evalWith(formula, (k) => (dfas[k] as SearchDfa).isAccepting(t[k] as number) ? T : F) === T) {
+      if (evalWith(formula, (k) => ((dfas[k] as SearchDfa).isAccepting(t[k] as number) ? T : F)) === T) {
         const cps: number[] = [];
         for (let j = i; parent[j] !== -1; j = parent[j] as number) cps.push(via[j] as number);
         return { status: 'witness', text: String.fromCodePoint(...cps.reverse()) };
@@ -159,4 +190,58 @@ export function findWitness(formula: Formula, budget: Budget): SearchResult {
     if (e instanceof LimitExceeded) return { status: 'limit', why: e.message };
     throw e;
   }
+}
+
+/** A binary min-heap of ids by priority (ties: insertion order). */
+class MinHeap {
+  private readonly keys: number[] = [];
+  private readonly ids: number[] = [];
+
+  get size(): number {
+    return this.ids.length;
+  }
+
+  push(key: number, id: number): void {
+    const keys = this.keys;
+    const ids = this.ids;
+    let i = ids.length;
+    keys.push(key);
+    ids.push(id);
+    while (i > 0) {
+      const p = (i - 1) >> 1;
+      if (!less(keys[i] as number, ids[i] as number, keys[p] as number, ids[p] as number)) break;
+      [keys[i], keys[p]] = [keys[p] as number, keys[i] as number];
+      [ids[i], ids[p]] = [ids[p] as number, ids[i] as number];
+      i = p;
+    }
+  }
+
+  pop(): number {
+    const keys = this.keys;
+    const ids = this.ids;
+    const top = ids[0] as number;
+    const lastKey = keys.pop() as number;
+    const lastId = ids.pop() as number;
+    if (ids.length > 0) {
+      keys[0] = lastKey;
+      ids[0] = lastId;
+      let i = 0;
+      for (;;) {
+        const l = 2 * i + 1;
+        const r = l + 1;
+        let m = i;
+        if (l < ids.length && less(keys[l] as number, ids[l] as number, keys[m] as number, ids[m] as number)) m = l;
+        if (r < ids.length && less(keys[r] as number, ids[r] as number, keys[m] as number, ids[m] as number)) m = r;
+        if (m === i) break;
+        [keys[i], keys[m]] = [keys[m] as number, keys[i] as number];
+        [ids[i], ids[m]] = [ids[m] as number, ids[i] as number];
+        i = m;
+      }
+    }
+    return top;
+  }
+}
+
+function less(ka: number, ia: number, kb: number, ib: number): boolean {
+  return ka < kb || (ka === kb && ia < ib);
 }

@@ -1,0 +1,169 @@
+/**
+ * `lintFiles`: the CLI's entry point. Expands folders into policy files (by extension, then by
+ * content: YAML and JSON files without any policy key are skipped), applies the configuration's
+ * include and ignore globs, and lints each file with one shared regex cache.
+ */
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { basename, extname, isAbsolute, join, relative, resolve } from 'node:path';
+import { parseDocument, isMap, isScalar } from 'yaml';
+import type { Diagnostic } from '@verdict/engine';
+import { emptyConfig, findConfigFile, loadLintConfig } from './config.ts';
+import { lintSource } from './runner.ts';
+import { RegexCache } from './support/regex-cache.ts';
+import { globToRegExp, matchesAny } from './support/glob.ts';
+import { allRules } from './rules/index.ts';
+import type { FileResult, LintConfig, LintRun, Rule } from './types.ts';
+
+export interface LintFilesOptions {
+  /** Driver override: a built-in name or a descriptor path (relative to `cwd`). */
+  driver?: string;
+  /** Configuration file; default: `verdict.config.yaml` (or `.yml`) in `cwd`, if present. */
+  configPath?: string;
+  /** An already loaded configuration (takes precedence over `configPath`). */
+  config?: LintConfig;
+  /** Folder that paths and globs are relative to; default `process.cwd()`. */
+  cwd?: string;
+  /** The rule catalogue (default: every rule). */
+  rules?: readonly Rule[];
+}
+
+export const POLICY_EXTENSIONS = ['.yaml', '.yml', '.json', '.verdict'] as const;
+const SKIPPED_FOLDERS = new Set(['node_modules', '.git', '.hg', '.svn', '.tsbuild', 'dist', 'coverage']);
+/** Top-level keys of a policy file (an approver block alone, or a whole policy file). */
+const POLICY_KEYS = new Set(['approver', 'policy', 'agent', 'driver', 'mode', 'allow', 'deny']);
+
+export function lintFiles(paths: readonly string[], options: LintFilesOptions = {}): LintRun {
+  const cwd = resolve(options.cwd ?? process.cwd());
+  const rules = options.rules ?? allRules;
+  const diagnostics: Diagnostic[] = [];
+  let config: LintConfig = options.config ?? emptyConfig();
+  if (options.config === undefined) {
+    const configFile = options.configPath !== undefined ? resolve(cwd, options.configPath) : findConfigFile(cwd);
+    if (configFile !== undefined) {
+      const loaded = loadLintConfig(configFile, rules.map((r) => r.id));
+      config = loaded.config;
+      diagnostics.push(...loaded.diagnostics);
+    }
+  }
+  let driver = options.driver ?? config.driver;
+  if (driver !== undefined && /[/\\]|\.(json|ya?ml)$/i.test(driver) && !isAbsolute(driver)) driver = resolve(cwd, driver);
+
+  const include = config.include.map(globToRegExp);
+  const ignore = config.ignore.map(globToRegExp);
+  const configFile = config.file !== undefined ? resolve(config.file) : undefined;
+  const files: string[] = [];
+  const seen = new Set<string>();
+  const add = (abs: string): void => {
+    if (!seen.has(abs)) {
+      seen.add(abs);
+      files.push(abs);
+    }
+  };
+
+  for (const p of paths.length > 0 ? paths : ['.']) {
+    const abs = resolve(cwd, p);
+    let isDir: boolean;
+    try {
+      isDir = statSync(abs).isDirectory();
+    } catch {
+      diagnostics.push({ code: 'lint/path-not-found', severity: 'error', message: `no such file or folder \`${p}\`` });
+      continue;
+    }
+    if (!isDir) {
+      // A file named explicitly is linted whatever its name or content, unless ignored.
+      if (!matchesAny(display(cwd, abs), ignore)) add(abs);
+      continue;
+    }
+    for (const f of walkFolder(abs)) {
+      const rel = display(cwd, f);
+      if (f === configFile || CONFIG_NAMES.has(basename(f))) continue;
+      if (matchesAny(rel, ignore)) continue;
+      if (include.length > 0 && !matchesAny(rel, include)) continue;
+      if (!looksLikePolicy(f)) continue;
+      add(f);
+    }
+  }
+
+  const regexes = new RegexCache();
+  const results: FileResult[] = [];
+  for (const abs of files) {
+    const shown = display(cwd, abs);
+    let text: string;
+    try {
+      text = readFileSync(abs, 'utf8');
+    } catch (e) {
+      diagnostics.push({ code: 'lint/path-not-found', severity: 'error', message: `cannot read \`${shown}\`: ${(e as Error).message}` });
+      continue;
+    }
+    results.push(
+      lintSource(text, shown, { config, rules, regexes, ...(driver !== undefined ? { driver } : {}) }),
+    );
+  }
+  results.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
+  const configErrors = diagnostics.filter((d) => d.severity === 'error').length;
+  return {
+    results,
+    errorCount: results.reduce((n, r) => n + r.errorCount, 0) + configErrors,
+    warningCount: results.reduce((n, r) => n + r.warningCount, 0) + diagnostics.filter((d) => d.severity === 'warning').length,
+    infoCount: results.reduce((n, r) => n + r.infoCount, 0),
+    diagnostics,
+    rules,
+    cwd,
+  };
+}
+
+const CONFIG_NAMES = new Set(['verdict.config.yaml', 'verdict.config.yml']);
+
+/** A path for messages: relative to `cwd` with `/` when inside it, else absolute. */
+function display(cwd: string, abs: string): string {
+  const rel = relative(cwd, abs);
+  if (rel === '' || rel.startsWith('..') || isAbsolute(rel)) return abs.replace(/\\/g, '/');
+  return rel.replace(/\\/g, '/');
+}
+
+function* walkFolder(dir: string): Generator<string> {
+  let entries: import('node:fs').Dirent[];
+  try {
+    entries = readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return;
+  }
+  entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  for (const e of entries) {
+    const p = join(dir, e.name);
+    if (e.isDirectory()) {
+      if (SKIPPED_FOLDERS.has(e.name) || e.name.startsWith('.')) continue;
+      yield* walkFolder(p);
+    } else if (e.isFile() && (POLICY_EXTENSIONS as readonly string[]).includes(extname(e.name).toLowerCase())) {
+      yield p;
+    }
+  }
+}
+
+/** `.verdict` files always; YAML and JSON files with at least one policy key at the top level. */
+export function looksLikePolicy(file: string): boolean {
+  const ext = extname(file).toLowerCase();
+  if (ext === '.verdict') return true;
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    return true; // reported when read again
+  }
+  return textLooksLikePolicy(text);
+}
+
+export function textLooksLikePolicy(text: string): boolean {
+  try {
+    const doc = parseDocument(text, { uniqueKeys: false });
+    if (doc.errors.length === 0) {
+      const root = doc.contents;
+      if (!isMap(root)) return false;
+      return root.items.some((p) => isScalar(p.key) && POLICY_KEYS.has(String(p.key.value)));
+    }
+  } catch {
+    // fall through to the textual check
+  }
+  // Broken files are linted when they mention a policy key at the top level, so the error shows.
+  return /^(?:\s*\{\s*)?["']?(approver|policy|agent|driver|mode)["']?\s*:/m.test(text);
+}

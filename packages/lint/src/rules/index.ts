@@ -1,0 +1,66 @@
+/**
+ * The rule catalogue, in documentation order. Each rule lives in `<id with / as ->.ts` beside its
+ * table test (`.test.ts`) and has a page in `packages/lint/docs/rules/`; `test/meta.test.ts` fails
+ * when a rule, its test, its page and this list drift apart. Add new rules here (one import and
+ * one entry each); static-analysis rules (`analysis-*.ts`) go in their own block.
+ */
+import type { Rule } from '../types.ts';
+import approverDefaultAllow from './approver-default-allow.ts';
+import approverReason from './approver-reason.ts';
+import lintInternalError from './lint-internal-error.ts';
+import lintUnusedSuppression from './lint-unused-suppression.ts';
+import policyAutoDenyUnsupported from './policy-auto-deny-unsupported.ts';
+import policyCapabilityUnsupported from './policy-capability-unsupported.ts';
+import policyMaxRetriesZero from './policy-max-retries-zero.ts';
+import policyModeUnsupported from './policy-mode-unsupported.ts';
+import policyNegativeTimeoutRetry from './policy-negative-timeout-retry.ts';
+import policyQuestionEndsRun from './policy-question-ends-run.ts';
+import policyRetryUnsupported from './policy-retry-unsupported.ts';
+import policyUnrestrictedOpen from './policy-unrestricted-open.ts';
+import regexImpossibleAnchor from './regex-impossible-anchor.ts';
+import regexInvalid from './regex-invalid.ts';
+import regexMixedAlternation from './regex-mixed-alternation.ts';
+import regexUnsupportedSyntax from './regex-unsupported-syntax.ts';
+import regexYamlEscape from './regex-yaml-escape.ts';
+import rulesDuplicate from './rules-duplicate.ts';
+import rulesEscapeEvasion from './rules-escape-evasion.ts';
+import rulesIgnoredByMode from './rules-ignored-by-mode.ts';
+import rulesMissingTool from './rules-missing-tool.ts';
+import rulesNestedKeySpoof from './rules-nested-key-spoof.ts';
+import rulesShellInjection from './rules-shell-injection.ts';
+import rulesUnreachable from './rules-unreachable.ts';
+import testsFailing from './tests-failing.ts';
+// static analysis rules (analysis-*.ts): imports here
+
+export const allRules: readonly Rule[] = Object.freeze([
+  regexInvalid,
+  regexUnsupportedSyntax,
+  regexImpossibleAnchor,
+  regexMixedAlternation,
+  regexYamlEscape,
+  rulesDuplicate,
+  rulesUnreachable,
+  rulesIgnoredByMode,
+  rulesMissingTool,
+  rulesShellInjection,
+  rulesNestedKeySpoof,
+  rulesEscapeEvasion,
+  approverDefaultAllow,
+  approverReason,
+  policyCapabilityUnsupported,
+  policyModeUnsupported,
+  policyAutoDenyUnsupported,
+  policyRetryUnsupported,
+  policyMaxRetriesZero,
+  policyNegativeTimeoutRetry,
+  policyQuestionEndsRun,
+  policyUnrestrictedOpen,
+  testsFailing,
+  lintUnusedSuppression,
+  lintInternalError,
+  // static analysis rules (analysis-*.ts): entries here
+] as Rule[]);
+
+export function getRule(id: string): Rule | undefined {
+  return allRules.find((r) => r.id === id);
+}

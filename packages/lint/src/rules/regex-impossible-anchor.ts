@@ -1,0 +1,74 @@
+import { createRule } from '../create-rule.ts';
+import { atoms, canBeginWith, leadingFlags, setsFlag, topLevelBranches } from '../support/regex-text.ts';
+import type { Atom } from '../support/regex-text.ts';
+
+/**
+ * Tool input is a JSON object: raw text starts with `{` and ends with `}` (JSON allows whitespace
+ * around it); canonical text has no whitespace at all. Field rules are anchored on purpose and are
+ * exempt; `(?m)` makes `^`/`$` match at line breaks, so such patterns are left alone.
+ */
+export default createRule({
+  id: 'regex/impossible-anchor',
+  meta: {
+    description: 'a `^` or `$` anchor that tool input (a JSON object) can never satisfy',
+    severity: 'error',
+    category: 'regex',
+    messages: {
+      start: 'pattern `{{pattern}}` can never match: `^` anchors it to the start of the input, which is always `{`',
+      end: 'pattern `{{pattern}}` can never match: `$` anchors it to the end of the input, which is always `}`',
+      empty: 'pattern `{{pattern}}` matches only an empty input, and canonical input is never empty (it becomes `{}`)',
+    },
+    help: {
+      start:
+        'patterns search anywhere in the raw JSON text, so drop the `^`; to anchor on one value, use `field: <key>` with a pattern for the whole value',
+      end: 'patterns search anywhere in the raw JSON text, so drop the `$`; to anchor on one value, use `field: <key>`',
+      empty: 'drop the rule, or use `input: raw` if it is meant for empty inputs',
+    },
+    docs: { recommended: true },
+  },
+  create(ctx) {
+    return {
+      rule(rule, _list, _index, approver) {
+        if (rule.field !== undefined || rule.match === '') return;
+        if (!ctx.regex(rule.match).ok) return;
+        if (setsFlag(rule.match, 'm')) return;
+        const canonical = approver.input === 'canonical';
+        const ci = leadingFlags(rule.match).flags.includes('i');
+        const branches = topLevelBranches(rule.match);
+        // Every branch must be dead for the rule to be dead.
+        let verdict: 'start' | 'end' | 'empty' | undefined;
+        for (const b of branches) {
+          const list = atoms(b.text);
+          if (list === null) return;
+          const dead = deadBranch(list, canonical, ci);
+          if (dead === undefined) return;
+          verdict ??= dead;
+        }
+        if (verdict === undefined) return;
+        ctx.report({ span: rule.matchSpan ?? rule.span, messageId: verdict, data: { pattern: rule.match } });
+      },
+    };
+  },
+});
+
+const isStart = (a: Atom): boolean => a.kind === 'anchor-start';
+const isEnd = (a: Atom): boolean => a.kind === 'anchor-end';
+const isZeroWidth = (a: Atom): boolean => a.kind === 'flags' || a.max === 0;
+
+function deadBranch(list: readonly Atom[], canonical: boolean, ci: boolean): 'start' | 'end' | 'empty' | undefined {
+  const body = list.filter((a) => !isZeroWidth(a));
+  const first = body[0];
+  const last = body[body.length - 1];
+  const anchoredStart = first !== undefined && isStart(first) && first.min >= 1;
+  const anchoredEnd = last !== undefined && isEnd(last) && last.min >= 1;
+  if (anchoredStart && anchoredEnd) {
+    const inner = body.slice(1, -1);
+    if (inner.every((a) => a.min === 0 || isStart(a) || isEnd(a))) {
+      // `^$`, `^\s*$`: only an empty (or blank) input; raw input may be empty, canonical never is.
+      return canonical ? 'empty' : undefined;
+    }
+  }
+  if (anchoredStart && !canBeginWith(body.slice(1), ['{'], !canonical, ci)) return 'start';
+  if (anchoredEnd && !canBeginWith([...body.slice(0, -1)].reverse(), ['}'], !canonical, ci)) return 'end';
+  return undefined;
+}

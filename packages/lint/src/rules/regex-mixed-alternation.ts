@@ -1,0 +1,46 @@
+import { createRule } from '../create-rule.ts';
+import { topLevelBranches } from '../support/regex-text.ts';
+
+/** A branch that starts with a quoted JSON key: `"path":`, `\"path\"\s*:\s*"`. */
+const KEY_PREFIX = /^\\?"([^"\\]+)\\?"(?:\\s[*+?]?|[ \t])*:(?:\\s[*+?]?|[ \t])*(?:\\?")?/;
+
+export default createRule({
+  id: 'regex/mixed-alternation',
+  meta: {
+    description: 'a top-level `|` where some branches start with a quoted JSON key and others do not',
+    severity: 'warning',
+    category: 'regex',
+    messages: {
+      mixed:
+        'the top-level `|` in `{{pattern}}` makes `{{branch}}` a pattern of its own, matched anywhere in the input, not only in the `{{key}}` value',
+    },
+    help: { mixed: 'group the alternatives after the key: `{{fix}}`' },
+    docs: { recommended: true },
+  },
+  create(ctx) {
+    return {
+      rule(rule) {
+        if (rule.match === '' || !ctx.regex(rule.match).ok) return;
+        const branches = topLevelBranches(rule.match);
+        if (branches.length < 2) return;
+        const keyed = branches.map((b) => KEY_PREFIX.exec(b.text));
+        const firstKeyed = keyed.find((m) => m !== null);
+        if (firstKeyed === undefined || firstKeyed === null) return;
+        const bare = branches.find((_, i) => keyed[i] === null);
+        if (bare === undefined) return;
+        const prefix = firstKeyed[0];
+        const rests = branches.map((b, i) => (keyed[i]?.[0] === prefix ? b.text.slice(prefix.length) : b.text));
+        ctx.report({
+          span: rule.matchSpan ?? rule.span,
+          messageId: 'mixed',
+          data: {
+            pattern: rule.match,
+            branch: bare.text,
+            key: firstKeyed[1] ?? '',
+            fix: `${prefix}(?:${rests.join('|')})`,
+          },
+        });
+      },
+    };
+  },
+});

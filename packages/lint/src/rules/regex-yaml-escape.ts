@@ -1,0 +1,55 @@
+import { createRule } from '../create-rule.ts';
+
+/** Characters that, after a backslash, make a regex escape a YAML double-quoted string would need `\\` for. */
+const ESCAPABLE = /[sSdDwWbBAzpPx.()[\]{}*+?|^$/"-]/;
+
+const STYLE_NAMES: Record<string, string> = {
+  PLAIN: 'an unquoted',
+  QUOTE_SINGLE: 'a single-quoted',
+  BLOCK_LITERAL: 'a block',
+  BLOCK_FOLDED: 'a folded block',
+};
+
+export default createRule({
+  id: 'regex/yaml-escape',
+  meta: {
+    description: 'a doubled backslash in a YAML string that keeps backslashes as written (single-quoted, plain, block)',
+    severity: 'warning',
+    category: 'regex',
+    messages: {
+      doubled:
+        'in {{style}} YAML string `\\\\` stays two backslashes, so `{{escape}}` matches a literal backslash followed by `{{next}}`',
+    },
+    help: {
+      doubled:
+        'write `\\{{next}}` with one backslash here (only double-quoted YAML strings need it doubled), or use a double-quoted string',
+    },
+    docs: { recommended: true },
+  },
+  create(ctx) {
+    if (ctx.syntax !== 'yaml') return;
+    return {
+      rule(rule) {
+        if (rule.match === '' || rule.matchSpan === undefined) return;
+        const style = ctx.scalarStyleAt(rule.matchSpan);
+        if (style === undefined || style === 'QUOTE_DOUBLE') return;
+        const p = rule.match;
+        for (let i = 0; i < p.length; i++) {
+          if (p[i] !== '\\') continue;
+          if (p[i + 1] === '\\') {
+            const next = p[i + 2];
+            if (next !== undefined && ESCAPABLE.test(next)) {
+              ctx.report({
+                span: rule.matchSpan,
+                messageId: 'doubled',
+                data: { style: STYLE_NAMES[style] ?? 'this', escape: `\\\\${next}`, next },
+              });
+              return;
+            }
+          }
+          i++;
+        }
+      },
+    };
+  },
+});

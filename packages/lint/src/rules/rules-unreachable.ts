@@ -1,0 +1,63 @@
+import { createRule } from '../create-rule.ts';
+import { isCatchAll, ruleLabel, sameTool } from '../support/approver-facts.ts';
+
+export default createRule({
+  id: 'rules/unreachable',
+  meta: {
+    description: 'a rule that can never decide: an earlier rule of the same list already matches every call to its tool, or a deny rule blocks every such call',
+    severity: 'warning',
+    category: 'rules',
+    messages: {
+      afterCatchAll: 'this rule never decides: `{{by}}` before it matches every {{tool}} call',
+      shadowedByDeny: 'this allow rule never applies: `{{by}}` denies every {{tool}} call, and deny wins over allow',
+      catchAll: 'matches every {{tool}} call',
+    },
+    help: {
+      afterCatchAll: 'delete the rule, or move it above `{{by}}` if it should decide first',
+      shadowedByDeny: 'narrow `{{by}}`, or delete this rule',
+    },
+    docs: { recommended: true },
+  },
+  create(ctx) {
+    return {
+      approver(approver) {
+        for (const list of ['allow', 'deny'] as const) {
+          const rules = approver[list];
+          const catchAlls: number[] = [];
+          rules.forEach((rule, index) => {
+            const by = catchAlls.find((j) => {
+              const t = rules[j]?.tool ?? '';
+              return t === '' || sameTool(t, rule.tool);
+            });
+            if (by !== undefined) {
+              const byTool = rules[by]?.tool ?? '';
+              ctx.report({
+                node: rule,
+                messageId: 'afterCatchAll',
+                data: { by: ruleLabel(list, by), tool: byTool === '' ? 'tool' : `\`${byTool}\`` },
+                related: [{ messageId: 'catchAll', node: rules[by], data: { tool: byTool === '' ? 'tool' : `\`${byTool}\`` } }],
+              });
+              return;
+            }
+            if (isCatchAll(rule, ctx.regexCache)) catchAlls.push(index);
+          });
+        }
+        // Deny wins: an allow rule for a tool whose every call a deny rule matches never applies.
+        const denyAll = approver.deny
+          .map((rule, index) => ({ rule, index }))
+          .filter(({ rule }) => isCatchAll(rule, ctx.regexCache));
+        approver.allow.forEach((rule) => {
+          const by = denyAll.find(({ rule: d }) => d.tool === '' || sameTool(d.tool, rule.tool));
+          if (by === undefined) return;
+          const tool = by.rule.tool === '' ? 'tool' : `\`${by.rule.tool}\``;
+          ctx.report({
+            node: rule,
+            messageId: 'shadowedByDeny',
+            data: { by: ruleLabel('deny', by.index), tool },
+            related: [{ messageId: 'catchAll', node: by.rule, data: { tool } }],
+          });
+        });
+      },
+    };
+  },
+});

@@ -1,0 +1,318 @@
+/**
+ * The runner: compiles a file up to `resolve`, runs every enabled rule over the IR, turns reports
+ * into located findings, merges the compiler's diagnostics, applies inline suppressions and counts.
+ * It never throws on user input: a rule that throws becomes a `lint/internal-error` finding for
+ * that file, and so does a compiler crash.
+ */
+import { createHash } from 'node:crypto';
+import { compileSource } from '@verdict/compiler';
+import type { CompileResult } from '@verdict/compiler';
+import type { Diagnostic, PolicyFileIR, Severity, Span } from '@verdict/engine';
+import { interpolate } from './create-rule.ts';
+import { applySuppressions, findSuppressions } from './suppressions.ts';
+import { RegexCache } from './support/regex-cache.ts';
+import { SourceInfo } from './support/source.ts';
+import type {
+  Category,
+  FileResult,
+  LintConfig,
+  LintMessage,
+  ReportDescriptor,
+  Rule,
+  RuleContext,
+  RuleVisitor,
+  SeverityLevel,
+} from './types.ts';
+import { allRules } from './rules/index.ts';
+
+export interface LintSourceOptions {
+  /** Driver override (`--driver`): a built-in name or a descriptor path. */
+  driver?: string;
+  config?: LintConfig;
+  /** The rule catalogue (default: every rule). */
+  rules?: readonly Rule[];
+  /** Share one regex cache across files. */
+  regexes?: RegexCache;
+  /** Run only these rules and drop compiler findings (rule tests). */
+  only?: readonly string[];
+}
+
+interface ResolvedRule {
+  rule: Rule;
+  severity: Severity;
+  options: Record<string, unknown>;
+}
+
+/** The severity a rule runs at under `config`: per rule, else per category, else its default. */
+export function ruleSeverity(rule: Rule, config: LintConfig | undefined): SeverityLevel {
+  return config?.rules[rule.id]?.severity ?? config?.categories[rule.meta.category] ?? rule.meta.severity;
+}
+
+function resolveRules(rules: readonly Rule[], options: LintSourceOptions): ResolvedRule[] {
+  const out: ResolvedRule[] = [];
+  for (const rule of rules) {
+    if (options.only !== undefined && !options.only.includes(rule.id)) continue;
+    let severity = ruleSeverity(rule, options.config);
+    if (options.only !== undefined && severity === 'off') severity = rule.meta.severity === 'off' ? 'warning' : rule.meta.severity;
+    if (severity === 'off') continue;
+    const defaults: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(rule.meta.options ?? {})) defaults[k] = v.default;
+    out.push({ rule, severity, options: { ...defaults, ...(options.config?.rules[rule.id]?.options ?? {}) } });
+  }
+  return out;
+}
+
+const RUNNER_RULES = new Set(['lint/internal-error', 'lint/unused-suppression']);
+
+/** Lints one source text. `file` is the path shown in findings. */
+export function lintSource(text: string, file: string, options: LintSourceOptions = {}): FileResult {
+  const catalogue = options.rules ?? allRules;
+  const regexes = options.regexes ?? new RegexCache();
+  const byId = new Map(catalogue.map((r) => [r.id, r]));
+  const resolved = resolveRules(
+    catalogue.filter((r) => !RUNNER_RULES.has(r.id)),
+    options,
+  );
+  const enabled = new Set(resolved.map((r) => r.rule.id));
+  const messages: LintMessage[] = [];
+
+  let compiled: CompileResult | undefined;
+  let source = new SourceInfo(file, text, undefined);
+  const internal = (what: string, error: unknown, at?: Span): void => {
+    const rule = byId.get('lint/internal-error');
+    const detail = error instanceof Error ? error.message : String(error);
+    messages.push({
+      ruleId: 'lint/internal-error',
+      category: 'lint',
+      severity: 'error',
+      message: interpolate(rule?.meta.messages.crashed ?? '{{what}} crashed on this file: {{detail}}', {
+        what,
+        detail: detail.split('\n')[0] ?? '',
+      }),
+      span: at ?? source.fileStart(),
+      source: 'linter',
+      fingerprint: '',
+      messageId: 'crashed',
+    });
+  };
+
+  try {
+    compiled = compileSource(text, file, {
+      stopAfter: 'resolve',
+      ...(options.driver !== undefined ? { driver: options.driver } : {}),
+    });
+    source = new SourceInfo(file, compiled.text ?? text, compiled.syntax);
+  } catch (e) {
+    internal('the compiler', e);
+  }
+
+  const ruleMessages: LintMessage[] = [];
+  if (compiled?.ir !== undefined) {
+    const ir = compiled.ir;
+    for (const r of resolved) {
+      try {
+        const visitor = r.rule.create(makeContext(r, ir, compiled, source, regexes, enabled, ruleMessages));
+        if (visitor) walk(ir, visitor);
+      } catch (e) {
+        internal(`rule \`${r.rule.id}\``, e);
+      }
+    }
+  }
+
+  // Compiler findings, minus the ones a rule reported better at the same place.
+  if (compiled !== undefined && options.only === undefined) {
+    const superseding = new Map<number, Set<string>>();
+    for (const m of ruleMessages) {
+      const offset = m.span?.start.offset;
+      if (offset === undefined) continue;
+      const codes = superseding.get(offset) ?? new Set<string>();
+      codes.add(m.ruleId);
+      for (const c of byId.get(m.ruleId)?.meta.supersedes ?? []) codes.add(c);
+      superseding.set(offset, codes);
+    }
+    for (const d of compiled.diagnostics) {
+      const offset = d.span?.start.offset;
+      if (offset !== undefined && superseding.get(offset)?.has(d.code)) continue;
+      const m = fromCompilerDiagnostic(d, options.config, source);
+      if (m !== undefined) messages.push(m);
+    }
+  }
+  messages.push(...ruleMessages);
+
+  // Suppressions.
+  const suppressions = findSuppressions(source);
+  const { kept, suppressed } = applySuppressions(messages, suppressions);
+  const unusedRule = byId.get('lint/unused-suppression');
+  const unusedSeverity = unusedRule ? ruleSeverity(unusedRule, options.config) : 'warning';
+  const reportUnused = options.only === undefined || options.only.includes('lint/unused-suppression');
+  if (unusedSeverity !== 'off' && reportUnused) {
+    for (const s of suppressions) {
+      const unused = s.rules.length === 0 ? (s.used.size === 0 ? ['*'] : []) : s.rules.filter((r) => !s.used.has(r));
+      for (const id of unused) {
+        const data = { rule: id === '*' ? 'any rule' : `\`${id}\`` };
+        kept.push({
+          ruleId: 'lint/unused-suppression',
+          category: 'lint',
+          severity: unusedSeverity,
+          message: interpolate(unusedRule?.meta.messages.unused ?? 'this comment suppresses {{rule}} but nothing is reported on the next line', data),
+          ...(unusedRule?.meta.help?.unused ? { help: interpolate(unusedRule.meta.help.unused, data) } : {}),
+          messageId: 'unused',
+          span: s.span,
+          source: 'linter',
+          fingerprint: '',
+        });
+      }
+    }
+  }
+
+  const sorted = sortMessages(kept);
+  fingerprint(sorted, source);
+  fingerprint(suppressed, source);
+  return {
+    file,
+    ...(compiled?.syntax !== undefined ? { syntax: compiled.syntax } : {}),
+    messages: sorted,
+    suppressed: sortMessages(suppressed),
+    errorCount: sorted.filter((m) => m.severity === 'error').length,
+    warningCount: sorted.filter((m) => m.severity === 'warning').length,
+    infoCount: sorted.filter((m) => m.severity === 'info').length,
+    parsed: compiled?.ir !== undefined,
+  };
+}
+
+function fromCompilerDiagnostic(d: Diagnostic, config: LintConfig | undefined, source: SourceInfo): LintMessage | undefined {
+  const setting = config?.rules[d.code]?.severity;
+  // A category setting may quiet the compiler's warnings and notes, never its errors.
+  const category = d.severity === 'error' ? undefined : config?.categories.compiler;
+  const severity = setting ?? category ?? d.severity;
+  if (severity === 'off') return undefined;
+  return {
+    ruleId: d.code,
+    category: 'compiler',
+    severity,
+    message: d.message,
+    ...(d.help !== undefined ? { help: d.help } : {}),
+    span: d.span ?? source.fileStart(),
+    ...(d.path !== undefined ? { path: d.path } : {}),
+    ...(d.related !== undefined ? { related: d.related } : {}),
+    source: 'compiler',
+    fingerprint: '',
+  };
+}
+
+function makeContext(
+  r: ResolvedRule,
+  ir: PolicyFileIR,
+  compiled: CompileResult,
+  source: SourceInfo,
+  regexes: RegexCache,
+  enabled: ReadonlySet<string>,
+  sink: LintMessage[],
+): RuleContext {
+  const { rule } = r;
+  const approverPath = (): (string | number)[] =>
+    ir.approverPlacement === 'agent.approver' ? ['agent', 'approver'] : ir.approverPlacement === 'approver' ? ['approver'] : [];
+  const locate = (d: {
+    span?: Span | undefined;
+    node?: { span?: Span | undefined } | undefined;
+    path?: readonly (string | number)[] | undefined;
+    atKey?: boolean | undefined;
+  }): Span =>
+    d.span ??
+    d.node?.span ??
+    (d.path !== undefined ? source.pathSpan(d.path, d.atKey === true) : undefined) ??
+    ir.approver?.span ??
+    source.fileStart();
+  return {
+    id: rule.id,
+    file: source.file,
+    text: source.text,
+    syntax: source.syntax,
+    ir,
+    compile: compiled,
+    driverName: compiled.driverName,
+    descriptor: compiled.descriptor,
+    policy: compiled.policy,
+    options: r.options,
+    regex: (pattern) => regexes.get(pattern),
+    regexCache: regexes,
+    scalarStyleAt: (span) => source.scalarStyleAt(span),
+    approverPath,
+    isRuleEnabled: (id) => enabled.has(id),
+    report(d: ReportDescriptor) {
+      const template = rule.meta.messages[d.messageId];
+      if (template === undefined) throw new Error(`unknown message id \`${d.messageId}\``);
+      const helpTemplate = rule.meta.help?.[d.messageId];
+      const related = (d.related ?? []).map((rel) => {
+        const t = rule.meta.messages[rel.messageId];
+        if (t === undefined) throw new Error(`unknown message id \`${rel.messageId}\``);
+        return { message: interpolate(t, rel.data), span: locate(rel) };
+      });
+      sink.push({
+        ruleId: rule.id,
+        category: rule.meta.category,
+        severity: r.severity,
+        message: interpolate(template, d.data),
+        ...(helpTemplate !== undefined ? { help: interpolate(helpTemplate, d.data) } : {}),
+        messageId: d.messageId,
+        span: locate(d),
+        ...(d.path !== undefined ? { path: [...d.path] } : {}),
+        ...(related.length > 0 ? { related } : {}),
+        source: 'rule',
+        fingerprint: '',
+      });
+    },
+  };
+}
+
+function walk(ir: PolicyFileIR, v: RuleVisitor): void {
+  v.file?.(ir);
+  const a = ir.approver;
+  if (a !== undefined) {
+    v.approver?.(a);
+    if (v.rule) {
+      a.allow.forEach((rule, i) => v.rule?.(rule, 'allow', i, a));
+      a.deny.forEach((rule, i) => v.rule?.(rule, 'deny', i, a));
+    }
+  }
+  if (ir.policy !== undefined) v.policy?.(ir.policy);
+  if (v.test) ir.tests.forEach((t, i) => v.test?.(t, i));
+}
+
+const SEVERITY_RANK: Record<Severity, number> = { error: 0, warning: 1, info: 2 };
+
+function sortMessages(list: readonly LintMessage[]): LintMessage[] {
+  return [...list].sort((a, b) => {
+    const oa = a.span?.start.offset ?? -1;
+    const ob = b.span?.start.offset ?? -1;
+    if (oa !== ob) return oa - ob;
+    if (a.severity !== b.severity) return SEVERITY_RANK[a.severity] - SEVERITY_RANK[b.severity];
+    return a.ruleId < b.ruleId ? -1 : a.ruleId > b.ruleId ? 1 : a.message < b.message ? -1 : a.message > b.message ? 1 : 0;
+  });
+}
+
+/**
+ * Fingerprints that survive edits elsewhere in the file: the rule, the file, the flagged source
+ * text (whitespace collapsed; the line's text for an empty span) and its occurrence index among
+ * equal keys.
+ */
+function fingerprint(list: LintMessage[], source: SourceInfo): void {
+  const seen = new Map<string, number>();
+  for (const m of list) {
+    let snippet = '';
+    if (m.span !== undefined) {
+      snippet = source.text.slice(m.span.start.offset, m.span.end.offset);
+      if (snippet.trim() === '') {
+        const lineStart = m.span.start.offset - (m.span.start.column - 1);
+        const nl = source.text.indexOf('\n', lineStart);
+        snippet = source.text.slice(lineStart, nl < 0 ? undefined : nl);
+      }
+    }
+    const key = `${m.ruleId}\0${source.file.replace(/\\/g, '/')}\0${snippet.replace(/\s+/g, ' ').trim()}\0${m.messageId ?? m.message}`;
+    const n = seen.get(key) ?? 0;
+    seen.set(key, n + 1);
+    m.fingerprint = createHash('sha256').update(`${key}\0${n}`).digest('hex').slice(0, 32);
+  }
+}
+
+export type { Category };

@@ -1,0 +1,81 @@
+/**
+ * Table tests for one rule, in the style of typescript-eslint's RuleTester: `valid` sources produce
+ * no finding of the rule, `invalid` sources produce exactly the listed findings (message id, line,
+ * column, optionally the end and the message text). Only the rule under test runs; the compiler's
+ * own findings are left out. A case that makes the rule crash fails.
+ */
+import { describe, expect, it } from 'vitest';
+import { lintSource } from '../runner.ts';
+import type { Rule } from '../types.ts';
+
+export interface ValidCase {
+  name?: string;
+  code: string;
+  /** Default `policy.yaml`; the extension picks the syntax. */
+  filename?: string;
+  driver?: string;
+  options?: Record<string, unknown>;
+}
+
+export interface ExpectedFinding {
+  messageId: string;
+  line: number;
+  column: number;
+  endLine?: number;
+  endColumn?: number;
+  /** The whole message, when the test wants to pin it. */
+  message?: string;
+  help?: string;
+}
+
+export interface InvalidCase extends ValidCase {
+  errors: ExpectedFinding[];
+}
+
+export function lintWithRule(rule: Rule, c: ValidCase) {
+  return lintSource(c.code, c.filename ?? 'policy.yaml', {
+    only: [rule.id],
+    ...(c.driver !== undefined ? { driver: c.driver } : {}),
+    config: {
+      rules: { [rule.id]: { severity: rule.meta.severity === 'off' ? 'warning' : rule.meta.severity, ...(c.options ? { options: c.options } : {}) } },
+      categories: {},
+      include: [],
+      ignore: [],
+    },
+  });
+}
+
+export function runRuleTests(rule: Rule, cases: { valid: (ValidCase | string)[]; invalid: InvalidCase[] }): void {
+  describe(rule.id, () => {
+    cases.valid.forEach((raw, i) => {
+      const c = typeof raw === 'string' ? { code: raw } : raw;
+      it(`valid #${i}${c.name ? `: ${c.name}` : ''}`, () => {
+        const result = lintWithRule(rule, c);
+        expect(result.messages.filter((m) => m.ruleId === 'lint/internal-error')).toEqual([]);
+        expect(result.messages.filter((m) => m.ruleId === rule.id).map((m) => `${m.span?.start.line}:${m.span?.start.column} ${m.message}`)).toEqual([]);
+      });
+    });
+    cases.invalid.forEach((c, i) => {
+      it(`invalid #${i}${c.name ? `: ${c.name}` : ''}`, () => {
+        const result = lintWithRule(rule, c);
+        expect(result.messages.filter((m) => m.ruleId === 'lint/internal-error')).toEqual([]);
+        const actual = result.messages
+          .filter((m) => m.ruleId === rule.id)
+          .map((m, j) => {
+            const want = c.errors[j];
+            const got: ExpectedFinding = {
+              messageId: m.messageId ?? '',
+              line: m.span?.start.line ?? 0,
+              column: m.span?.start.column ?? 0,
+            };
+            if (want?.endLine !== undefined) got.endLine = m.span?.end.line ?? 0;
+            if (want?.endColumn !== undefined) got.endColumn = m.span?.end.column ?? 0;
+            if (want?.message !== undefined) got.message = m.message;
+            if (want?.help !== undefined && m.help !== undefined) got.help = m.help;
+            return got;
+          });
+        expect(actual).toEqual(c.errors);
+      });
+    });
+  });
+}

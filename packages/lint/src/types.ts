@@ -1,0 +1,221 @@
+/**
+ * The linter's vocabulary: rules and what they report, findings, per-file results, a whole run,
+ * formatters and configuration. Rules report message ids with data, never free text; the runner
+ * turns a report into a located finding.
+ */
+import type {
+  ApproverIR,
+  CompileRegexResult,
+  Diagnostic,
+  DriverDescriptor,
+  Policy,
+  PolicyFileIR,
+  PolicyIR,
+  RelatedInformation,
+  RuleIR,
+  RuleList,
+  Severity,
+  Span,
+  TestCaseIR,
+} from '@verdict/engine';
+import type { CompileResult } from '@verdict/compiler';
+import type { RegexCache } from './support/regex-cache.ts';
+
+/** Rule families; severities can be set per category in the configuration. */
+export type Category = 'compiler' | 'regex' | 'rules' | 'approver' | 'policy' | 'tests' | 'analysis' | 'lint';
+export const CATEGORIES: readonly Category[] = [
+  'compiler',
+  'regex',
+  'rules',
+  'approver',
+  'policy',
+  'tests',
+  'analysis',
+  'lint',
+];
+
+export type SeverityLevel = 'off' | Severity;
+export const SEVERITY_LEVELS: readonly SeverityLevel[] = ['off', 'info', 'warning', 'error'];
+
+/** Values a message template can interpolate: `{{name}}`. */
+export type MessageData = Record<string, string | number | boolean>;
+
+/** Documentation of one option of a rule (shown on its docs page). */
+export interface RuleOptionDoc {
+  description: string;
+  default: unknown;
+}
+
+export interface RuleMeta<M extends string = string> {
+  /** One line: what the rule flags. */
+  description: string;
+  /** Severity when the configuration says nothing. */
+  severity: SeverityLevel;
+  category: Category;
+  /** Message templates by id: one lowercase sentence, no final period, user text in backticks. */
+  messages: Record<M, string>;
+  /** Advice templates by message id, shown apart from the message. */
+  help?: Partial<Record<M, string>>;
+  docs: {
+    /** Part of the recommended set (enabled by default at its severity). */
+    recommended: boolean;
+  };
+  /** Options and their defaults; configuration values are merged over them. */
+  options?: Record<string, RuleOptionDoc>;
+  /**
+   * Compiler diagnostic codes this rule explains better: a compiler diagnostic with one of these
+   * codes (or with the rule's own id) at the same start offset as one of the rule's findings is
+   * dropped.
+   */
+  supersedes?: readonly string[];
+}
+
+/** Anything with a span: IR nodes, `Located` values. */
+export interface Spanned {
+  span?: Span | undefined;
+}
+
+export interface RelatedReport<M extends string = string> {
+  messageId: M;
+  data?: MessageData;
+  node?: Spanned | undefined;
+  span?: Span | undefined;
+}
+
+/**
+ * What a rule reports. The location is, in order of preference: `span`, `node.span`, the source
+ * node at `path` (YAML/JSON), the approver block, the file start.
+ */
+export interface ReportDescriptor<M extends string = string> {
+  messageId: M;
+  data?: MessageData;
+  span?: Span | undefined;
+  node?: Spanned | undefined;
+  /** A document path like `['approver', 'allow', 0, 'match']`. */
+  path?: readonly (string | number)[];
+  /** With `path`: point at the key of the last step rather than its value. */
+  atKey?: boolean;
+  related?: readonly RelatedReport<M>[];
+}
+
+/** The scalar style of a YAML value, as written. */
+export type ScalarStyle = 'PLAIN' | 'QUOTE_SINGLE' | 'QUOTE_DOUBLE' | 'BLOCK_LITERAL' | 'BLOCK_FOLDED';
+
+export interface RuleContext<M extends string = string> {
+  readonly id: string;
+  readonly file: string;
+  /** The source text ("" when it could not be read). */
+  readonly text: string;
+  readonly syntax: 'yaml' | 'json' | 'verdict' | undefined;
+  readonly ir: PolicyFileIR;
+  readonly compile: CompileResult;
+  /** The driver: `--driver`, else the file's `driver:`; undefined when neither names one. */
+  readonly driverName: string | undefined;
+  readonly descriptor: DriverDescriptor | undefined;
+  /** The run Policy lowered by the compiler (zero fields stay zero). */
+  readonly policy: Policy | undefined;
+  /** The rule's options: its defaults with the configuration's values over them. */
+  readonly options: Readonly<Record<string, unknown>>;
+  /** Compiles a pattern with Go semantics; cached per pattern for the whole run. */
+  regex(pattern: string): CompileRegexResult;
+  /** The run's regex cache, for helpers that compile (field anchoring, probes). */
+  readonly regexCache: RegexCache;
+  /** The YAML scalar style of the value that starts at `span` (YAML and JSON files only). */
+  scalarStyleAt(span: Span | undefined): ScalarStyle | undefined;
+  /** The document path of the approver block (`['agent', 'approver']`, `['approver']` or `[]`). */
+  approverPath(): (string | number)[];
+  /** Whether another rule is enabled for this run (to avoid saying one thing twice). */
+  isRuleEnabled(id: string): boolean;
+  report(descriptor: ReportDescriptor<M>): void;
+}
+
+/** Callbacks the runner calls while walking the IR; all optional. */
+export interface RuleVisitor {
+  file?(ir: PolicyFileIR): void;
+  approver?(approver: ApproverIR): void;
+  /** Each rule of a pattern approver, allow list first. */
+  rule?(rule: RuleIR, list: RuleList, index: number, approver: ApproverIR): void;
+  policy?(policy: PolicyIR): void;
+  test?(test: TestCaseIR, index: number): void;
+}
+
+export interface Rule<M extends string = string> {
+  readonly id: string;
+  readonly meta: RuleMeta<M>;
+  create(ctx: RuleContext<M>): RuleVisitor | void;
+}
+
+export interface LintMessage {
+  ruleId: string;
+  category: Category;
+  severity: Severity;
+  message: string;
+  help?: string;
+  messageId?: string;
+  /** Where: always set when the file could be read (the file start at worst). */
+  span?: Span;
+  path?: (string | number)[];
+  related?: RelatedInformation[];
+  /** Where the finding came from: a lint rule, the compiler, or the linter itself. */
+  source: 'rule' | 'compiler' | 'linter';
+  /** Stable across unrelated edits: rule id, file, the flagged text and its occurrence index. */
+  fingerprint: string;
+}
+
+export interface FileResult {
+  file: string;
+  syntax?: 'yaml' | 'json' | 'verdict';
+  /** Sorted by position. */
+  messages: LintMessage[];
+  /** Findings silenced by inline comments (kept for reporting formats that show them). */
+  suppressed: LintMessage[];
+  errorCount: number;
+  warningCount: number;
+  infoCount: number;
+  /** Whether the front end produced an IR (false: only compiler findings). */
+  parsed: boolean;
+}
+
+export interface LintRun {
+  results: FileResult[];
+  errorCount: number;
+  warningCount: number;
+  infoCount: number;
+  /** Problems with the configuration file or the paths given (not tied to a policy file). */
+  diagnostics: Diagnostic[];
+  /** The rules that were known to this run (for SARIF and docs). */
+  rules: readonly Rule[];
+  /** The working directory paths are relative to. */
+  cwd: string;
+}
+
+export interface FormatterContext {
+  /** ANSI colour in terminal output. */
+  color?: boolean;
+  cwd?: string;
+  rules?: readonly Rule[];
+  /** Base URL of the rule docs pages (SARIF helpUri); ends with `/`. */
+  docsBaseUrl?: string;
+  toolVersion?: string;
+}
+
+export type Formatter = (results: readonly FileResult[], ctx?: FormatterContext) => string;
+
+export type FormatterName = 'stylish' | 'json' | 'sarif' | 'github' | 'junit';
+
+export interface RuleSetting {
+  severity: SeverityLevel;
+  options?: Record<string, unknown>;
+}
+
+export interface LintConfig {
+  /** Where it was read from, when from a file. */
+  file?: string;
+  rules: Record<string, RuleSetting>;
+  categories: Partial<Record<Category, SeverityLevel>>;
+  /** Globs of files to lint when walking folders (default: every policy-like file). */
+  include: string[];
+  /** Globs never linted. */
+  ignore: string[];
+  driver?: string;
+}
