@@ -1,0 +1,53 @@
+/** The engines compared side by side, behind one interface. */
+import type { ApproverIR, CompiledApprover, Explanation } from '@verdict/engine';
+import * as engine from '@verdict/engine';
+import { type BenchEngine, naiveRe2js, naiveRegExp, type Outcome } from './baselines.ts';
+
+type CompileApprover = (ir: ApproverIR) => { approver: CompiledApprover | undefined; issues: unknown[] };
+
+// Until the engine's barrel exports it, take it from its module directly.
+const fromBarrel = (engine as Record<string, unknown>)['compileApprover'];
+const compileApproverImpl = (
+  typeof fromBarrel === 'function'
+    ? fromBarrel
+    : ((await import(new URL('../../packages/engine/src/approver/config.ts', import.meta.url).href)) as Record<string, unknown>)['compileApprover']
+) as CompileApprover;
+
+function compileApproverFn(): CompileApprover {
+  if (typeof compileApproverImpl !== 'function') throw new Error('@verdict/engine has no `compileApprover`');
+  return compileApproverImpl;
+}
+
+export function compileVerdict(policy: ApproverIR): CompiledApprover {
+  const { approver, issues } = compileApproverFn()(policy);
+  if (approver === undefined) throw new Error(`the benchmark policy does not load: ${JSON.stringify(issues).slice(0, 300)}`);
+  return approver;
+}
+
+function ruleOf(e: Explanation): string {
+  return e.rule === null ? 'default' : `${e.rule.list}:${e.rule.index}`;
+}
+
+/**
+ * Verdict's engine. `decide` uses the fast path (`approve`); the rule that decided comes from
+ * `explain`, which the decision check also compares (the two paths must agree).
+ */
+export function verdictEngine(policy: ApproverIR): BenchEngine & { explain(call: Parameters<BenchEngine['decide']>[0]): Outcome } {
+  const approver = compileVerdict(policy);
+  return {
+    name: 'Verdict engine',
+    decide(call) {
+      const r = approver.approve(call);
+      return { decision: r.decision, reason: r.reason, rule: '?' };
+    },
+    explain(call) {
+      const e = approver.explain(call);
+      return { decision: e.decision, reason: e.reason, rule: ruleOf(e) };
+    },
+  };
+}
+
+export const BASELINES: Array<{ name: string; build: (p: ApproverIR) => BenchEngine }> = [
+  { name: 're2js rule by rule', build: naiveRe2js },
+  { name: 'JS RegExp rule by rule', build: naiveRegExp },
+];

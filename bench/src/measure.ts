@@ -1,0 +1,73 @@
+/** Timing and memory helpers. */
+import type { ApprovalRequest } from '@verdict/engine';
+
+type Decide = (call: ApprovalRequest) => unknown;
+
+let sink = 0;
+/** Keeps results alive so the optimiser cannot drop the work. */
+export function consume(x: unknown): void {
+  if (x === undefined) sink++;
+}
+export function sinkValue(): number {
+  return sink;
+}
+
+/** Decisions per second: one warm-up pass, then whole passes over `calls` for at least `minMs`. */
+export function throughput(decide: Decide, calls: readonly ApprovalRequest[], minMs: number): number {
+  for (const c of calls) consume(decide(c));
+  let n = 0;
+  const start = performance.now();
+  let now = start;
+  while (now - start < minMs) {
+    for (const c of calls) consume(decide(c));
+    n += calls.length;
+    now = performance.now();
+  }
+  return n / ((now - start) / 1000);
+}
+
+/** Per-call latency percentiles in nanoseconds (each call timed alone; the timer adds ~50-100 ns). */
+export function latency(decide: Decide, calls: readonly ApprovalRequest[]): { p50: number; p99: number } {
+  const ns: number[] = [];
+  for (const c of calls) {
+    const s = process.hrtime.bigint();
+    consume(decide(c));
+    ns.push(Number(process.hrtime.bigint() - s));
+  }
+  ns.sort((a, b) => a - b);
+  return { p50: ns[Math.floor(ns.length * 0.5)] ?? 0, p99: ns[Math.floor(ns.length * 0.99)] ?? 0 };
+}
+
+export function gc(): void {
+  const g = (globalThis as { gc?: () => void }).gc;
+  if (g) {
+    g();
+    g();
+  }
+}
+
+export function heapUsed(): number {
+  gc();
+  return process.memoryUsage().heapUsed;
+}
+
+/** Milliseconds `f` takes (median of `runs`), and its last result. */
+export function timeMs<T>(f: () => T, runs = 1): { ms: number; value: T } {
+  const times: number[] = [];
+  let value!: T;
+  for (let i = 0; i < runs; i++) {
+    const s = performance.now();
+    value = f();
+    times.push(performance.now() - s);
+  }
+  times.sort((a, b) => a - b);
+  return { ms: times[Math.floor(times.length / 2)] ?? 0, value };
+}
+
+export const fmt = {
+  n: (x: number) => (x >= 1e6 ? `${(x / 1e6).toFixed(2)}M` : x >= 1e3 ? `${(x / 1e3).toFixed(1)}k` : x.toFixed(0)),
+  ns: (x: number) => (x >= 1e6 ? `${(x / 1e6).toFixed(1)} ms` : x >= 1e3 ? `${(x / 1e3).toFixed(1)} µs` : `${x.toFixed(0)} ns`),
+  ms: (x: number) => (x >= 1000 ? `${(x / 1000).toFixed(2)} s` : `${x.toFixed(x < 10 ? 2 : 0)} ms`),
+  mb: (x: number) => `${(x / 1048576).toFixed(1)} MB`,
+  ratio: (x: number) => `${x.toFixed(x < 10 ? 2 : 1)}×`,
+};
