@@ -7,6 +7,12 @@ import type { CaseApproverConfig } from './case-files.ts';
 import { compileApprover } from './config.ts';
 import type { ApprovalRequest, CompiledApprover, Explanation } from './types.ts';
 
+/** Any UTF-16 code unit (lone surrogates included), plus some astral and JSON-ish characters. */
+const utf16Unit = fc.oneof(
+  fc.integer({ min: 0, max: 0xffff }).map((c) => String.fromCharCode(c)),
+  fc.constantFrom('😀', '\u{10400}', 'a', 'b', '1', '{', '}', '"', ':', ','),
+);
+
 interface Expected {
   decision: 'allow' | 'deny';
   reason?: string;
@@ -222,7 +228,7 @@ const configArb = fc.record({
 const inputArb = fc.oneof(
   fc.constantFrom('', '{}', 'not json', '{"command":"ls"}', '{"Command":"sudo rm -rf /"}', '{"command":"ls","command":"x"}', '{"path":"/tmp/12"}', '[1]', '{"command":"\\u0072m -rf"}'),
   fc.json().map(String),
-  fc.string({ unit: 'binary', maxLength: 30 }),
+  fc.string({ unit: utf16Unit, maxLength: 30 }),
 );
 const requestArb = fc.record({ toolName: toolArb, input: inputArb, sessionId: fc.string({ maxLength: 5 }) });
 
