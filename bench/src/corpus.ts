@@ -295,14 +295,22 @@ export function makeCalls(count: number, seed = SEED): ApprovalRequest[] {
 /** Calls whose input is about `bytes` long (a write of that much code, or a short command). */
 export function makeSizedCalls(count: number, bytes: number, seed = SEED): ApprovalRequest[] {
   const r = rng(seed ^ bytes);
+  // Trim the free text until the JSON text (escapes included) fits in `bytes`.
+  const fit = (make: (text: string) => unknown, text: string): string => {
+    let json = JSON.stringify(make(text));
+    while (json.length > bytes) {
+      text = text.slice(0, text.length - Math.max(1, Math.ceil((json.length - bytes) / 2)));
+      json = JSON.stringify(make(text));
+    }
+    return json;
+  };
   return Array.from({ length: count }, () => {
     if (bytes <= 200) {
-      const cmd = `${r.pick(COMMANDS)} ${'x'.repeat(Math.max(0, bytes - 40))}`.slice(0, bytes - 14);
-      return { toolName: 'bash', input: JSON.stringify({ command: cmd }) };
+      const cmd = `${r.pick(COMMANDS)} ${'x'.repeat(bytes)}`;
+      return { toolName: 'bash', input: fit((t) => ({ command: t }), cmd) };
     }
-    const head = { file_path: path(r), content: '' };
-    const content = codeText(r, bytes - 40).slice(0, bytes - JSON.stringify(head).length);
-    return { toolName: r.pick(['write', 'edit', 'read']), input: JSON.stringify({ file_path: head.file_path, content }) };
+    const file = path(r);
+    return { toolName: r.pick(['write', 'edit', 'read']), input: fit((t) => ({ file_path: file, content: t }), codeText(r, bytes)) };
   });
 }
 
