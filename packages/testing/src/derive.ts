@@ -1,0 +1,138 @@
+/**
+ * Inputs derived from a policy: strings that match a rule's regex (checked with the engine), strings
+ * one edit away that do not, and tool calls aimed at each rule and at each inline example.
+ */
+import { compileRegex, type RuleIR } from '@verdict/engine';
+import fc from 'fast-check';
+import { type ToolCall, toolCall, toolInput, toolName } from './calls.ts';
+import type { PolicyUnderTest } from './policy.ts';
+import { mutations, parseRegex, proposals } from './regex-gen.ts';
+
+export interface RegexSampleOptions {
+  /** Match the whole string (`^(?:pattern)$`), as a `field` rule does; default: anywhere in it. */
+  whole?: boolean;
+}
+
+const PROBE_RUNS = 300;
+
+type Tester = (s: string) => boolean;
+
+function tester(pattern: string, whole: boolean): Tester {
+  const compiled = compileRegex(pattern);
+  if (!compiled.ok) throw new Error(`cannot sample from an invalid regex: ${compiled.error}`);
+  const re = compiled.regex;
+  return whole ? (s) => re.testWhole(s) : (s) => re.test(s);
+}
+
+/** `arb` filtered by `keep`, or `undefined` when a fixed-seed probe finds no sample to keep (the filter would spin). */
+function checked(arb: fc.Arbitrary<string>, keep: Tester): fc.Arbitrary<string> | undefined {
+  const probe = fc.sample(arb, { numRuns: PROBE_RUNS, seed: 7 });
+  const kept = probe.filter(keep);
+  if (kept.length === 0) return undefined;
+  // Rare hits: draw among the probe's hits as well, so the filter never has to search long.
+  const filtered = arb.filter(keep);
+  return kept.length * 4 >= probe.length ? filtered : fc.oneof(filtered, fc.constantFrom(...new Set(kept)));
+}
+
+function matchingOrUndefined(pattern: string, options: RegexSampleOptions = {}): fc.Arbitrary<string> | undefined {
+  const test = tester(pattern, options.whole === true);
+  if (pattern === '') return options.whole ? fc.constant('') : fc.string({ maxLength: 8 });
+  const tree = parseRegex(pattern);
+  const arb = tree ? proposals(tree) : fc.string({ maxLength: 8 });
+  return checked(arb, test);
+}
+
+/** Strings the engine confirms `pattern` matches. Throws when the regex is invalid or no sample could be found. */
+export function matching(pattern: string, options: RegexSampleOptions = {}): fc.Arbitrary<string> {
+  const arb = matchingOrUndefined(pattern, options);
+  if (!arb) throw new Error(`cannot generate strings that match \`${pattern}\``);
+  return arb;
+}
+
+function nearMissOrUndefined(pattern: string, options: RegexSampleOptions = {}): fc.Arbitrary<string> | undefined {
+  const test = tester(pattern, options.whole === true);
+  const base = matchingOrUndefined(pattern, options) ?? fc.string({ maxLength: 8 });
+  return checked(mutations(base), (s) => !test(s));
+}
+
+/**
+ * Strings one edit (delete, insert, replace, re-case, double) away from a match that the engine
+ * confirms do NOT match: the spellings a rule's author forgot. Throws when none can be found
+ * (`.*` has no near miss).
+ */
+export function nearMiss(pattern: string, options: RegexSampleOptions = {}): fc.Arbitrary<string> {
+  const arb = nearMissOrUndefined(pattern, options);
+  if (!arb) throw new Error(`cannot generate near misses of \`${pattern}\``);
+  return arb;
+}
+
+function recased(s: string): fc.Arbitrary<string> {
+  return fc.constantFrom(s, s.toLowerCase(), s.toUpperCase(), s.charAt(0).toUpperCase() + s.slice(1));
+}
+
+/** Calls aimed at one rule: its tool (re-cased), and inputs that match or nearly match its regex. */
+export function callsForRule(rule: RuleIR): fc.Arbitrary<ToolCall> | undefined {
+  const whole = rule.field !== undefined;
+  let samples: fc.Arbitrary<string> | undefined;
+  try {
+    const hits = matchingOrUndefined(rule.match, { whole });
+    const misses = nearMissOrUndefined(rule.match, { whole });
+    const all = [hits, misses].filter((a): a is fc.Arbitrary<string> => a !== undefined);
+    samples = all.length === 0 ? undefined : all.length === 1 ? all[0] : fc.oneof(...all);
+  } catch {
+    return undefined; // an invalid regex: the compiler reports it
+  }
+  const tool = rule.tool === '' ? toolName() : fc.oneof({ weight: 3, arbitrary: recased(rule.tool) }, { weight: 1, arbitrary: toolName() });
+  if (!samples) return toolCall({ tool });
+  const field = rule.field;
+  const inputs: fc.Arbitrary<string> = field !== undefined
+    ? fc.tuple(samples, recased(field), fc.constantFrom('command', 'description', 'path')).map(([s, key, other]) =>
+        JSON.stringify(key === other ? { [key]: s } : { [key]: s, [other]: 'x' }),
+      )
+    : fc.tuple(samples, fc.nat({ max: 4 })).map(([s, form]) => {
+        switch (form) {
+          case 0:
+            return s; // the sample as the whole raw input
+          case 1:
+            return `{${s}}`; // a pattern written against raw JSON (`"command":"ls"`)
+          case 2:
+            return `{"command":"${s}"}`; // inserted verbatim: may not be JSON
+          case 3:
+            return JSON.stringify({ path: s });
+          default:
+            return JSON.stringify({ command: s });
+        }
+      });
+  return fc.tuple(tool, inputs).map(([t, input]) => ({ tool: t, input }));
+}
+
+/**
+ * Calls to explore `policies` with: generic agent calls, calls aimed at every rule of every policy,
+ * and each inline example with one-edit variants of its input.
+ */
+export function callsFor(...policies: PolicyUnderTest[]): fc.Arbitrary<ToolCall> {
+  const parts: fc.WeightedArbitrary<ToolCall>[] = [{ weight: 2, arbitrary: toolCall() }];
+  const rules = policies.flatMap((p) => [...(p.config?.deny ?? []), ...(p.config?.allow ?? [])]);
+  const seen = new Set<string>();
+  const aimed: fc.Arbitrary<ToolCall>[] = [];
+  for (const r of rules) {
+    const key = JSON.stringify([r.tool, r.match, r.field]);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    const arb = callsForRule(r);
+    if (arb) aimed.push(arb);
+  }
+  if (aimed.length) parts.push({ weight: 4, arbitrary: fc.oneof(...aimed) });
+  const examples = policies.flatMap((p) => (p.tests ?? []).map((t) => ({ tool: t.tool, input: t.input })));
+  if (examples.length) {
+    const example = fc.constantFrom(...examples);
+    parts.push({ weight: 1, arbitrary: example });
+    parts.push({
+      weight: 1,
+      arbitrary: example.chain((c) => mutations(fc.constant(c.input)).map((input) => ({ tool: c.tool, input }))),
+    });
+  }
+  return fc.oneof(...parts);
+}
+
+export { toolInput };
