@@ -1,1 +1,38 @@
 // @verdict/lint: explicit named exports only.
+
+// linter: rules, runner, configuration, formatters
+export type {
+  Category,
+  FileResult,
+  Formatter,
+  FormatterContext,
+  FormatterName,
+  LintConfig,
+  LintMessage,
+  LintRun,
+  MessageData,
+  ReportDescriptor,
+  Rule,
+  RuleContext,
+  RuleMeta,
+  RuleOptionDoc,
+  RuleSetting,
+  RuleVisitor,
+  ScalarStyle,
+  SeverityLevel,
+  Spanned,
+} from './types.ts';
+export { CATEGORIES, SEVERITY_LEVELS } from './types.ts';
+export { createRule, interpolate, ruleFileName } from './create-rule.ts';
+export { allRules as rules, getRule } from './rules/index.ts';
+export type { LintSourceOptions } from './runner.ts';
+export { lintSource, ruleSeverity } from './runner.ts';
+export type { LintFilesOptions } from './lint-files.ts';
+export { lintFiles, looksLikePolicy, POLICY_EXTENSIONS, textLooksLikePolicy } from './lint-files.ts';
+export type { LoadedConfig } from './config.ts';
+export { CONFIG_FILE_NAMES, emptyConfig, findConfigFile, loadLintConfig, parseLintConfig } from './config.ts';
+export type { ExitCodeOptions } from './exit-code.ts';
+export { exitCodeFor } from './exit-code.ts';
+export { formatters } from './formatters/index.ts';
+export { DEFAULT_DOCS_BASE_URL } from './formatters/sarif.ts';
+export { RegexCache } from './support/regex-cache.ts';

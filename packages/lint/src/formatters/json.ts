@@ -1,0 +1,31 @@
+/** `json`: the results as they are (findings with spans, counts), one JSON document. */
+import type { FileResult, Formatter } from '../types.ts';
+
+export const json: Formatter = (results: readonly FileResult[]): string =>
+  `${JSON.stringify(
+    results.map((r) => ({
+      file: r.file,
+      ...(r.syntax !== undefined ? { syntax: r.syntax } : {}),
+      errorCount: r.errorCount,
+      warningCount: r.warningCount,
+      infoCount: r.infoCount,
+      messages: r.messages.map((m) => ({
+        ruleId: m.ruleId,
+        severity: m.severity,
+        message: m.message,
+        ...(m.help !== undefined ? { help: m.help } : {}),
+        line: m.span?.start.line ?? 1,
+        column: m.span?.start.column ?? 1,
+        endLine: m.span?.end.line ?? m.span?.start.line ?? 1,
+        endColumn: m.span?.end.column ?? m.span?.start.column ?? 1,
+        ...(m.span !== undefined ? { span: m.span } : {}),
+        ...(m.path !== undefined ? { path: m.path } : {}),
+        ...(m.related !== undefined ? { related: m.related } : {}),
+        category: m.category,
+        fingerprint: m.fingerprint,
+      })),
+      suppressedCount: r.suppressed.length,
+    })),
+    null,
+    2,
+  )}\n`;

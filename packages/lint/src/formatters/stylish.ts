@@ -1,0 +1,44 @@
+/**
+ * `stylish`: findings grouped by file, one line each as `file:line:column  severity  message  rule`
+ * so terminals and editors make the location clickable; advice on an indented line below.
+ */
+import type { FileResult, Formatter, FormatterContext, LintMessage } from '../types.ts';
+
+const ANSI = { red: '\x1b[31m', yellow: '\x1b[33m', blue: '\x1b[34m', dim: '\x1b[2m', bold: '\x1b[1m', underline: '\x1b[4m', reset: '\x1b[0m' };
+
+export const stylish: Formatter = (results: readonly FileResult[], ctx: FormatterContext = {}): string => {
+  const c = (code: keyof typeof ANSI, s: string): string => (ctx.color === true ? `${ANSI[code]}${s}${ANSI.reset}` : s);
+  const out: string[] = [];
+  let errors = 0;
+  let warnings = 0;
+  let infos = 0;
+  for (const r of results) {
+    if (r.messages.length === 0) continue;
+    out.push(c('underline', r.file));
+    for (const m of r.messages) {
+      const where = `${r.file}:${m.span?.start.line ?? 1}:${m.span?.start.column ?? 1}`;
+      const sev = severityLabel(m, c);
+      out.push(`  ${where}  ${sev}  ${m.message}  ${c('dim', m.ruleId)}`);
+      if (m.help !== undefined) out.push(`      ${c('dim', `help: ${m.help}`)}`);
+    }
+    out.push('');
+    errors += r.errorCount;
+    warnings += r.warningCount;
+    infos += r.infoCount;
+  }
+  const total = errors + warnings + infos;
+  if (total === 0) return '';
+  const summary = `${total} ${plural(total, 'problem')} (${errors} ${plural(errors, 'error')}, ${warnings} ${plural(warnings, 'warning')}${infos > 0 ? `, ${infos} info` : ''})`;
+  out.push(c('bold', errors > 0 ? c('red', `✖ ${summary}`) : warnings > 0 ? c('yellow', `⚠ ${summary}`) : `ℹ ${summary}`));
+  return `${out.join('\n')}\n`;
+};
+
+function severityLabel(m: LintMessage, c: (code: keyof typeof ANSI, s: string) => string): string {
+  if (m.severity === 'error') return c('red', 'error  ');
+  if (m.severity === 'warning') return c('yellow', 'warning');
+  return c('blue', 'info   ');
+}
+
+function plural(n: number, word: string): string {
+  return n === 1 ? word : `${word}s`;
+}
