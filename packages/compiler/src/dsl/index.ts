@@ -90,7 +90,7 @@ function parseUnchecked(text: string, file: string): VerdictParseResult {
     diagnostics.push(d);
   }
 
-  const lowering = new Lowering(file, index, text, comments);
+  const lowering = new Lowering(file, index, text, comments, verdictParser.errors.length > 0 || lexed.errors.length > 0);
   const ir = lowering.lowerFile(cst);
   diagnostics.push(...lowering.diagnostics);
   const sorted = sortDiagnostics(diagnostics);

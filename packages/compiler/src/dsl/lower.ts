@@ -94,6 +94,7 @@ export class Lowering extends BaseVisitor {
     private readonly text: string,
     /** Comment tokens, to refuse comments inside a JSON test input (they would change the input). */
     private readonly comments: readonly IToken[],
+    private readonly hadSyntaxErrors = false,
   ) {
     super();
   }
@@ -145,7 +146,10 @@ export class Lowering extends BaseVisitor {
   /** A keyword slot holding an identifier is a near miss (the parser only lets those in). */
   private checkKeyword(t: IToken | undefined, words: readonly string[]): void {
     if (!t || !tokenMatcher(t, Identifier)) return;
-    this.error('dsl/unknown-keyword', `unknown keyword \`${t.image}\``, this.spanOfToken(t), didYouMean(t.image, words) ?? undefined);
+    const help = didYouMean(t.image, words);
+    // Without a near keyword, the identifier came in through error recovery, whose error is on record.
+    if (help === undefined && this.hadSyntaxErrors) return;
+    this.error('dsl/unknown-keyword', `unknown keyword \`${t.image}\``, this.spanOfToken(t), help ?? `expected ${words.map((w) => `\`${w}\``).join(' or ')}`);
   }
 
   /** The text of a JSON string token, or undefined (reported) when it is unterminated or invalid. */
@@ -189,7 +193,8 @@ export class Lowering extends BaseVisitor {
       }
       if (c < 0x20) {
         const hex = c.toString(16).toUpperCase().padStart(4, '0');
-        this.error('dsl/invalid-string', `control character U+${hex} in a string`, at(1), `write it as \`\\u${hex.toLowerCase()}\``);
+        const short: Record<number, string> = { 8: '\\b', 9: '\\t', 10: '\\n', 12: '\\f', 13: '\\r' };
+        this.error('dsl/invalid-string', `control character U+${hex} in a string`, at(1), `write it as \`${short[c] ?? `\\u${hex.toLowerCase()}`}\``);
         return;
       }
     }

@@ -71,7 +71,10 @@ function rememberHelp(actual: IToken | undefined, expected: readonly TokenType[]
 export const errorMessageProvider: IParserErrorMessageProvider = {
   buildMismatchTokenMessage({ expected, actual, previous, ruleName }) {
     rememberHelp(actual, [expected]);
-    return `expected ${describeToken(expected, ruleName)}${after(previous)}`;
+    // After skipping tokens to resync a repetition, chevrotain's `previous` is the last skipped
+    // token, not what the user wrote before the mistake: say nothing about it then.
+    const resynced = expected === EOF || expected === RBrace;
+    return `expected ${describeToken(expected, ruleName)}${resynced ? '' : after(previous)}`;
   },
   buildNotAllInputParsedMessage() {
     return `expected ${STATEMENTS}`;

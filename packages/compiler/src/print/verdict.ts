@@ -73,8 +73,11 @@ export function printVerdict(ir: PolicyFileIR, options: PrintVerdictOptions = {}
     push(0, testText(t), t.span, i === 0 && lines.length > 0 ? { blank: true } : {});
   });
 
-  const trailer = attachComments(lines, options);
-  return render(lines, trailer);
+  const header: string[] = [];
+  const trailer = attachComments(lines, options, header);
+  const body = render(lines, trailer);
+  if (header.length === 0) return body;
+  return header.join('\n') + '\n' + (body === '' ? '' : '\n' + body);
 }
 
 type Push = (depth: number, text: string, span?: Span, extra?: Partial<Line>) => Line;
@@ -206,10 +209,22 @@ export function testText(t: TestCaseIR): string {
 }
 
 /** Attaches each comment to a line; returns the comments that follow every statement. */
-function attachComments(lines: Line[], options: PrintVerdictOptions): { comments: string[]; blank: boolean } {
+function attachComments(lines: Line[], options: PrintVerdictOptions, header: string[]): { comments: string[]; blank: boolean } {
   const trailer = { comments: [] as string[], blank: false };
   const comments = [...(options.comments ?? [])].sort((a, b) => a.offset - b.offset);
   const anchored = lines.filter((l) => l.start !== undefined).sort((a, b) => a.start! - b.start!);
+  // A file header: the comments before the first statement, up to the last one a blank line
+  // separates from what follows. It stays at the top whatever statement comes first.
+  const source = options.source;
+  const firstStart = anchored[0]?.start ?? Infinity;
+  let headerCount = 0;
+  if (source !== undefined) {
+    for (let i = 0; i < comments.length && comments[i]!.offset < firstStart; i++) {
+      const nextOffset = Math.min(comments[i + 1]?.offset ?? Infinity, firstStart);
+      if (nextOffset !== Infinity && blankLineBefore(source, nextOffset)) headerCount = i + 1;
+    }
+  }
+  header.push(...comments.splice(0, headerCount).map((c) => c.text));
   for (const c of comments) {
     let trailTo: Line | undefined;
     for (const l of anchored) {
