@@ -86,7 +86,9 @@ export function analyzeApprover(ir: ApproverIR, options: AnalysisOptions = {}): 
   /** The witness is a call input this analysis may show: an object, canonical when it must be. */
   const presentable = (w: string): boolean => isJsonObject(w) && (input === 'raw' || session.oracle.isCanonical(w));
 
-  // Dead rules.
+  const checks = { dead: true, shadowed: true, overlap: true, ...options.checks };
+
+  // Dead rules (also needed, unreported, by the other questions: a dead rule shadows nothing).
   const dead = new Set<Indexed>();
   for (const x of [...allows, ...denies]) {
     const lang = session.language(x.rule, domain);
@@ -99,6 +101,7 @@ export function analyzeApprover(ir: ApproverIR, options: AnalysisOptions = {}): 
       continue;
     }
     dead.add(x);
+    if (!checks.dead) continue;
     const anyText = session.solve((m) => matches(lang, m), shapes.any, shapes.any, hit);
     if (anyText.status === 'empty') findings.push({ kind: 'dead-rule', rule: x.loc, scope: 'any-input' });
     else if (anyText.status === 'witness') {
@@ -108,12 +111,12 @@ export function analyzeApprover(ir: ApproverIR, options: AnalysisOptions = {}): 
 
   // Shadowed allow rules and overlaps.
   for (const a of allows) {
-    if (dead.has(a)) continue;
+    if (dead.has(a) || !(checks.shadowed || checks.overlap)) continue;
     const A = session.language(a.rule, domain);
     const mine = classes.filter((c) => a.rule.tool === '' ? true : c.key === foldKey(a.rule.tool));
-    let shadowed = true;
+    let shadowed = checks.shadowed;
     let unknown: string | undefined;
-    for (const cls of mine) {
+    for (const cls of checks.shadowed ? mine : []) {
       const ds = denies.filter((d) => !dead.has(d) && appliesTo(d.rule, cls));
       if (ds.length === 0) {
         shadowed = false;
@@ -137,7 +140,7 @@ export function analyzeApprover(ir: ApproverIR, options: AnalysisOptions = {}): 
     // Pairs: which deny rules share inputs with this allow rule.
     const by: RuleLocation[] = [];
     for (const d of denies) {
-      if (dead.has(d)) continue;
+      if (dead.has(d) || !(shadowed || checks.overlap)) continue;
       if (a.rule.tool !== '' && d.rule.tool !== '' && foldKey(a.rule.tool) !== foldKey(d.rule.tool)) continue;
       const D = session.language(d.rule, domain);
       const tool = toolFor(a.rule, d.rule);

@@ -73,6 +73,7 @@ const U = 2;
 /** Finds a shortest string in the language of `formula`, or proves there is none. */
 export function findWitness(formula: Formula, budget: Budget): SearchResult {
   if (formula.op === 'const') return formula.value ? { status: 'witness', text: '' } : { status: 'empty' };
+  if (propositionallySatisfiable(formula) === false) return { status: 'empty' };
   const dfas: SearchDfa[] = [];
   const slot = new Map<SearchDfa, number>();
   const collect = (f: Formula): void => {
@@ -244,4 +245,50 @@ class MinHeap {
 
 function less(ka: number, ia: number, kb: number, ib: number): boolean {
   return ka < kb || (ka === kb && ia < ib);
+}
+
+/** `f` with every literal of `dfa` replaced by `value` (and constants folded). */
+function assign(f: Formula, dfa: SearchDfa, value: boolean): Formula {
+  switch (f.op) {
+    case 'const':
+      return f;
+    case 'atom':
+      return f.dfa === dfa ? (f.neg ? !value : value) ? TRUE : FALSE : f;
+    case 'and':
+      return and(...f.xs.map((x) => assign(x, dfa, value)));
+    case 'or':
+      return or(...f.xs.map((x) => assign(x, dfa, value)));
+  }
+}
+
+function firstAtom(f: Formula): SearchDfa | undefined {
+  if (f.op === 'atom') return f.dfa;
+  if (f.op === 'and' || f.op === 'or') {
+    for (const x of f.xs) {
+      const a = firstAtom(x);
+      if (a !== undefined) return a;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Whether `f` is satisfiable when its atoms are read as independent propositions (a DPLL-style
+ * split). `false` proves the language empty without touching an automaton (two policies that
+ * differ only in rule order, or a deny rule that is also an allow rule, end here); `true` or
+ * `undefined` (too many splits) says nothing.
+ */
+export function propositionallySatisfiable(f: Formula, limit = 2_000): boolean | undefined {
+  let budget = limit;
+  const go = (g: Formula): boolean | undefined => {
+    if (g.op === 'const') return g.value;
+    if (--budget < 0) return undefined;
+    const v = firstAtom(g) as SearchDfa;
+    const t = go(assign(g, v, true));
+    if (t === true) return true;
+    const e = go(assign(g, v, false));
+    if (e === true) return true;
+    return t === undefined || e === undefined ? undefined : false;
+  };
+  return go(f);
 }

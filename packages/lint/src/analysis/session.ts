@@ -17,6 +17,8 @@ export interface AnalysisOptions {
   maxStates?: number;
   /** Time for the whole run, in ms; questions left over are answered "unknown". Default 5,000. */
   totalTimeMs?: number;
+  /** Which questions `analyzeApprover` asks (all by default); overlaps cost one question per pair. */
+  checks?: { dead?: boolean; shadowed?: boolean; overlap?: boolean };
   /** Treat a policy with invalid regexes as the engine's compatibility mode does (deny all). */
   compat?: boolean;
 }
