@@ -4,6 +4,8 @@
  * Logging never changes a decision: a logger that throws is ignored.
  */
 import { failClosed } from './builtins.ts';
+import { DECIDE_WITH_RULE } from './pattern.ts';
+import type { WithRule } from './pattern.ts';
 import type {
   ApprovalRequest,
   ApprovalResult,
@@ -11,15 +13,17 @@ import type {
   AuditEvent,
   AuditLogger,
   CompiledApprover,
+  RuleRef,
 } from './types.ts';
 
-/** The event for one decision. */
-export function auditEventFor(request: ApprovalRequest, result: ApprovalResult): AuditEvent {
-  const base = { toolName: String(request.toolName) };
-  const session = typeof request.sessionId === 'string' ? { sessionId: request.sessionId } : {};
+/** The event for one decision; `rule` (when known) names the deciding rule, `null` the default. */
+export function auditEventFor(request: ApprovalRequest, result: ApprovalResult, rule?: RuleRef | null): AuditEvent {
+  const base = { toolName: String(request?.toolName) };
+  const session = typeof request?.sessionId === 'string' ? { sessionId: request.sessionId } : {};
+  const ruleField = rule === undefined ? {} : { rule };
   return result.decision === 'allow'
-    ? { event: 'tool.execute', level: 'info', ...base, ...session }
-    : { event: 'tool.denied', level: 'warn', ...base, ...session, reason: result.reason };
+    ? { event: 'tool.execute', level: 'info', ...base, ...session, ...ruleField }
+    : { event: 'tool.denied', level: 'warn', ...base, ...session, reason: result.reason, ...ruleField };
 }
 
 /** Sends `event` to `logger` at its level; never throws. */
@@ -36,10 +40,22 @@ export function emitAudit(logger: AuditLogger, event: AuditEvent): void {
 export function withAudit(approver: CompiledApprover, logger: AuditLogger): CompiledApprover;
 export function withAudit(approver: Approver, logger: AuditLogger): Approver;
 export function withAudit(approver: Approver, logger: AuditLogger): Approver {
+  const withRule = (approver as Partial<WithRule>)[DECIDE_WITH_RULE];
   const approve = (request: ApprovalRequest): ApprovalResult => {
-    const result = failClosed(() => approver.approve(request));
+    let rule: RuleRef | null | undefined;
+    let result: ApprovalResult;
+    if (typeof withRule === 'function') {
+      let decided: ReturnType<WithRule[typeof DECIDE_WITH_RULE]> | undefined;
+      result = failClosed(() => {
+        decided = withRule.call(approver, request);
+        return decided.result;
+      });
+      rule = decided?.rule;
+    } else {
+      result = failClosed(() => approver.approve(request));
+    }
     try {
-      emitAudit(logger, auditEventFor(request, result));
+      emitAudit(logger, auditEventFor(request, result, rule));
     } catch {
       // As above: the decision stands.
     }

@@ -148,11 +148,24 @@ describe('compileApprover: spans and audit', () => {
     approver!.approve({ toolName: 'read', input: '{}', sessionId: 's' });
     approver!.approve({ toolName: 'bash', input: '{}' });
     expect(events).toEqual([
-      ['info', { event: 'tool.execute', level: 'info', toolName: 'read', sessionId: 's' }],
-      ['warn', { event: 'tool.denied', level: 'warn', toolName: 'bash', reason: 'denied by pattern policy' }],
+      ['info', { event: 'tool.execute', level: 'info', toolName: 'read', sessionId: 's', rule: null }],
+      [
+        'warn',
+        { event: 'tool.denied', level: 'warn', toolName: 'bash', reason: 'denied by pattern policy', rule: { list: 'deny', index: 0 } },
+      ],
     ]);
     // explain does not log
     approver!.explain({ toolName: 'bash', input: '{}' });
     expect(events).toHaveLength(2);
+    // an invalid canonical input is denied and audited without a rule
+    const canonical = compileApprover({ ...ir, input: 'canonical' }, { logger }).approver!;
+    expect(canonical.approve({ toolName: 'read', input: '{' })).toEqual({
+      decision: 'deny',
+      reason: 'tool input is not valid JSON or repeats a key',
+    });
+    expect(events[2]).toEqual([
+      'warn',
+      { event: 'tool.denied', level: 'warn', toolName: 'read', reason: 'tool input is not valid JSON or repeats a key', rule: null },
+    ]);
   });
 });

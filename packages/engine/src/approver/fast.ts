@@ -94,7 +94,10 @@ function firstMatch(list: FastList, foldedTool: string, subject: FastSubject): F
   return null;
 }
 
-/** The deciding rule for a call: first matching deny, else first matching allow, else `null`. */
+/**
+ * The deciding rule for a call: first matching deny, else first matching allow, else `null`.
+ * The caller identifies the returned rule by `list` and `index` only.
+ */
 export function decide(plan: FastPlan, foldedTool: string, subject: FastSubject): FastRule | null {
   return firstMatch(plan.deny, foldedTool, subject) ?? firstMatch(plan.allow, foldedTool, subject);
 }

@@ -26,6 +26,21 @@ import type { ApprovalRequest, ApprovalResult, CompiledApprover, Explanation, Ma
 
 export const DEFAULT_PATTERN_REASON = 'denied by pattern policy';
 
+/**
+ * A decision with the rule that made it, for audit events. Compiled pattern approvers carry it under
+ * this symbol so `withAudit` can name the rule without the cost of a full `explain`.
+ */
+export const DECIDE_WITH_RULE: unique symbol = Symbol('verdict.decideWithRule');
+
+export interface DecisionWithRule {
+  result: ApprovalResult;
+  rule: RuleRef | null;
+}
+
+export interface WithRule {
+  [DECIDE_WITH_RULE](request: ApprovalRequest): DecisionWithRule;
+}
+
 /** A rule ready to run: the IR rule plus its compiled regex. */
 export interface PatternRule {
   list: RuleList;
@@ -132,6 +147,7 @@ export function createPatternApprover(options: PatternApproverOptions): Compiled
     ref: ruleRef(r.list, r.index, r.span),
   }));
   const plan = buildPlan(prepared);
+  const refs = new Map(prepared.map((r) => [`${r.list}:${r.index}`, r.ref] as const));
   const inOrder = [
     ...prepared.filter((r) => r.list === 'deny').sort((a, b) => a.index - b.index),
     ...prepared.filter((r) => r.list === 'allow').sort((a, b) => a.index - b.index),
@@ -139,16 +155,18 @@ export function createPatternApprover(options: PatternApproverOptions): Compiled
   const resultFor = (rule: FastRule | null): ApprovalResult =>
     rule === null ? { ...defaultResult } : rule.list === 'deny' ? { decision: 'deny', reason } : { decision: 'allow', reason: '' };
 
-  const approve = (request: ApprovalRequest): ApprovalResult => {
+  const decideWithRule = (request: ApprovalRequest): DecisionWithRule => {
     try {
       checkRequest(request);
       const p = prepareSubject(request.input, mode, plan.usesFields);
-      if (!p.ok) return { decision: 'deny', reason: CANONICAL_REJECT_REASON };
-      return resultFor(decide(plan, caseFold(request.toolName), p.subject));
+      if (!p.ok) return { result: { decision: 'deny', reason: CANONICAL_REJECT_REASON }, rule: null };
+      const rule = decide(plan, caseFold(request.toolName), p.subject);
+      return { result: resultFor(rule), rule: rule === null ? null : (refs.get(`${rule.list}:${rule.index}`) ?? null) };
     } catch (e) {
-      return { decision: 'deny', reason: internalErrorReason(e) };
+      return { result: { decision: 'deny', reason: internalErrorReason(e) }, rule: null };
     }
   };
+  const approve = (request: ApprovalRequest): ApprovalResult => decideWithRule(request).result;
 
   const explain = (request: ApprovalRequest): Explanation => {
     try {
@@ -189,7 +207,8 @@ export function createPatternApprover(options: PatternApproverOptions): Compiled
     }
   };
 
-  return { approve, explain };
+  const approver: CompiledApprover & WithRule = { approve, explain, [DECIDE_WITH_RULE]: decideWithRule };
+  return approver;
 }
 
 /** Where a matching rule matched: the regex's span, the whole field value, or `null` when unknown. */

@@ -1,0 +1,97 @@
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { compileRegex } from '../regex/regex.ts';
+import type { CompiledRegex } from '../regex/regex.ts';
+import { caseFold } from '../canonical/casefold.ts';
+import { buildPlan, decide, ruleMatches } from './fast.ts';
+import type { FastRule, FastSubject } from './fast.ts';
+
+function re(pattern: string): CompiledRegex {
+  const r = compileRegex(pattern);
+  if (!r.ok) throw new Error(r.error);
+  return r.regex;
+}
+
+function rule(list: 'allow' | 'deny', index: number, tool: string, match: string, field?: string): FastRule {
+  return {
+    list,
+    index,
+    foldedTool: caseFold(tool),
+    regex: match === '' && field === undefined ? null : re(match),
+    field: field === undefined ? undefined : caseFold(field),
+  };
+}
+
+function subject(text: string, fields: Record<string, string> | null = {}): FastSubject {
+  return {
+    text,
+    field: (k) => (fields === null ? null : Object.hasOwn(fields, k) ? fields[k] : undefined),
+  };
+}
+
+const name = (r: FastRule | null) => (r === null ? 'default' : `${r.list}[${r.index}]`);
+
+describe('fast decision loop', () => {
+  const rules = [
+    rule('allow', 0, 'bash', 'ls'),
+    rule('allow', 1, '', 'cat'),
+    rule('allow', 2, 'BASH', ''),
+    rule('deny', 0, 'read', 'secret'),
+    rule('deny', 1, '', 'sudo'),
+    rule('deny', 2, 'Bash', 'rm'),
+  ];
+  const plan = buildPlan(rules);
+
+  it('groups rules by folded tool, wildcards merged in source order', () => {
+    expect(plan.allow.byTool.get('BASH')?.map(name)).toEqual(['allow[0]', 'allow[1]', 'allow[2]']);
+    expect(plan.deny.byTool.get('BASH')?.map(name)).toEqual(['deny[1]', 'deny[2]']);
+    expect(plan.deny.byTool.get('READ')?.map(name)).toEqual(['deny[0]', 'deny[1]']);
+    expect(plan.allow.anyTool.map(name)).toEqual(['allow[1]']);
+    expect(plan.usesFields).toBe(false);
+  });
+
+  it('decides deny first, then allow, then default', () => {
+    expect(name(decide(plan, 'BASH', subject('sudo ls')))).toBe('deny[1]');
+    expect(name(decide(plan, 'BASH', subject('rm x')))).toBe('deny[2]');
+    expect(name(decide(plan, 'BASH', subject('ls')))).toBe('allow[0]');
+    expect(name(decide(plan, 'BASH', subject('pwd')))).toBe('allow[2]');
+    expect(name(decide(plan, 'EDIT', subject('cat x')))).toBe('allow[1]');
+    expect(name(decide(plan, 'EDIT', subject('pwd')))).toBe('default');
+    expect(name(decide(plan, 'READ', subject('/secret')))).toBe('deny[0]');
+  });
+
+  it('field rules: whole-value match, missing never matches, unreadable input denies only', () => {
+    const allowField = rule('allow', 0, '', 'ls.*', 'command');
+    const denyField = rule('deny', 0, '', 'rm.*', 'Command');
+    expect(ruleMatches(allowField, subject('', { COMMAND: 'ls -l' }))).toBe(true);
+    expect(ruleMatches(allowField, subject('', { COMMAND: 'x; ls' }))).toBe(false);
+    expect(ruleMatches(allowField, subject('', {}))).toBe(false);
+    expect(ruleMatches(allowField, subject('', null))).toBe(false);
+    expect(ruleMatches(denyField, subject('', null))).toBe(true);
+    expect(buildPlan([allowField]).usesFields).toBe(true);
+  });
+
+  it('decide agrees with ruleMatches applied in order (property)', () => {
+    const tools = ['bash', 'read', 'edit', ''];
+    const matches = ['', 'a', 'b', '^a', 'a$', '.'];
+    const ruleArb = fc.record({ tool: fc.constantFrom(...tools), match: fc.constantFrom(...matches) });
+    fc.assert(
+      fc.property(
+        fc.array(ruleArb, { maxLength: 5 }),
+        fc.array(ruleArb, { maxLength: 5 }),
+        fc.constantFrom('bash', 'READ', 'Edit', 'other'),
+        fc.constantFrom('', 'a', 'b', 'ab', 'ba', 'xyz'),
+        (allow, deny, tool, text) => {
+          const all = [
+            ...deny.map((r, i) => rule('deny', i, r.tool, r.match)),
+            ...allow.map((r, i) => rule('allow', i, r.tool, r.match)),
+          ];
+          const folded = caseFold(tool);
+          const s = subject(text);
+          const expected = all.find((r) => (r.foldedTool === '' || r.foldedTool === folded) && ruleMatches(r, s)) ?? null;
+          expect(name(decide(buildPlan(all), folded, s))).toBe(name(expected));
+        },
+      ),
+    );
+  });
+});
