@@ -22,10 +22,19 @@ export interface Command {
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 
+type OptionValue<T> = T extends { type: 'string' }
+  ? T extends { multiple: true } ? string[] : string
+  : T extends { multiple: true } ? boolean[] : boolean;
+
+export interface Parsed<O extends Options> {
+  values: { [K in keyof O]?: OptionValue<O[K]> } & { help?: boolean };
+  positionals: string[];
+}
+
 /** parseArgs with strict checking, turning its exceptions into usage errors a person can read. */
-export function parse<O extends Options>(argv: string[], options: O, allowPositionals = true) {
+export function parse<const O extends Options>(argv: string[], options: O, allowPositionals = true): Parsed<O> {
   try {
-    return parseArgs({ args: argv, options: { ...options, help: { type: 'boolean', short: 'h' } }, allowPositionals, strict: true });
+    return parseArgs({ args: argv, options: { ...options, help: { type: 'boolean', short: 'h' } }, allowPositionals, strict: true }) as unknown as Parsed<O>;
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
     throw new UsageError(message.replace(/\. To specify a positional argument.*$/s, '').replace(/^Unknown option/, 'unknown option'));
