@@ -258,6 +258,12 @@ export class Lowering extends BaseVisitor {
     return spanFromChevrotain(this.file, this.index, { startOffset: first.startOffset, endOffset: end });
   }
 
+  private reportColon(entry: CstNode, key: IToken): void {
+    const colon = tok(entry.children, 'colon');
+    if (!colon) return;
+    this.error('dsl/colon', 'a `.verdict` setting takes no `:`', this.spanOfToken(colon), `write \`${key.image} value\``);
+  }
+
   private policyEntries(block: CstNode, policy: PolicyIR): void {
     // A preset is a starting point wherever it is written: the settings beside it replace its values.
     for (const entry of nodes(block.children, 'policyEntry')) {
@@ -267,6 +273,7 @@ export class Lowering extends BaseVisitor {
     for (const entry of nodes(block.children, 'policyEntry')) {
       const key = tok(entry.children, 'key');
       if (!key) continue;
+      this.reportColon(entry, key);
       const keySpan = this.spanOfToken(key);
       const sub = node(entry.children, 'policyBlock');
       const scalar = node(entry.children, 'scalar');
@@ -335,6 +342,7 @@ export class Lowering extends BaseVisitor {
     for (const entry of nodes(block.children, 'policyEntry')) {
       const key = tok(entry.children, 'key');
       if (!key) continue;
+      this.reportColon(entry, key);
       const keySpan = this.spanOfToken(key);
       if (!(APPROVALS_KEYS as readonly string[]).includes(key.image)) {
         this.error(

@@ -114,6 +114,8 @@ export class VerdictParser extends CstParser {
 
   policyEntry = this.RULE('policyEntry', () => {
     this.CONSUME(Identifier, { LABEL: 'key' });
+    // `sandbox: read_only` out of YAML habit: accepted here so lowering can say it once, clearly.
+    this.OPTION(() => this.CONSUME(Colon, { LABEL: 'colon' }));
     this.OR([{ ALT: () => this.SUBRULE(this.policyBlock) }, { ALT: () => this.SUBRULE(this.scalar) }]);
   });
 
