@@ -137,3 +137,34 @@ describe('parse: JSON files', () => {
     expect(r.ir?.approver).toBeUndefined();
   });
 });
+
+describe('parse: YAML errors read as ours', () => {
+  it('a duplicate key names the key, at the second occurrence', () => {
+    const r = compileSource('approver:\n  mode: pattern\n  "mode": allow_all\n', 'd.yaml');
+    expect(r.diagnostics.map((d) => [d.code, d.message, d.span?.start.line, d.span?.start.column])).toEqual([
+      ['yaml/duplicate-key', 'duplicate key `mode`', 3, 3],
+    ]);
+  });
+  it('several documents in one file', () => {
+    const r = compileSource('a: 1\n---\nb: 2\n', 'm.yaml');
+    expect(r.diagnostics.map((d) => [d.code, d.message])).toEqual([
+      ['yaml/multiple-documents', 'the file holds more than one YAML document'],
+    ]);
+  });
+  it('`default: true` is a type error with advice', () => {
+    const r = compileSource('approver:\n  mode: pattern\n  default: true\n', 'd.yaml');
+    expect(r.diagnostics.map((d) => [d.code, d.message, d.help, d.span?.start.column])).toEqual([
+      ['schema/type', '`default` must be a string, not a boolean', 'write `default: allow` or `default: deny`', 12],
+    ]);
+  });
+  it('every yaml syntax error message is lowercase without a final period', () => {
+    for (const src of ['a: [1, 2\n', 'a:\n\t- b\n', 'a: "x\n', 'a: b: c\n', '- a\nb: c\n', '{a: 1']) {
+      const r = compileSource(src, 'e.yaml');
+      expect(r.diagnostics.length, src).toBeGreaterThan(0);
+      for (const d of r.diagnostics) {
+        expect(d.message).toMatch(/^[^A-Z].*[^.]$/);
+        expect(d.span?.start.line).toBeGreaterThan(0);
+      }
+    }
+  });
+});

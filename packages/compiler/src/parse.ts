@@ -83,12 +83,21 @@ export function parseTree(
       exhausted = true;
       continue;
     }
-    diagnostics.push({
+    const d: Diagnostic = {
       code: YAML_CODES[e.code] ?? (syntax === 'json' ? 'json/syntax' : 'yaml/syntax'),
       severity: 'error',
       message: tidy(e.message),
       span: spanOf(file, index, start, end),
-    });
+    };
+    if (e.code === 'DUPLICATE_KEY') {
+      const key = keyTextAt(text, start);
+      d.message = `duplicate key \`${key}\``;
+      d.help = 'the later value would silently replace the earlier one: keep only one';
+    } else if (e.code === 'MULTIPLE_DOCS') {
+      d.message = 'the file holds more than one YAML document';
+      d.help = 'a policy file is one document: remove the `---` separator and merge or split the files';
+    }
+    diagnostics.push(d);
   }
   for (const w of doc.warnings) {
     diagnostics.push({
@@ -100,6 +109,26 @@ export function parseTree(
   }
   if (failed) return undefined;
   return treeFromYaml(doc, file, index, diagnostics);
+}
+
+/** The text of the mapping key written at `offset` (yaml reports only its first character). */
+function keyTextAt(text: string, offset: number): string {
+  const q = text[offset];
+  if (q === '"') {
+    const m = /^"(?:[^"\\\n]|\\.)*"/.exec(text.slice(offset, offset + 1000));
+    if (m) {
+      try {
+        return JSON.parse(m[0]) as string;
+      } catch {
+        return m[0].slice(1, -1);
+      }
+    }
+  } else if (q === "'") {
+    const m = /^'(?:[^'\n]|'')*'/.exec(text.slice(offset, offset + 1000));
+    if (m) return m[0].slice(1, -1).replace(/''/g, "'");
+  }
+  const m = /^[^\n,{}[\]]*?(?=\s*:(?:\s|$)|\s*[,}\]]|\n|$)/.exec(text.slice(offset, offset + 1000));
+  return m?.[0] ?? '';
 }
 
 export function runParse(state: CompileState): void {

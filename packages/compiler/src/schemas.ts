@@ -160,7 +160,12 @@ function errorDiagnostic(e: ErrorObject, segments: string[], sourceMap: SourceMa
         code: 'schema/type',
         message: `\`${name}\` must be ${expected}, not ${actual}`,
       };
-      if (expected.startsWith('a string') && (actual === 'a boolean' || actual.endsWith('number') || actual === 'an integer')) {
+      const last = segments[segments.length - 1];
+      if (last === 'default' && segments.length <= 3 && expected.startsWith('a string')) {
+        d.help = 'write `default: allow` or `default: deny`';
+      } else if (last === 'mode' && segments.length <= 3 && expected.startsWith('a string')) {
+        d.help = 'write `mode: pattern`, `mode: allow_all` or `mode: deny_all`';
+      } else if (expected.startsWith('a string') && (actual === 'a boolean' || actual.endsWith('number') || actual === 'an integer')) {
         d.help = `quote the value to make it a string: \`"${String(e.data)}"\``;
       } else if (expected === 'an integer' && actual === 'a string' && /^-?\d+$/.test(String(e.data))) {
         d.help = `write the number without quotes: \`${String(e.data)}\``;

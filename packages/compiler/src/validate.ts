@@ -118,7 +118,9 @@ export function approverIssueDiagnostic(
       message: `invalid regular expression \`${rule?.match ?? ''}\`${where}`,
       help: compat
         ? `${detail}; in compatibility mode the approver denies every call, as the reference does`
-        : `${detail}; Go's regexp (RE2) syntax has no lookaround, backreferences or possessive quantifiers`,
+        : /unsupported Perl syntax|invalid escape sequence|invalid nested repetition/.test(detail)
+          ? `${detail}; Go's regexp (RE2) has no lookaround, backreferences or possessive quantifiers`
+          : detail,
       path: [...placementPath, issue.list ?? 'allow', issue.index ?? 0, 'match'],
       related: goNote(span),
     },
