@@ -83,7 +83,7 @@ export function describeDecision(e: Explanation): string {
 export function formatReport(r: PropertyReport): string {
   const count = r.relevant === undefined ? `${r.runs} runs` : `${r.runs} runs, ${r.relevant} in the predicate's domain`;
   if (r.ok) return `ok   ${r.property}: ${r.statement} (${count}, seed ${r.seed})`;
-  const lines = [`FAIL ${r.property}: ${r.statement} (${count}, seed ${r.seed}, shrunk ${r.shrinks} times)`];
+  const lines = [`FAIL ${r.property}: ${r.statement} (${count}, seed ${r.seed}, shrunk ${r.shrinks} time${r.shrinks === 1 ? "" : "s"})`];
   if (r.error) lines.push(`  error: ${r.error}`);
   const c = r.counterexample;
   if (c) {

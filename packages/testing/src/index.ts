@@ -17,6 +17,7 @@ export type { Spelling } from './respell.ts';
 export { PLAIN_SPELLING, respell, spelling } from './respell.ts';
 export type { DuplicateKeyOptions } from './attacks.ts';
 export { duplicateKeys } from './attacks.ts';
+export { effectiveCall, noDuplicateKeySmuggling } from './smuggling.ts';
 
 // policies and properties
 export type { LoadPolicyResult, PolicyUnderTest } from './policy.ts';
@@ -33,6 +34,7 @@ export type {
 } from './properties.ts';
 export {
   alwaysDenies,
+  defineProperty,
   equivalent,
   invariantUnderRespelling,
   neverAllows,

@@ -41,7 +41,8 @@ export interface PolicyProperty<T = ToolCall> {
   property: fc.IPropertyWithHooks<[T]>;
 }
 
-function make<T>(p: Omit<PolicyProperty<T>, 'property'>): PolicyProperty<T> {
+/** A property from its parts; `property` (for `fc.assert`) is built from `arbitrary` and `holds`. */
+export function defineProperty<T>(p: Omit<PolicyProperty<T>, 'property'>): PolicyProperty<T> {
   return { ...p, property: fc.property(p.arbitrary, (x) => p.holds(x)) };
 }
 
@@ -58,7 +59,7 @@ export interface DomainOptions {
 
 /** No call for which `predicate` holds is allowed. */
 export function neverAllows(policy: PolicyUnderTest, predicate: CallPredicate, options: DomainOptions = {}): PolicyProperty {
-  return make({
+  return defineProperty({
     name: 'neverAllows',
     statement: `${policy.name} never allows a call the predicate flags`,
     arbitrary: options.calls ?? callsFor(policy),
@@ -101,7 +102,7 @@ export function alwaysDenies(
   const wanted = [options.reason !== undefined ? `with reason ${String(options.reason)}` : '', options.rule ? `by ${options.rule}` : '']
     .filter(Boolean)
     .join(' ');
-  return make({
+  return defineProperty({
     name: 'alwaysDenies',
     statement: `${policy.name} denies every call in the domain${wanted ? ` ${wanted}` : ''}`,
     arbitrary,
@@ -126,7 +127,7 @@ export interface EquivalentOptions extends DomainOptions {
 /** `b` decides every call as `a` does: a refactor that changes no decision. */
 export function equivalent(a: PolicyUnderTest, b: PolicyUnderTest, options: EquivalentOptions = {}): PolicyProperty {
   const same = (x: Explanation, y: Explanation) => x.decision === y.decision && (!options.reasons || x.reason === y.reason);
-  return make({
+  return defineProperty({
     name: 'equivalent',
     statement: `${b.name} decides every call as ${a.name} does`,
     arbitrary: options.calls ?? callsFor(a, b),
@@ -145,7 +146,7 @@ export function equivalent(a: PolicyUnderTest, b: PolicyUnderTest, options: Equi
 
 /** `a` allows nothing that `b` denies (it may deny more). */
 export function stricterThan(a: PolicyUnderTest, b: PolicyUnderTest, options: DomainOptions = {}): PolicyProperty {
-  return make({
+  return defineProperty({
     name: 'stricterThan',
     statement: `${a.name} allows nothing ${b.name} denies`,
     arbitrary: options.calls ?? callsFor(a, b),
@@ -189,7 +190,7 @@ export function respelledPair(sample: RespelledCall): [ToolCall, ToolCall] {
  * whitespace, `\uXXXX` and `\/` escapes). Raw-mode rule sets often fail it: a regex sees spelling.
  */
 export function invariantUnderRespelling(policy: PolicyUnderTest, options: DomainOptions = {}): PolicyProperty<RespelledCall> {
-  return make({
+  return defineProperty({
     name: 'invariantUnderRespelling',
     statement: `${policy.name} decides the same JSON value the same way however it is spelled`,
     arbitrary: respelledCalls(options.calls ?? callsFor(policy)),

@@ -1,0 +1,206 @@
+import { caseFold, compileRegex } from '@verdict/engine';
+import {
+  alwaysDenies,
+  checkProperty,
+  dslTest,
+  effective,
+  equivalent,
+  formatReport,
+  invariantUnderRespelling,
+  loadPolicy,
+  neverAllows,
+  noDuplicateKeySmuggling,
+  parseJson,
+  type PolicyProperty,
+  type PolicyUnderTest,
+  type PropertyReport,
+  ruleName,
+  stricterThan,
+  type ToolCall,
+  yamlTest,
+} from '@verdict/testing';
+import { type Command, type CommandIo, parse, UsageError, write } from '../args.ts';
+import { renderDiagnostics } from '../render.ts';
+
+const USAGE = `usage: verdict fuzz --policy FILE [--property NAME]… [--other FILE] [--tool NAME] [--where REGEX]
+                    [--reason TEXT] [--runs N] [--seed S] [-f text|json]
+
+Checks properties of a policy on generated tool calls: calls shaped like real agent calls, calls
+aimed at each rule (inputs that match its regex and inputs one edit away), and variants of the
+policy's inline tests. A failure shrinks to a small call, printed as an inline test to paste.
+The seed is printed; run again with --seed to replay.
+
+properties:
+  respelling      the decision does not change when the same JSON input is spelled differently
+                  (key order, whitespace, \\uXXXX and \\/ escapes); the default
+  duplicate-keys  an input that repeats a key is not allowed when its last value (what the tool
+                  runs) is denied
+  never-allows    no call whose decoded input has a string matching --where (for --tool, if
+                  given) is allowed
+  always-denies   every such call is denied, with --reason if given
+  equivalent      --other FILE decides every call as the policy does (a refactor)
+  stricter        the policy allows nothing --other FILE denies
+
+options:
+  --policy FILE     the policy file (YAML, JSON or .verdict)
+  --property NAME   a property above; repeat for several
+  --other FILE      the second policy of equivalent and stricter
+  --tool NAME       limit never-allows / always-denies to this tool (case-insensitive)
+  --where REGEX     the calls never-allows / always-denies are about (RE2, searched in each string
+                    value of the decoded input, or in the raw input when it is not JSON)
+  --reason TEXT     the reason always-denies expects
+  --runs N          generated calls per property (default 200)
+  --seed S          the seed (default: random, printed)
+  -f, --format FMT  text (default) or json
+  -h, --help        show this help
+
+exit: 0 every property held, 1 a property failed, 2 usage error or a policy that cannot load`;
+
+const PROPERTIES = ['respelling', 'duplicate-keys', 'never-allows', 'always-denies', 'equivalent', 'stricter'] as const;
+type PropertyName = (typeof PROPERTIES)[number];
+
+function load(file: string, io: CommandIo): PolicyUnderTest | undefined {
+  const result = loadPolicy(file);
+  const text = renderDiagnostics(result.diagnostics, file);
+  if (text) io.stderr.write(text);
+  return result.ok ? result.policy : undefined;
+}
+
+function stringValues(text: string): string[] {
+  const v = parseJson(text.trim() === '' ? '{}' : text);
+  if (!v) return [text];
+  const out: string[] = [];
+  const walk = (x: ReturnType<typeof effective>) => {
+    if (x.kind === 'string') out.push(x.value);
+    else if (x.kind === 'array') x.items.forEach(walk);
+    else if (x.kind === 'object') x.members.forEach(([, m]) => walk(m));
+  };
+  walk(effective(v));
+  return out;
+}
+
+function wherePredicate(where: string, tool: string | undefined): (call: ToolCall) => boolean {
+  const compiled = compileRegex(where);
+  if (!compiled.ok) throw new UsageError(`\`--where\` is not a valid regex: ${compiled.error}`);
+  const re = compiled.regex;
+  const folded = tool === undefined ? undefined : caseFold(tool);
+  return (call) => (folded === undefined || caseFold(call.tool) === folded) && stringValues(call.input).some((s) => re.test(s));
+}
+
+function progressBar(io: CommandIo, label: string): ((done: number, total: number) => void) | undefined {
+  if (!io.isTTY) return undefined;
+  let last = -1;
+  return (done, total) => {
+    const width = 30;
+    const filled = Math.min(width, Math.round((done / total) * width));
+    if (filled === last && done !== total) return;
+    last = filled;
+    io.stdout.write(`\r${label} [${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${done}/${total}`);
+  };
+}
+
+function reportJson(r: PropertyReport) {
+  const c = r.counterexample;
+  return {
+    property: r.property,
+    statement: r.statement,
+    ok: r.ok,
+    runs: r.runs,
+    ...(r.relevant !== undefined ? { relevant: r.relevant } : {}),
+    shrinks: r.shrinks,
+    ...(r.error !== undefined ? { error: r.error } : {}),
+    ...(c
+      ? {
+          counterexample: {
+            summary: c.summary,
+            observations: c.observations.map((o) => ({
+              policy: o.policy,
+              tool: o.call.tool,
+              input: o.call.input,
+              decision: o.explanation.decision,
+              reason: o.explanation.reason,
+              rule: ruleName(o.explanation),
+            })),
+            tests: c.tests.map((t) => ({ tool: t.call.tool, input: t.call.input, expect: t.expect, yaml: yamlTest(t), verdict: dslTest(t) })),
+          },
+        }
+      : {}),
+  };
+}
+
+export const fuzzCommand: Command = {
+  name: 'fuzz',
+  summary: 'check properties of a policy on generated calls; counterexamples print as inline tests',
+  usage: USAGE,
+  async run(argv, io) {
+    const { values, positionals } = parse(argv, {
+      policy: { type: 'string', short: 'p' },
+      property: { type: 'string', multiple: true },
+      other: { type: 'string' },
+      tool: { type: 'string' },
+      where: { type: 'string' },
+      reason: { type: 'string' },
+      runs: { type: 'string' },
+      seed: { type: 'string' },
+      format: { type: 'string', short: 'f' },
+    });
+    if (values.help) return write(io.stdout, USAGE), 0;
+    if (!values.policy) throw new UsageError('missing `--policy FILE`');
+    if (positionals.length > 0) throw new UsageError(`unexpected argument \`${positionals[0]}\``);
+    const format = values.format ?? 'text';
+    if (format !== 'text' && format !== 'json') throw new UsageError(`unknown format \`${format}\` (want text or json)`);
+    const names = (values.property ?? (values.where !== undefined ? ['never-allows'] : ['respelling'])) as string[];
+    for (const n of names) {
+      if (!(PROPERTIES as readonly string[]).includes(n)) throw new UsageError(`unknown property \`${n}\` (want ${PROPERTIES.join(', ')})`);
+    }
+    const runs = values.runs === undefined ? 200 : Number(values.runs);
+    if (!Number.isInteger(runs) || runs < 1) throw new UsageError(`\`--runs\` wants a positive whole number, not \`${values.runs}\``);
+    const seed = values.seed === undefined ? (Math.random() * 0x7fffffff) | 0 : Number(values.seed);
+    if (!Number.isSafeInteger(seed)) throw new UsageError(`\`--seed\` wants a whole number, not \`${values.seed}\``);
+    const needsOther = names.some((n) => n === 'equivalent' || n === 'stricter');
+    if (needsOther && values.other === undefined) throw new UsageError('`equivalent` and `stricter` need `--other FILE`');
+    const needsWhere = names.some((n) => n === 'never-allows' || n === 'always-denies');
+    if (needsWhere && values.where === undefined) throw new UsageError('`never-allows` and `always-denies` need `--where REGEX`');
+    const predicate = values.where === undefined ? undefined : wherePredicate(values.where, values.tool);
+
+    const policy = load(values.policy, io);
+    const other = values.other === undefined ? undefined : load(values.other, io);
+    if (!policy || (values.other !== undefined && !other)) return 2;
+
+    const property = (name: PropertyName): PolicyProperty<unknown> => {
+      switch (name) {
+        case 'respelling':
+          return invariantUnderRespelling(policy) as PolicyProperty<unknown>;
+        case 'duplicate-keys':
+          return noDuplicateKeySmuggling(policy) as PolicyProperty<unknown>;
+        case 'never-allows':
+          return neverAllows(policy, predicate!) as PolicyProperty<unknown>;
+        case 'always-denies':
+          return alwaysDenies(policy, predicate!, values.reason === undefined ? {} : { reason: values.reason }) as PolicyProperty<unknown>;
+        case 'equivalent':
+          return equivalent(policy, other!) as PolicyProperty<unknown>;
+        case 'stricter':
+          return stricterThan(policy, other!) as PolicyProperty<unknown>;
+      }
+    };
+
+    if (format === 'text') write(io.stdout, `verdict fuzz: ${values.policy}, ${runs} runs per property, seed ${seed}`);
+    const reports: PropertyReport[] = [];
+    for (const name of names as PropertyName[]) {
+      const onProgress = format === 'text' ? progressBar(io, name) : undefined;
+      const report = checkProperty(property(name), { numRuns: runs, seed, ...(onProgress ? { onProgress } : {}) });
+      if (onProgress) io.stdout.write('\r\x1b[K');
+      reports.push(report);
+      if (format === 'text') write(io.stdout, formatReport(report));
+    }
+    const failed = reports.filter((r) => !r.ok).length;
+    if (format === 'json') {
+      write(io.stdout, JSON.stringify({ policy: values.policy, seed, runs, properties: reports.map(reportJson) }, null, 2));
+    } else {
+      const total = reports.length;
+      const tail = failed ? `; replay with --seed ${seed}` : '';
+      write(io.stdout, `${total} propert${total === 1 ? 'y' : 'ies'}: ${total - failed} held, ${failed} failed (seed ${seed}${tail})`);
+    }
+    return failed > 0 ? 1 : 0;
+  },
+};
