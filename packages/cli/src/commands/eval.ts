@@ -2,7 +2,7 @@ import type { ApprovalRequest, CompiledApprover, Explanation } from '@verdict/en
 import { type Command, type CommandIo, parse, UsageError, write } from '../args.ts';
 import { loadApproverOrReport } from '../load.ts';
 
-const USAGE = `usage: verdict eval --policy FILE [--compat] [--driver NAME|FILE]
+const USAGE = `usage: verdict eval --policy FILE [--compat]
 
 Reads one request per line on standard input and writes one decision per line, in order:
   in:  {"toolName":"bash","input":"{\\"command\\":\\"ls\\"}","sessionId":"s1"}
@@ -29,15 +29,11 @@ export const evalCommand: Command = {
     const { values, positionals } = parse(argv, {
       policy: { type: 'string', short: 'p' },
       compat: { type: 'boolean' },
-      driver: { type: 'string' },
     });
     if (values.help) return write(io.stdout, USAGE), 0;
     if (!values.policy) throw new UsageError('missing `--policy FILE`');
     if (positionals.length > 0) throw new UsageError(`unexpected argument \`${positionals[0]}\``);
-    const loaded = loadApproverOrReport(values.policy, io, {
-      compat: values.compat === true,
-      ...(values.driver ? { driver: values.driver } : {}),
-    });
+    const loaded = loadApproverOrReport(values.policy, io, { compat: values.compat === true });
     if (!loaded) return 2;
     await streamDecisions(loaded.approver, io);
     return 0;
