@@ -1,20 +1,29 @@
 /**
- * The per-call decision loop of the pattern approver (semantics.md A3.2, A3.3, A4.3).
+ * The per-call decision loop of the pattern approver (semantics.md A3.2, A3.3, A4.3), built for speed
+ * without changing a decision.
  *
  * Interface (kept narrow so it can be optimised without touching the approver):
- * - `buildPlan(rules)` runs once at compile time: it groups the rules of each list by case-folded
- *   tool name (wildcard rules, with an empty tool, are merged into every group in source order).
- * - `decide(plan, foldedTool, subject)` runs per call and returns the deciding rule: the first deny
- *   rule that matches, else the first allow rule that matches, else `null` (the default decides).
+ * - `buildPlan(rules)` runs once at compile time. It groups the rules of each list by case-folded tool
+ *   name (wildcard rules, with an empty tool, are merged into every group in source order) and
+ *   prepares each rule's cheapest sound test (`fast-screen.ts`): a literal search, an anchored prefix,
+ *   a few required literals, or a run of the regex. Rules that only the regex can decide share one
+ *   re2js `RE2Set` per tool and list, run at most once per call and only when such a rule is reached.
+ * - `decide(plan, foldedTool, subject)` / `decideTool(plan, toolName, subject)` run per call and return
+ *   the deciding rule: the first deny rule that matches, else the first allow rule that matches, else
+ *   `null` (the default decides). `decideTool` caches the tool name's group, skipping the case fold.
  * - `ruleMatches(rule, subject)` is the one definition of "a rule matches"; `decide` must agree with
- *   it (the approver's `explain` uses it rule by rule, and a property test checks they agree).
+ *   it (the approver's `explain` uses it rule by rule, and property tests check they agree).
  *
- * Subjects are prepared by the caller: `text` is already well-formed (see `wellFormed`), so the
- * `*WellFormed` regex entry points can skip that check; field values come decoded from the JSON
+ * Subjects are prepared by the caller: `text` is already well-formed (see `wellFormed`), so screens
+ * and the `*WellFormed` regex entry points need no check; field values come decoded from the JSON
  * parser and are well-formed too.
  */
+import { RE2Set } from 're2js';
+import type { RE2JS } from 're2js';
+import { caseFold } from '../canonical/casefold.ts';
 import type { RuleList } from '../ir.ts';
 import type { CompiledRegex } from '../regex/regex.ts';
+import { screenFor } from './fast-screen.ts';
 
 export interface FastRule {
   readonly list: RuleList;
@@ -31,20 +40,6 @@ export interface FastRule {
   readonly field: string | undefined;
 }
 
-export interface FastList {
-  /** Candidate rules for each case-folded tool some rule names, wildcard rules included, in order. */
-  readonly byTool: ReadonlyMap<string, readonly FastRule[]>;
-  /** Candidate rules for any other tool: the wildcard rules only. */
-  readonly anyTool: readonly FastRule[];
-}
-
-export interface FastPlan {
-  readonly deny: FastList;
-  readonly allow: FastList;
-  /** Whether some rule looks at a field (the caller then provides a field lookup). */
-  readonly usesFields: boolean;
-}
-
 /** What a decision looks at. */
 export interface FastSubject {
   /** The text non-field rules search: the raw input or the canonical text, already well-formed. */
@@ -58,23 +53,142 @@ export interface FastSubject {
   field(foldedKey: string): string | undefined | null;
 }
 
-export function buildPlan(rules: readonly FastRule[]): FastPlan {
-  return {
-    deny: buildList(rules.filter((r) => r.list === 'deny')),
-    allow: buildList(rules.filter((r) => r.list === 'allow')),
-    usesFields: rules.some((r) => r.field !== undefined),
-  };
+// Step kinds, cheapest first.
+const ALWAYS = 0; // empty match: matches every subject
+const LITERAL = 1; // the pattern is a literal: matches iff the text contains it
+const PREFIX = 2; // `^literal…`: the text must start with `needle`, then the regex decides
+const ANY = 3; // the text must contain one of `needles`, then the regex decides
+const RUN = 4; // only the regex (or the list's set) can say
+const FIELD = 5; // a field rule: `ruleMatches`
+const ONE = 6; // the text must contain `needle`, then the regex decides
+
+interface Step {
+  readonly rule: FastRule;
+  readonly kind: number;
+  readonly needle: string;
+  readonly needles: readonly string[];
+  /** The re2js program, when the regex exposes it; else `rule.regex` runs. */
+  readonly re: RE2JS | null;
+  /** Position in the list's set (`RUN` steps of a list with a set), else -1. */
+  readonly setIndex: number;
 }
 
-function buildList(rules: readonly FastRule[]): FastList {
-  const sorted = [...rules].sort((a, b) => a.index - b.index);
-  const byTool = new Map<string, FastRule[]>();
-  for (const r of sorted) if (r.foldedTool !== '') byTool.set(r.foldedTool, []);
-  for (const r of sorted) {
-    if (r.foldedTool === '') for (const group of byTool.values()) group.push(r);
-    else byTool.get(r.foldedTool)!.push(r);
+interface StepList {
+  readonly steps: readonly Step[];
+  /** One pass over the text answers every `RUN` step of the list; `null` when there are too few. */
+  readonly set: RE2Set | null;
+}
+
+interface Group {
+  readonly deny: StepList;
+  readonly allow: StepList;
+}
+
+export interface FastList {
+  /** Candidate rules for each case-folded tool some rule names, wildcard rules included, in order. */
+  readonly byTool: ReadonlyMap<string, readonly FastRule[]>;
+  /** Candidate rules for any other tool: the wildcard rules only. */
+  readonly anyTool: readonly FastRule[];
+}
+
+export interface FastPlan {
+  /** The candidate rules of each list, as written (what `explain` walks). */
+  readonly deny: FastList;
+  readonly allow: FastList;
+  /** The prepared steps of each case-folded tool some rule names. */
+  readonly groups: ReadonlyMap<string, Group>;
+  /** The prepared steps for any other tool: the wildcard rules only. */
+  readonly anyGroup: Group;
+  /** Whether some rule looks at a field (the caller then provides a field lookup). */
+  readonly usesFields: boolean;
+  /** Tool name as sent → its group; bounded, so arbitrary names cannot grow it without limit. */
+  readonly toolCache: Map<string, Group>;
+}
+
+/** Fewer `RUN` rules than this are cheaper to run one by one than as a set. */
+const MIN_SET = 4;
+/** DFA memory budget of one set (re2js default 8 MiB); its state cache resets at the budget. */
+const SET_MAX_MEM = 1 << 20;
+const TOOL_CACHE_MAX = 256;
+
+function engineOf(regex: CompiledRegex | null): RE2JS | null {
+  const e = (regex as { engine?: RE2JS } | null)?.engine;
+  return e === undefined ? null : e;
+}
+
+function makeStep(rule: FastRule): Omit<Step, 'setIndex'> {
+  const base = { rule, needle: '', needles: [] as readonly string[], re: engineOf(rule.regex) };
+  if (rule.field !== undefined) return { ...base, kind: FIELD };
+  if (rule.regex === null) return { ...base, kind: ALWAYS };
+  if (base.re === null) return { ...base, kind: RUN };
+  const s = screenFor(base.re);
+  switch (s.kind) {
+    case 'literal':
+      return { ...base, kind: LITERAL, needle: s.needle };
+    case 'prefix':
+      return { ...base, kind: PREFIX, needle: s.prefix };
+    case 'any':
+      return s.needles.length === 1 ? { ...base, kind: ONE, needle: s.needles[0]! } : { ...base, kind: ANY, needles: s.needles };
+    case 'run':
+      return { ...base, kind: RUN };
   }
-  return { byTool, anyTool: sorted.filter((r) => r.foldedTool === '') };
+}
+
+function buildStepList(rules: readonly FastRule[], cache: Map<FastRule, Omit<Step, 'setIndex'>>): StepList {
+  const prepared = rules.map((r) => {
+    let s = cache.get(r);
+    if (s === undefined) cache.set(r, (s = makeStep(r)));
+    return s;
+  });
+  // Nothing after a rule that always matches can decide.
+  const cut = prepared.findIndex((s) => s.kind === ALWAYS);
+  const live = cut < 0 ? prepared : prepared.slice(0, cut + 1);
+  const runs = live.filter((s) => s.kind === RUN && s.re !== null);
+  let set: RE2Set | null = null;
+  const setIndex = new Map<Omit<Step, 'setIndex'>, number>();
+  if (runs.length >= MIN_SET) {
+    try {
+      const candidate = new RE2Set(RE2Set.UNANCHORED, 0, SET_MAX_MEM);
+      for (const s of runs) setIndex.set(s, candidate.add(s.rule.regex!.source));
+      candidate.compile();
+      set = candidate;
+    } catch {
+      // Too large for one program (or refused): the rules run one by one, as without a set.
+      set = null;
+      setIndex.clear();
+    }
+  }
+  return { steps: live.map((s) => ({ ...s, setIndex: setIndex.get(s) ?? -1 })), set };
+}
+
+export function buildPlan(rules: readonly FastRule[]): FastPlan {
+  const sorted = (list: RuleList) => rules.filter((r) => r.list === list).sort((a, b) => a.index - b.index);
+  const deny = sorted('deny');
+  const allow = sorted('allow');
+  const tools = new Set<string>();
+  for (const r of rules) if (r.foldedTool !== '') tools.add(r.foldedTool);
+  const pick = (list: readonly FastRule[], tool: string) => list.filter((r) => r.foldedTool === '' || r.foldedTool === tool);
+  const fastList = (list: readonly FastRule[]): FastList => ({
+    byTool: new Map([...tools].map((t) => [t, pick(list, t)])),
+    anyTool: pick(list, ''),
+  });
+  const denyList = fastList(deny);
+  const allowList = fastList(allow);
+  const cache = new Map<FastRule, Omit<Step, 'setIndex'>>();
+  const groupFor = (tool: string): Group => ({
+    deny: buildStepList(denyList.byTool.get(tool) ?? denyList.anyTool, cache),
+    allow: buildStepList(allowList.byTool.get(tool) ?? allowList.anyTool, cache),
+  });
+  const groups = new Map<string, Group>();
+  for (const t of tools) groups.set(t, groupFor(t));
+  return {
+    deny: denyList,
+    allow: allowList,
+    groups,
+    anyGroup: groupFor(''),
+    usesFields: rules.some((r) => r.field !== undefined),
+    toolCache: new Map(),
+  };
 }
 
 /** Whether `rule` matches `subject` (its tool has already been checked). */
@@ -88,16 +202,88 @@ export function ruleMatches(rule: FastRule, subject: FastSubject): boolean {
   return rule.regex === null || rule.regex.testWellFormed(subject.text);
 }
 
-function firstMatch(list: FastList, foldedTool: string, subject: FastSubject): FastRule | null {
-  const candidates = list.byTool.get(foldedTool) ?? list.anyTool;
-  for (const rule of candidates) if (ruleMatches(rule, subject)) return rule;
+// Set results of the current call, stamped with a call number instead of cleared (no allocation).
+let stamp = new Int32Array(64);
+let callNo = 0;
+
+function firstMatch(list: StepList, subject: FastSubject): FastRule | null {
+  const text = subject.text;
+  const steps = list.steps;
+  let setDone = false;
+  for (let i = 0; i < steps.length; i++) {
+    const s = steps[i]!;
+    switch (s.kind) {
+      case ALWAYS:
+        return s.rule;
+      case LITERAL:
+        if (text.includes(s.needle)) return s.rule;
+        continue;
+      case PREFIX:
+        if (!text.startsWith(s.needle)) continue;
+        break;
+      case ONE:
+        if (!text.includes(s.needle)) continue;
+        break;
+      case ANY: {
+        const n = s.needles;
+        let hit = false;
+        for (let j = 0; j < n.length && !hit; j++) hit = text.includes(n[j]!);
+        if (!hit) continue;
+        break;
+      }
+      case FIELD:
+        if (ruleMatches(s.rule, subject)) return s.rule;
+        continue;
+      case RUN:
+        if (s.setIndex >= 0) {
+          if (!setDone) {
+            setDone = true;
+            markSet(list.set!, text);
+          }
+          if (stamp[s.setIndex] === callNo) return s.rule;
+          continue;
+        }
+        break;
+    }
+    if (s.re !== null ? s.re.test(text) : s.rule.regex!.testWellFormed(text)) return s.rule;
+  }
   return null;
 }
 
-/**
- * The deciding rule for a call: first matching deny, else first matching allow, else `null`.
- * The caller identifies the returned rule by `list` and `index` only.
- */
+function markSet(set: RE2Set, text: string): void {
+  callNo = (callNo + 1) | 0;
+  if (callNo === 0) {
+    stamp.fill(-1);
+    callNo = 1;
+  }
+  const hits = set.match(text);
+  for (let k = 0; k < hits.length; k++) {
+    const h = hits[k]!;
+    if (h >= stamp.length) {
+      const grown = new Int32Array(Math.max(h + 1, stamp.length * 2));
+      grown.set(stamp);
+      stamp = grown;
+    }
+    stamp[h] = callNo;
+  }
+}
+
+function decideGroup(group: Group, subject: FastSubject): FastRule | null {
+  return firstMatch(group.deny, subject) ?? firstMatch(group.allow, subject);
+}
+
+/** The deciding rule for a call: first matching deny, else first matching allow, else `null`. */
 export function decide(plan: FastPlan, foldedTool: string, subject: FastSubject): FastRule | null {
-  return firstMatch(plan.deny, foldedTool, subject) ?? firstMatch(plan.allow, foldedTool, subject);
+  return decideGroup(plan.groups.get(foldedTool) ?? plan.anyGroup, subject);
+}
+
+/** `decide` for a tool name as sent: its group is cached by name, so the case fold runs once per name. */
+export function decideTool(plan: FastPlan, toolName: string, subject: FastSubject): FastRule | null {
+  let group = plan.toolCache.get(toolName);
+  if (group === undefined) {
+    group = plan.groups.get(caseFold(toolName)) ?? plan.anyGroup;
+    if (plan.toolCache.size >= TOOL_CACHE_MAX) plan.toolCache.clear();
+    plan.toolCache.set(toolName, group);
+  }
+  return decideGroup(group, subject);
 }

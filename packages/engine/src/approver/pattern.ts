@@ -20,7 +20,7 @@ import type { Decision, InputMode, RuleList } from '../ir.ts';
 import { wellFormed } from '../regex/regex.ts';
 import type { CompiledRegex } from '../regex/regex.ts';
 import { denied, internalErrorReason } from './builtins.ts';
-import { buildPlan, decide, ruleMatches } from './fast.ts';
+import { buildPlan, decideTool, ruleMatches } from './fast.ts';
 import type { FastRule, FastSubject } from './fast.ts';
 import type { ApprovalRequest, ApprovalResult, CompiledApprover, Explanation, MatchSpan, RuleRef } from './types.ts';
 
@@ -160,7 +160,7 @@ export function createPatternApprover(options: PatternApproverOptions): Compiled
       checkRequest(request);
       const p = prepareSubject(request.input, mode, plan.usesFields);
       if (!p.ok) return { result: { decision: 'deny', reason: CANONICAL_REJECT_REASON }, rule: null };
-      const rule = decide(plan, caseFold(request.toolName), p.subject);
+      const rule = decideTool(plan, request.toolName, p.subject);
       return { result: resultFor(rule), rule: rule === null ? null : (refs.get(`${rule.list}:${rule.index}`) ?? null) };
     } catch (e) {
       return { result: { decision: 'deny', reason: internalErrorReason(e) }, rule: null };

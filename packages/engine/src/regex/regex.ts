@@ -33,6 +33,8 @@ export interface CompiledRegex {
   testWellFormed(subject: string): boolean;
   /** `testWhole` for a subject already passed through `wellFormed`. */
   testWholeWellFormed(subject: string): boolean;
+  /** The re2js program, for the fast path's screens and sets (`approver/fast.ts`). */
+  readonly engine?: RE2JS;
 }
 
 export type CompileRegexResult = { ok: true; regex: CompiledRegex } | { ok: false; error: string };
@@ -80,6 +82,7 @@ function wrap(source: string, re: RE2JS): CompiledRegex {
     },
     testWellFormed: (subject) => re.test(subject),
     testWholeWellFormed: (subject) => re.testExact(subject),
+    engine: re,
   };
 }
 
