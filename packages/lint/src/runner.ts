@@ -73,7 +73,12 @@ export function lintSource(text: string, file: string, options: LintSourceOption
     catalogue.filter((r) => !RUNNER_RULES.has(r.id)),
     options,
   );
-  const enabled = new Set(resolved.map((r) => r.rule.id));
+  // Which rules are on under the configuration, even when only some run (rule tests).
+  const enabled = new Set(
+    options.only === undefined
+      ? resolved.map((r) => r.rule.id)
+      : catalogue.filter((r) => ruleSeverity(r, options.config) !== 'off' || options.only?.includes(r.id)).map((r) => r.id),
+  );
   const messages: LintMessage[] = [];
 
   let compiled: CompileResult | undefined;

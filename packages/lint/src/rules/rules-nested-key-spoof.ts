@@ -4,6 +4,8 @@ import { findWitness, stringKeys } from '../support/witness.ts';
 
 /** A pattern that names a JSON key: `"path":`, `\"path\"\s*:`. */
 const KEY_IN_PATTERN = /\\?"([^"\\]+)\\?"(?:\\s[*+?]?|[ \t])*:/;
+/** An unquoted well-known key name followed by a colon somewhere after it: `path.{0,4}:`. */
+const BARE_KEY_IN_PATTERN = /(?:^|[^A-Za-z0-9_])(path|file_path|command|cmd|url|file|filename)(?![A-Za-z0-9_]).{0,12}:/;
 const SPOOF = 'spoofed-value-xyz';
 
 export default createRule({
@@ -26,7 +28,7 @@ export default createRule({
     return {
       rule(rule, list, _index, approver) {
         if (list !== 'allow' || rule.field !== undefined || rule.match === '') return;
-        const key = KEY_IN_PATTERN.exec(rule.match)?.[1];
+        const key = KEY_IN_PATTERN.exec(rule.match)?.[1] ?? BARE_KEY_IN_PATTERN.exec(rule.match)?.[1];
         if (key === undefined) return;
         const mode = approver.input;
         const witness = findWitness(ctx.regexCache, rule, 'allow', mode);
@@ -38,9 +40,9 @@ export default createRule({
         if (ruleMatchesInput(ctx.regexCache, rule, 'allow', mode, JSON.stringify(control)) !== false) return;
         const nestedKey = key === 'x' ? 'y' : 'x';
         const spoofs: { messageId: 'nested' | 'inString'; text: string }[] = [
+          { messageId: 'inString', text: JSON.stringify({ ...control, content: witness.text }) },
           { messageId: 'nested', text: JSON.stringify({ [nestedKey]: witness.value, ...control }) },
           { messageId: 'nested', text: JSON.stringify({ ...control, [nestedKey]: witness.value }) },
-          { messageId: 'inString', text: JSON.stringify({ ...control, content: witness.text }) },
         ];
         for (const s of spoofs) {
           if (ruleMatchesInput(ctx.regexCache, rule, 'allow', mode, s.text) === true) {

@@ -1,0 +1,26 @@
+import { describe, expect, it } from 'vitest';
+import { lintWithRule, runRuleTests } from '../testing/rule-tester.ts';
+import rule from './rules-duplicate.ts';
+
+const y = (...lines: string[]): string => `${lines.join('\n')}\n`;
+
+runRuleTests(rule, {
+  valid: [
+    y('mode: pattern', 'allow:', '  - {tool: bash, match: "ls"}', '  - {tool: bash, match: "pwd"}'),
+    { name: 'same rule in different lists', code: y('mode: pattern', 'allow:', '  - {tool: bash, match: "ls"}', 'deny:', '  - {tool: bash, match: "ls"}') },
+    { name: 'field differs', code: y('mode: pattern', 'allow:', '  - {tool: bash, match: "ls"}', '  - {tool: bash, field: command, match: "ls"}') },
+  ],
+  invalid: [
+    {
+      code: y('mode: pattern', 'allow:', '  - {tool: bash, match: "ls"}', '  - {tool: read}', '  - {tool: Bash, match: "ls"}'),
+      errors: [{ messageId: 'duplicate', line: 5, column: 5, message: 'this rule repeats `allow[0]`: same tool, pattern and field' }],
+    },
+  ],
+});
+
+describe('rules/duplicate related location', () => {
+  it('points at the first rule', () => {
+    const r = lintWithRule(rule, { code: y('mode: pattern', 'deny:', '  - {tool: bash, match: "x"}', '  - {tool: bash, match: "x"}') });
+    expect(r.messages[0]?.related?.map((x) => [x.message, x.span?.start.line, x.span?.start.column])).toEqual([['first written here', 3, 5]]);
+  });
+});

@@ -1,0 +1,37 @@
+import { runRuleTests } from '../testing/rule-tester.ts';
+import rule from './rules-unreachable.ts';
+
+const y = (...lines: string[]): string => `${lines.join('\n')}\n`;
+
+runRuleTests(rule, {
+  valid: [
+    y('mode: pattern', 'allow:', '  - {tool: bash, match: "ls"}', '  - {tool: bash, match: ".*"}'),
+    { name: 'catch-all of another tool', code: y('mode: pattern', 'allow:', '  - {tool: read, match: ".*"}', '  - {tool: bash, match: "ls"}') },
+    { name: 'anchored at both ends is not a catch-all', code: y('mode: pattern', 'allow:', "  - {tool: bash, match: '^.*$'}", '  - {tool: bash, match: "ls"}') },
+    { name: 'a field rule is not a catch-all', code: y('mode: pattern', 'allow:', '  - {tool: bash, field: command, match: ".*"}', '  - {tool: bash, match: "ls"}') },
+  ],
+  invalid: [
+    {
+      code: y('mode: pattern', 'allow:', '  - {tool: read, match: ".*"}', '  - {tool: READ, match: "/etc"}'),
+      errors: [{ messageId: 'afterCatchAll', line: 4, column: 5, message: 'this rule never decides: `allow[0]` before it matches every `read` call' }],
+    },
+    {
+      name: 'tool-less catch-all shadows every later rule',
+      code: y('mode: pattern', 'deny:', '  - {}', '  - {tool: bash, match: "sudo"}'),
+      errors: [{ messageId: 'afterCatchAll', line: 4, column: 5 }],
+    },
+    {
+      name: 'a deny catch-all shadows allow rules',
+      code: y('mode: pattern', 'allow:', '  - {tool: bash, match: "ls"}', 'deny:', "  - {tool: bash, match: '(?s).*'}"),
+      errors: [{ messageId: 'shadowedByDeny', line: 3, column: 5, message: 'this allow rule never applies: `deny[0]` denies every `bash` call, and deny wins over allow' }],
+    },
+    {
+      name: '^ alone and empty match',
+      code: y('mode: pattern', 'allow:', "  - {tool: bash, match: '^'}", '  - {tool: bash, match: "x"}', '  - {tool: bash}'),
+      errors: [
+        { messageId: 'afterCatchAll', line: 4, column: 5 },
+        { messageId: 'afterCatchAll', line: 5, column: 5 },
+      ],
+    },
+  ],
+});
