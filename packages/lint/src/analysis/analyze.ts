@@ -11,8 +11,8 @@ import { and } from './search.ts';
 import {
   type AnalysisOptions,
   appliesTo,
-  isJsonObject,
   normalizeMode,
+  presentable,
   type Outcome,
   Session,
   shapesFor,
@@ -83,8 +83,7 @@ export function analyzeApprover(ir: ApproverIR, options: AnalysisOptions = {}): 
   const findings: AnalysisFinding[] = [];
   const approver = session.oracle.compile(ir);
 
-  /** The witness is a call input this analysis may show: an object, canonical when it must be. */
-  const presentable = (w: string): boolean => isJsonObject(w) && (input === 'raw' || session.oracle.isCanonical(w));
+  const show = (w: string): string | null => presentable(session, domain, w);
 
   const checks = { dead: true, shadowed: true, overlap: true, ...options.checks };
 
@@ -93,8 +92,8 @@ export function analyzeApprover(ir: ApproverIR, options: AnalysisOptions = {}): 
   for (const x of [...allows, ...denies]) {
     const lang = session.language(x.rule, domain);
     const tool = toolFor(x.rule);
-    const hit = (w: string): boolean => session.oracle.ruleMatches(x.rule, input, tool, w) === true;
-    const onObjects = session.solve((m) => matches(lang, m), shapes.object, shapes.flat, () => true);
+    const hit = (w: string): string | null => (session.oracle.ruleMatches(x.rule, input, tool, w) === true ? w : null);
+    const onObjects = session.solve((m) => matches(lang, m), shapes.object, shapes.flat, (w) => w);
     if (onObjects.status === 'witness') continue;
     if (onObjects.status === 'unknown') {
       findings.push({ kind: 'unknown', question: 'dead-rule', rule: x.loc, reason: reasonOf(onObjects, lang.note) });
@@ -114,28 +113,23 @@ export function analyzeApprover(ir: ApproverIR, options: AnalysisOptions = {}): 
     if (dead.has(a) || !(checks.shadowed || checks.overlap)) continue;
     const A = session.language(a.rule, domain);
     const mine = classes.filter((c) => a.rule.tool === '' ? true : c.key === foldKey(a.rule.tool));
-    let shadowed = checks.shadowed;
-    let unknown: string | undefined;
-    for (const cls of checks.shadowed ? mine : []) {
-      const ds = denies.filter((d) => !dead.has(d) && appliesTo(d.rule, cls));
-      if (ds.length === 0) {
-        shadowed = false;
-        break;
+    const live = denies.filter((d) => !dead.has(d));
+    /** Whether the deny rules `ds` cover the allow rule for every tool it applies to. */
+    const covered = (ds: readonly Indexed[]): Outcome => {
+      for (const cls of mine) {
+        const langs = ds.filter((d) => appliesTo(d.rule, cls)).map((d) => session.language(d.rule, domain));
+        if (langs.length === 0) return { status: 'witness', text: '' };
+        const r = session.solve((m) => and(matches(A, m), ...langs.map((D) => misses(D, m))), shapes.object, shapes.flat, (w) => w);
+        if (r.status === 'witness') return r;
+        if (r.status === 'unknown') return { status: 'unknown', why: reasonOf(r, [A, ...langs].find((l) => !l.exact)?.note) };
       }
-      const langs = ds.map((d) => session.language(d.rule, domain));
-      const r = session.solve((m) => and(matches(A, m), ...langs.map((D) => misses(D, m))), shapes.object, shapes.flat, () => true);
-      if (r.status === 'witness') {
-        shadowed = false;
-        break;
-      }
-      if (r.status === 'unknown') {
-        unknown = reasonOf(r, [A, ...langs].find((l) => !l.exact)?.note);
-        break;
-      }
-    }
-    if (unknown !== undefined) {
-      findings.push({ kind: 'unknown', question: 'shadowed-rule', rule: a.loc, reason: unknown });
-      shadowed = false;
+      return { status: 'empty' };
+    };
+    let shadowed = false;
+    if (checks.shadowed) {
+      const c = covered(live);
+      if (c.status === 'unknown') findings.push({ kind: 'unknown', question: 'shadowed-rule', rule: a.loc, reason: c.why });
+      shadowed = c.status === 'empty';
     }
     // Pairs: which deny rules share inputs with this allow rule.
     const by: RuleLocation[] = [];
@@ -144,10 +138,12 @@ export function analyzeApprover(ir: ApproverIR, options: AnalysisOptions = {}): 
       if (a.rule.tool !== '' && d.rule.tool !== '' && foldKey(a.rule.tool) !== foldKey(d.rule.tool)) continue;
       const D = session.language(d.rule, domain);
       const tool = toolFor(a.rule, d.rule);
-      const both = (w: string): boolean =>
-        presentable(w) &&
-        session.oracle.ruleMatches(a.rule, input, tool, w) === true &&
-        session.oracle.ruleMatches(d.rule, input, tool, w) === true;
+      const both = (w: string): string | null => {
+        const v = show(w);
+        if (v === null) return null;
+        const ok = session.oracle.ruleMatches(a.rule, input, tool, v) === true && session.oracle.ruleMatches(d.rule, input, tool, v) === true;
+        return ok ? v : null;
+      };
       const r = session.solve((m) => and(matches(A, m), matches(D, m)), shapes.object, shapes.flat, both);
       if (r.status === 'witness') {
         by.push(d.loc);
@@ -159,13 +155,22 @@ export function analyzeApprover(ir: ApproverIR, options: AnalysisOptions = {}): 
     if (!shadowed) continue;
     // An example: a call the allow rule matches that the whole approver denies.
     const tool = toolFor(a.rule);
-    const denied = (w: string): boolean => {
-      if (!presentable(w) || session.oracle.ruleMatches(a.rule, input, tool, w) !== true || approver === undefined) return false;
-      const e = session.oracle.explain(approver, tool, w);
-      return e.decision === 'deny' && e.rule?.list === 'deny';
+    const denied = (w: string): string | null => {
+      const v = show(w);
+      if (v === null || approver === undefined || session.oracle.ruleMatches(a.rule, input, tool, v) !== true) return null;
+      const e = session.oracle.explain(approver, tool, v);
+      return e.decision === 'deny' && e.rule?.list === 'deny' ? v : null;
     };
     const ex = session.solve((m) => matches(A, m), shapes.object, shapes.flat, denied);
-    const finding: AnalysisFinding = { kind: 'shadowed-rule', rule: a.loc, by: by.length > 0 ? by : denies.filter((d) => !dead.has(d)).map((d) => d.loc) };
+    // Name a minimal set of deny rules that still covers it: the overlapping ones, less any that
+    // the others make unnecessary.
+    let cover = live.filter((d) => by.includes(d.loc));
+    if (covered(cover).status !== 'empty') cover = live;
+    for (const d of [...cover]) {
+      const rest = cover.filter((x) => x !== d);
+      if (rest.length > 0 && covered(rest).status === 'empty') cover = rest;
+    }
+    const finding: AnalysisFinding = { kind: 'shadowed-rule', rule: a.loc, by: cover.map((d) => d.loc) };
     if (ex.status === 'witness') finding.example = { toolName: tool, input: ex.text };
     findings.push(finding);
   }

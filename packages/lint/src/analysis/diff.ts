@@ -14,9 +14,9 @@ import { and, FALSE, type Formula, or, TRUE } from './search.ts';
 import {
   type AnalysisOptions,
   appliesTo,
-  isJsonObject,
   normalizeDefault,
   normalizeMode,
+  presentable,
   Session,
   shapesFor,
   toolClasses,
@@ -119,11 +119,13 @@ export function diffPolicies(oldIr: ApproverIR, newIr: ApproverIR, options: Anal
   const direction = (from: Model, to: Model, want: Decision): Direction => {
     const reasons: string[] = [];
     for (const cls of classes) {
-      const confirm = (w: string): boolean => {
-        if (!isJsonObject(w)) return false;
-        if (domain === 'canonical' && !session.oracle.isCanonical(w)) return false;
-        return oldA.explain({ toolName: cls.name, input: w }).decision === (want === 'deny' ? 'allow' : 'deny') &&
-          newA.explain({ toolName: cls.name, input: w }).decision === want;
+      const confirm = (w: string): string | null => {
+        const v = presentable(session, domain, w);
+        if (v === null) return null;
+        const ok =
+          oldA.explain({ toolName: cls.name, input: v }).decision === (want === 'deny' ? 'allow' : 'deny') &&
+          newA.explain({ toolName: cls.name, input: v }).decision === want;
+        return ok ? v : null;
       };
       const build = (mode: Approx): Formula =>
         want === 'deny'

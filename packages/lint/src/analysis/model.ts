@@ -85,8 +85,7 @@ export class LanguageCache {
         const d = this.patternDfa(match);
         return { upper: d, lower: d, exact: true };
       }
-      if (domain === 'raw') return UNKNOWN('a `field` rule under `input: raw` is not modelled');
-      return this.fieldLanguage(match, field);
+      return this.fieldLanguage(match, field, domain);
     } catch (e) {
       if (e instanceof UnsupportedPattern) return UNKNOWN(e.message);
       if (e instanceof LimitExceeded) return UNKNOWN(`the pattern is too large to analyse (${e.message})`);
@@ -98,9 +97,9 @@ export class LanguageCache {
    * A field rule under `input: canonical` matches when the top-level key equal to `field` under
    * case folding holds a string whose decoded value matches `^(?:match)$`. In canonical text such a
    * value appears as `"KEY":"ESCAPED"`, so the upper bound is "that substring occurs" and the lower
-   * bound is the single-key object `{"field":"ESCAPED"}`.
+   * bound is a flat object holding the pair `"field":"ESCAPED"`.
    */
-  private fieldLanguage(match: string, field: string): RuleLanguage {
+  private fieldLanguage(match: string, field: string, domain: Domain): RuleLanguage {
     const value = this.patternDfa(`^(?:${match})$`);
     const valueNfa = (b: NfaBuilder, next: number): number => escapedLanguage(b, value, next, this.budget);
     const keyFolded = (b: NfaBuilder, next: number): number => {
@@ -112,6 +111,16 @@ export class LanguageCache {
       }
       return n;
     };
+    if (domain === 'raw') {
+      // Under raw input the engine parses the text for the lookup, and an unreadable text makes deny
+      // field rules match: only the lower bound (a plain single-key object) is known.
+      const lower = this.dfa((b) => {
+        const eot = b.add({ op: 'assert', kind: 'eot', out: b.match() });
+        const v = valueNfa(b, b.literal('"}', eot));
+        return b.add({ op: 'assert', kind: 'bot', out: b.literal(`{${JSON.stringify(field)}:"`, v) });
+      });
+      return { upper: 'all', lower, exact: false, note: 'a `field` rule under `input: raw` is bounded from below only' };
+    }
     const upper = this.dfa((b) => {
       const end = b.anything(b.match());
       const afterValue = b.literal('"', end);
@@ -119,11 +128,13 @@ export class LanguageCache {
       const k = keyFolded(b, b.literal('":"', v));
       return b.anything(b.literal('"', k));
     });
+    // A flat object around the pair: its key is top-level, and a text with another key equal to
+    // `field` under folding is rejected, so never canonical.
     const lower = this.dfa((b) => {
       const eot = b.add({ op: 'assert', kind: 'eot', out: b.match() });
-      const v = valueNfa(b, b.literal('"}', eot));
-      const k = b.literal(`{${JSON.stringify(field)}:"`, v);
-      return b.add({ op: 'assert', kind: 'bot', out: k });
+      const v = valueNfa(b, b.literal('"', b.regex(parseRegex(`(?:,${CANON_PAIR})*\\}`), eot)));
+      const pair = b.literal(`${JSON.stringify(field)}:"`, v);
+      return b.add({ op: 'assert', kind: 'bot', out: b.regex(parseRegex(`\\{(?:${CANON_PAIR},)*`), pair) });
     });
     return {
       upper,

@@ -50,10 +50,9 @@ export class EngineOracle {
     return compileApprover(ir, { compat: this.compat }).approver;
   }
 
-  /** Whether `text` is its own canonical form (a valid witness under `input: canonical`). */
-  isCanonical(text: string): boolean {
-    const probe = this.canonicalProbe();
-    return probe !== undefined && probe.explain({ toolName: 'x', input: text }).canonical === text;
+  /** The canonical text of `text` (undefined when canonical input would reject it). */
+  canonicalOf(text: string): string | undefined {
+    return this.canonicalProbe()?.explain({ toolName: 'x', input: text }).canonical;
   }
 
   private probe: { approver: CompiledApprover | undefined } | undefined;

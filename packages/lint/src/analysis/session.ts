@@ -42,19 +42,22 @@ export class Session {
 
   /**
    * Decides whether `build(mode)` ∧ shape is empty. The over-approximation (with the domain's
-   * object shape) proves emptiness; a witness must pass `accept` (the engine re-check). When the
+   * object shape) proves emptiness; a witness must pass `accept` (the engine re-check), which
+   * returns the text to report (under canonical input: the canonical form) or `null`. When the
    * first witness fails, the under-approximation (with the flat-object shape) is searched for one
    * that is more likely real; when that fails too, the answer is unknown.
    */
-  solve(build: (mode: Approx) => Formula, over: ShapeName, under: ShapeName, accept: (w: string) => boolean): Outcome {
+  solve(build: (mode: Approx) => Formula, over: ShapeName, under: ShapeName, accept: (w: string) => string | null): Outcome {
     if (performance.now() > this.totalDeadline) return { status: 'unknown', why: 'the analysis ran out of time' };
     const budget = makeBudget(this.budgetOptions());
     const r1 = findWitness(and(build('over'), this.cache.shapeFormula(over)), budget);
     if (r1.status === 'empty') return r1;
     if (r1.status === 'limit') return { status: 'unknown', why: `the ${r1.why} was reached` };
-    if (accept(r1.text)) return r1;
+    const w1 = accept(r1.text);
+    if (w1 !== null) return { status: 'witness', text: w1 };
     const r2 = findWitness(and(build('under'), this.cache.shapeFormula(under)), makeBudget(this.budgetOptions()));
-    if (r2.status === 'witness' && accept(r2.text)) return r2;
+    const w2 = r2.status === 'witness' ? accept(r2.text) : null;
+    if (w2 !== null) return { status: 'witness', text: w2 };
     return { status: 'unknown', why: 'no candidate witness passed the engine re-check' };
   }
 
@@ -95,6 +98,16 @@ export function shapesFor(domain: Domain): { any: ShapeName; object: ShapeName; 
   return domain === 'raw'
     ? { any: 'raw-any', object: 'raw-object', flat: 'raw-object-flat' }
     : { any: 'canonical-any', object: 'canonical-object', flat: 'canonical-object-flat' };
+}
+
+/**
+ * The text to show for a candidate input: a JSON object text, and under canonical input its
+ * canonical form (which the engine decides exactly as the candidate); `null` when it is neither.
+ */
+export function presentable(session: Session, domain: Domain, text: string): string | null {
+  if (domain === 'raw') return isJsonObject(text) ? text : null;
+  const c = session.oracle.canonicalOf(text);
+  return c !== undefined && isJsonObject(c) ? c : null;
 }
 
 /** A JSON object text (what a tool call's input is). */
