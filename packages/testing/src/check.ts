@@ -81,9 +81,10 @@ export function describeDecision(e: Explanation): string {
 
 /** A report as people read it; a failure ends with the tests to paste. */
 export function formatReport(r: PropertyReport): string {
-  const count = r.relevant === undefined ? `${r.runs} runs` : `${r.runs} runs, ${r.relevant} in the predicate's domain`;
+  const runs = `${r.runs} run${r.runs === 1 ? '' : 's'}`;
+  const count = r.relevant === undefined ? runs : `${runs}, ${r.relevant} in the predicate's domain`;
   if (r.ok) return `ok   ${r.property}: ${r.statement} (${count}, seed ${r.seed})`;
-  const lines = [`FAIL ${r.property}: ${r.statement} (${count}, seed ${r.seed}, shrunk ${r.shrinks} time${r.shrinks === 1 ? "" : "s"})`];
+  const lines = [`FAIL ${r.property}: ${r.statement} (${count}, seed ${r.seed}, shrunk ${r.shrinks} time${r.shrinks === 1 ? '' : 's'})`];
   if (r.error) lines.push(`  error: ${r.error}`);
   const c = r.counterexample;
   if (c) {
