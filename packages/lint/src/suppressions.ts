@@ -18,7 +18,7 @@ export interface Suppression {
   used: Set<string>;
 }
 
-const DIRECTIVE = /^([ \t]*#[ \t]*)verdict-disable-next-line(?=[ \t]|$)([^\n\r]*)$/gm;
+const DIRECTIVE = /^([ \t]*)#[ \t]*verdict-disable-next-line(?=[ \t]|$)([^\n\r]*)$/gm;
 
 export function findSuppressions(source: SourceInfo): Suppression[] {
   if (source.syntax === 'json') return [];
