@@ -11,3 +11,32 @@ describe('verdict fuzz golden runs', () => {
   it('has golden cases', () => expect(cases.length).toBeGreaterThan(5));
   for (const name of cases) it(name, () => checkGolden(fuzzCommand, name));
 });
+
+describe('verdict fuzz', () => {
+  const flawed = 'fixtures/testing/rm-flawed.yaml';
+
+  it('draws a progress bar on a terminal and clears it before the report', async () => {
+    const tty = await runCommand(fuzzCommand, ['--policy', 'fixtures/testing/rm-fixed.yaml', '--runs', '60', '--seed', '5'], { isTTY: true });
+    expect(tty.code).toBe(0);
+    expect(tty.stdout).toContain('\rrespelling [##############################] 60/60');
+    expect(tty.stdout).toContain('\r\x1b[K');
+    const pipe = await runCommand(fuzzCommand, ['--policy', 'fixtures/testing/rm-fixed.yaml', '--runs', '60', '--seed', '5']);
+    expect(pipe.stdout).not.toContain('\r');
+    expect(tty.stdout.replace(/(?:\r[^\r\n]*)*\r\x1b\[K/g, '')).toBe(pipe.stdout);
+  });
+
+  it('prints a random seed that replays the same run', async () => {
+    const first = await runCommand(fuzzCommand, ['--policy', flawed, '--runs', '50']);
+    const seed = /seed (-?\d+)\n/.exec(first.stdout)?.[1];
+    expect(seed).toBeDefined();
+    const again = await runCommand(fuzzCommand, ['--policy', flawed, '--runs', '50', '--seed', seed!]);
+    expect(again.stdout).toBe(first.stdout);
+    expect(again.code).toBe(first.code);
+  });
+
+  it('rejects a --where that is not RE2 with Go error text', async () => {
+    const r = await runCommand(fuzzCommand, ['--policy', flawed, '--where', '(?=x)']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('`--where` is not a valid regex: error parsing regexp: invalid or unsupported Perl syntax: `(?=`');
+  });
+});
