@@ -27,6 +27,7 @@ describe('lint/internal-error', () => {
     expect(crash.map((m) => [m.span?.start.line, m.span?.start.column, m.severity, m.message])).toEqual([
       [1, 1, 'error', 'rule `test/boom` crashed on this file: kaboom'],
     ]);
+    expect(crash[0]?.messageId).toBe('crashed');
     expect(r.messages.some((m) => m.ruleId === 'rules/missing-tool')).toBe(true);
     expect(r.errorCount).toBeGreaterThanOrEqual(1);
   });

@@ -1,4 +1,5 @@
-import { runRuleTests } from '../testing/rule-tester.ts';
+import { describe, expect, it } from 'vitest';
+import { lintWithRule, runRuleTests } from '../testing/rule-tester.ts';
 import rule from './rules-unreachable.ts';
 
 const y = (...lines: string[]): string => `${lines.join('\n')}\n`;
@@ -34,4 +35,14 @@ runRuleTests(rule, {
       ],
     },
   ],
+});
+
+
+describe('rules/unreachable related location', () => {
+  it('points at the catch-all', () => {
+    const r = lintWithRule(rule, { code: y('mode: pattern', 'allow:', '  - {tool: read}', '  - {tool: read, match: x}') });
+    expect(r.messages[0]?.related?.map((x) => [x.message, x.span?.start.line, x.span?.start.column])).toEqual([
+      ['matches every `read` call', 3, 5],
+    ]);
+  });
 });
