@@ -4,12 +4,16 @@ import { checkCommand } from './commands/check.ts';
 import { compileCommand, schemaCommand } from './commands/compile.ts';
 import { explainCommand } from './commands/explain.ts';
 import { fmtCommand } from './commands/fmt.ts';
+import { fuzzCommand } from './commands/fuzz.ts';
+import { testCommand } from './commands/test.ts';
 
 /** Every command, in the order `verdict --help` lists them. */
 export const commands: readonly Command[] = [
   evalCommand,
   explainCommand,
   checkCommand,
+  testCommand,
+  fuzzCommand,
   fmtCommand,
   compileCommand,
   schemaCommand,

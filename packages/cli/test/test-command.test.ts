@@ -1,5 +1,8 @@
 /** `verdict test`: golden runs (fixtures/cli/test-*), and the behaviours a user notices. */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { fuzzCommand } from '../src/commands/fuzz.ts';
 import { testCommand } from '../src/commands/test.ts';
 import { checkGolden, goldenCases, runCommand } from './command-harness.ts';
 import { repoRoot } from './harness.ts';
@@ -45,6 +48,28 @@ describe('verdict test', () => {
     expect(r.code).toBe(2); // fixtures/testing/broken holds a broken policy and an orphan case file
     const doc = JSON.parse(r.stdout) as { tests: { file: string; passed: boolean }[] };
     expect(doc.tests.filter((t) => t.file === 'fixtures/testing/coverage.test.yaml')).toHaveLength(1);
-    expect(doc.tests.filter((t) => !t.passed).map((t) => t.file)).toEqual(Array(3).fill('fixtures/testing/failing.yaml'));
+    expect(doc.tests.filter((t) => !t.passed).map((t) => t.file)).toEqual([...Array(3).fill('fixtures/testing/failing.yaml'), 'fixtures/testing/loop/step2.yaml']);
   });
+});
+
+/** Splits a shell command line: spaces separate, single quotes keep text as written. */
+function shellWords(line: string): string[] {
+  const words: string[] = [];
+  for (const m of line.matchAll(/'([^']*)'|(\S+)/g)) words.push(m[1] ?? m[2]!);
+  return words;
+}
+
+describe('packages/testing/README.md shows real runs', () => {
+  const readme = readFileSync(join(repoRoot, 'packages/testing/README.md'), 'utf8');
+  const blocks = [...readme.matchAll(/```console\n\$ (verdict [^\n]*)\n([\s\S]*?)```/g)];
+  it('has the loop: test, fuzz, test, test, fuzz', () => {
+    expect(blocks.map((b) => shellWords(b[1]!)[1])).toEqual(['test', 'fuzz', 'test', 'test', 'fuzz']);
+  });
+  for (const [, line, output] of blocks) {
+    it(line!, async () => {
+      const [, name, ...argv] = shellWords(line!);
+      const r = await runCommand(name === 'fuzz' ? fuzzCommand : testCommand, argv);
+      expect(r.stdout).toBe(output);
+    });
+  }
 });

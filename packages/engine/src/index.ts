@@ -29,6 +29,7 @@ export type {
   Explanation,
   MatchSpan,
   RuleRef,
+  RuledResult,
 } from './approver/types.ts';
 export { compileRegex, firstLoneSurrogate, wellFormed } from './regex/regex.ts';
 export type { CompileRegexResult, CompiledRegex, RegexMatch } from './regex/regex.ts';

@@ -1,4 +1,4 @@
-import type { ApprovalRequest, CompiledApprover, Explanation } from '@verdict/engine';
+import type { ApprovalRequest, CompiledApprover, RuledResult } from '@verdict/engine';
 import { type Command, type CommandIo, parse, UsageError, write } from '../args.ts';
 import { loadApproverOrReport } from '../load.ts';
 
@@ -65,7 +65,7 @@ export function parseRequestLine(line: string): ApprovalRequest | string {
   return typeof sessionId === 'string' ? { toolName, input, sessionId } : { toolName, input };
 }
 
-export function formatDecision(e: Explanation): string {
+export function formatDecision(e: RuledResult): string {
   const rule = e.rule
     ? `{"list":"${e.rule.list}","index":${e.rule.index},"file":${JSON.stringify(e.rule.span?.file ?? null)},"line":${e.rule.span?.start.line ?? null},"column":${e.rule.span?.start.column ?? null}}`
     : 'null';
@@ -77,7 +77,7 @@ function decideLine(approver: CompiledApprover, line: string): string {
   const request = parseRequestLine(line);
   if (typeof request === 'string') return badRequest(request);
   try {
-    return formatDecision(approver.explain(request));
+    return formatDecision(approver.decide(request));
   } catch (err) {
     return badRequest(`internal error: ${err instanceof Error ? err.message : String(err)}`);
   }

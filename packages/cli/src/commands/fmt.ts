@@ -1,5 +1,5 @@
 import { readFileSync, writeFileSync } from 'node:fs';
-import { compileFile, printVerdict, printYaml } from '@verdict/compiler';
+import { compileFile, formatVerdictSource, printVerdict, printYaml } from '@verdict/compiler';
 import { type Command, parse, UsageError, write } from '../args.ts';
 import { renderDiagnostics } from '../render.ts';
 
@@ -38,7 +38,16 @@ export const fmtCommand: Command = {
     io.stderr.write(renderDiagnostics(result.diagnostics, file));
     if (!result.ir || result.diagnostics.some((d) => d.severity === 'error')) return 2;
     const target = values.to ?? (result.syntax === 'verdict' ? 'verdict' : 'yaml');
-    const text = target === 'verdict' ? printVerdict(result.ir) : printYaml(result.ir);
+    let text: string;
+    if (target === 'verdict' && result.syntax === 'verdict' && result.text !== undefined) {
+      // Formatting a .verdict file keeps its comments; conversions carry only what the IR holds.
+      const formatted = formatVerdictSource(result.text, file);
+      io.stderr.write(renderDiagnostics(formatted.diagnostics, file));
+      if (formatted.text === undefined) return 2;
+      text = formatted.text;
+    } else {
+      text = target === 'verdict' ? printVerdict(result.ir) : printYaml(result.ir);
+    }
     if (values.check) return readFileSync(file, 'utf8') === text ? 0 : 1;
     if (values.write) {
       writeFileSync(file, text);

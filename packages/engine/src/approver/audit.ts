@@ -4,8 +4,6 @@
  * Logging never changes a decision: a logger that throws is ignored.
  */
 import { failClosed } from './builtins.ts';
-import { DECIDE_WITH_RULE } from './pattern.ts';
-import type { WithRule } from './pattern.ts';
 import type {
   ApprovalRequest,
   ApprovalResult,
@@ -14,6 +12,7 @@ import type {
   AuditLogger,
   CompiledApprover,
   RuleRef,
+  RuledResult,
 } from './types.ts';
 
 /** The event for one decision; `rule` (when known) names the deciding rule, `null` the default. */
@@ -40,31 +39,35 @@ export function emitAudit(logger: AuditLogger, event: AuditEvent): void {
 export function withAudit(approver: CompiledApprover, logger: AuditLogger): CompiledApprover;
 export function withAudit(approver: Approver, logger: AuditLogger): Approver;
 export function withAudit(approver: Approver, logger: AuditLogger): Approver {
-  const withRule = (approver as Partial<WithRule>)[DECIDE_WITH_RULE];
-  const approve = (request: ApprovalRequest): ApprovalResult => {
-    let rule: RuleRef | null | undefined;
+  const compiled = approver as Partial<CompiledApprover>;
+  const decideFn = compiled.decide;
+  const explain = compiled.explain;
+  /** Decides (fail closed), logs, and names the rule when the approver can. */
+  const decideAndLog = (request: ApprovalRequest): RuledResult => {
+    let rule: RuleRef | null = null;
     let result: ApprovalResult;
-    if (typeof withRule === 'function') {
-      let decided: ReturnType<WithRule[typeof DECIDE_WITH_RULE]> | undefined;
-      result = failClosed(() => {
-        decided = withRule.call(approver, request);
-        return decided.result;
-      });
-      rule = decided?.rule;
+    if (typeof decideFn === 'function') {
+      let ruled: RuledResult | undefined;
+      result = failClosed(() => (ruled = decideFn.call(approver, request)));
+      // A result that failClosed had to replace keeps no rule: the rule must explain the decision.
+      if (ruled !== undefined && ruled.decision === result.decision && ruled.reason === result.reason) rule = ruled.rule;
     } else {
       result = failClosed(() => approver.approve(request));
     }
     try {
-      emitAudit(logger, auditEventFor(request, result, rule));
+      emitAudit(logger, auditEventFor(request, result, typeof decideFn === 'function' ? rule : undefined));
     } catch {
       // As above: the decision stands.
     }
-    return result;
+    return { decision: result.decision, reason: result.reason, rule };
   };
-  const explain = (approver as Partial<CompiledApprover>).explain;
-  if (typeof explain === 'function') {
-    const compiled: CompiledApprover = { approve, explain: (request) => explain.call(approver, request) };
-    return compiled;
+  const approve = (request: ApprovalRequest): ApprovalResult => {
+    const { decision, reason } = decideAndLog(request);
+    return { decision, reason };
+  };
+  if (typeof decideFn === 'function' && typeof explain === 'function') {
+    const audited: CompiledApprover = { approve, decide: decideAndLog, explain: (request) => explain.call(approver, request) };
+    return audited;
   }
   return { approve };
 }

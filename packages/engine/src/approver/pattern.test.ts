@@ -64,6 +64,7 @@ describe('pattern decisions: fixtures/cases/decisions.json (C2)', () => {
     const explanation = approver.explain(request);
     expect(explanation).toMatchObject({ decision: expected.decision, reason });
     expect(ruleName(explanation)).toBe(expected.rule);
+    expect(approver.decide(request)).toEqual({ decision: expected.decision, reason, rule: explanation.rule });
   });
 });
 
@@ -233,13 +234,14 @@ const inputArb = fc.oneof(
 const requestArb = fc.record({ toolName: toolArb, input: inputArb, sessionId: fc.string({ maxLength: 5 }) });
 
 describe('properties', () => {
-  it('explain agrees with approve', () => {
+  it('explain agrees with approve and decide (decision, reason and deciding rule)', () => {
     fc.assert(
       fc.property(configArb, fc.array(requestArb, { minLength: 1, maxLength: 5 }), (config, requests) => {
         const approver = build(approverIRFromCase(config));
         for (const r of requests) {
           const e = approver.explain(r);
           expect(approver.approve(r)).toEqual({ decision: e.decision, reason: e.reason });
+          expect(approver.decide(r)).toEqual({ decision: e.decision, reason: e.reason, rule: e.rule });
           if (e.decision === 'deny') expect(e.reason).not.toBe('');
         }
       }),

@@ -22,24 +22,9 @@ import type { CompiledRegex } from '../regex/regex.ts';
 import { denied, internalErrorReason } from './builtins.ts';
 import { buildPlan, decideTool, ruleMatches } from './fast.ts';
 import type { FastRule, FastSubject } from './fast.ts';
-import type { ApprovalRequest, ApprovalResult, CompiledApprover, Explanation, MatchSpan, RuleRef } from './types.ts';
+import type { ApprovalRequest, ApprovalResult, CompiledApprover, Explanation, MatchSpan, RuleRef, RuledResult } from './types.ts';
 
 export const DEFAULT_PATTERN_REASON = 'denied by pattern policy';
-
-/**
- * A decision with the rule that made it, for audit events. Compiled pattern approvers carry it under
- * this symbol so `withAudit` can name the rule without the cost of a full `explain`.
- */
-export const DECIDE_WITH_RULE: unique symbol = Symbol('verdict.decideWithRule');
-
-export interface DecisionWithRule {
-  result: ApprovalResult;
-  rule: RuleRef | null;
-}
-
-export interface WithRule {
-  [DECIDE_WITH_RULE](request: ApprovalRequest): DecisionWithRule;
-}
 
 /** A rule ready to run: the IR rule plus its compiled regex. */
 export interface PatternRule {
@@ -155,18 +140,23 @@ export function createPatternApprover(options: PatternApproverOptions): Compiled
   const resultFor = (rule: FastRule | null): ApprovalResult =>
     rule === null ? { ...defaultResult } : rule.list === 'deny' ? { decision: 'deny', reason } : { decision: 'allow', reason: '' };
 
-  const decideWithRule = (request: ApprovalRequest): DecisionWithRule => {
+  const decide = (request: ApprovalRequest): RuledResult => {
     try {
       checkRequest(request);
       const p = prepareSubject(request.input, mode, plan.usesFields);
-      if (!p.ok) return { result: { decision: 'deny', reason: CANONICAL_REJECT_REASON }, rule: null };
+      if (!p.ok) return { decision: 'deny', reason: CANONICAL_REJECT_REASON, rule: null };
       const rule = decideTool(plan, request.toolName, p.subject);
-      return { result: resultFor(rule), rule: rule === null ? null : (refs.get(`${rule.list}:${rule.index}`) ?? null) };
+      if (rule === null) return { ...defaultResult, rule: null };
+      const ref = refs.get(`${rule.list}:${rule.index}`) ?? null;
+      return rule.list === 'deny' ? { decision: 'deny', reason, rule: ref } : { decision: 'allow', reason: '', rule: ref };
     } catch (e) {
-      return { result: { decision: 'deny', reason: internalErrorReason(e) }, rule: null };
+      return { decision: 'deny', reason: internalErrorReason(e), rule: null };
     }
   };
-  const approve = (request: ApprovalRequest): ApprovalResult => decideWithRule(request).result;
+  const approve = (request: ApprovalRequest): ApprovalResult => {
+    const { decision, reason: why } = decide(request);
+    return { decision, reason: why };
+  };
 
   const explain = (request: ApprovalRequest): Explanation => {
     try {
@@ -207,8 +197,7 @@ export function createPatternApprover(options: PatternApproverOptions): Compiled
     }
   };
 
-  const approver: CompiledApprover & WithRule = { approve, explain, [DECIDE_WITH_RULE]: decideWithRule };
-  return approver;
+  return { approve, decide, explain };
 }
 
 /** Where a matching rule matched: the regex's span, the whole field value, or `null` when unknown. */
@@ -228,6 +217,7 @@ export function createModeApprover(decision: Decision, reason: string): Compiled
   const result: ApprovalResult = decision === 'allow' ? { decision: 'allow', reason: '' } : denied(reason);
   return {
     approve: () => ({ ...result }),
+    decide: () => ({ ...result, rule: null }),
     explain: () => ({ ...result, rule: null, by: 'mode', match: null, alsoMatched: [] }),
   };
 }
@@ -239,6 +229,7 @@ export function createModeApprover(decision: Decision, reason: string): Compiled
 export function createCompileErrorApprover(reason: string, rule: RuleRef): CompiledApprover {
   return {
     approve: () => ({ decision: 'deny', reason }),
+    decide: () => ({ decision: 'deny', reason, rule }),
     explain: () => ({ decision: 'deny', reason, rule, by: 'compile-error', match: null, alsoMatched: [] }),
   };
 }

@@ -48,8 +48,16 @@ export interface Explanation extends ApprovalResult {
   canonical?: string;
 }
 
+/** A decision with the rule that made it (`null`: the default, the mode or an input failure decided). */
+export interface RuledResult extends ApprovalResult {
+  rule: RuleRef | null;
+}
+
 /** An approver compiled from a configuration, able to explain itself. */
 export interface CompiledApprover extends Approver {
+  /** The decision and its deciding rule, at the cost of `approve` (the hot path used by `verdict eval`). */
+  decide(request: ApprovalRequest): RuledResult;
+  /** Everything about the decision (match span, other matching rules): slower, for people. */
   explain(request: ApprovalRequest): Explanation;
 }
 
