@@ -1,0 +1,44 @@
+/** The root README's examples are what a new user copies first: they must keep working. */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { compileSource } from '@verdict/compiler';
+import { describe, expect, it } from 'vitest';
+import { repoRoot } from './harness.ts';
+
+const readme = readFileSync(join(repoRoot, 'README.md'), 'utf8');
+
+function block(fence: string, startsWith: string): string {
+  const open = readme.indexOf(`\`\`\`${fence}\n${startsWith}`);
+  expect(open).toBeGreaterThanOrEqual(0);
+  const from = open + fence.length + 4;
+  return readme.slice(from, readme.indexOf('```', from));
+}
+
+function withoutSpans(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutSpans);
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(
+      Object.entries(value)
+        .filter(([k]) => k !== 'span' && !k.endsWith('Span') && k !== 'file' && k !== 'approverPlacement')
+        .map(([k, v]) => [k, withoutSpans(v)]),
+    );
+  }
+  return value;
+}
+
+describe('README', () => {
+  it('gives the two commands of a new user', () => {
+    expect(readme).toContain('npm i -g pnpm@12.4.2 && pnpm install --frozen-lockfile && pnpm verdict eval --policy fixtures/policies/workspace.yaml < fixtures/requests/sample.jsonl');
+    expect(readme).toContain('pnpm check');
+  });
+
+  it('shows one policy in YAML and in the DSL that compile to the same IR, with passing examples', () => {
+    const yaml = compileSource(block('yaml', 'driver'), 'readme.yaml');
+    const dsl = compileSource(block('verdict', 'driver'), 'readme.verdict');
+    expect(yaml.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+    expect(dsl.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+    expect(withoutSpans(dsl.ir)).toEqual(withoutSpans(yaml.ir));
+    const test = yaml.ir!.tests[0]!;
+    expect(yaml.approver!.approve({ toolName: test.tool, input: test.input }).decision).toBe(test.expect);
+  });
+});
