@@ -1,0 +1,121 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { exitCodeFor } from '../src/exit-code.ts';
+import { lintFiles, textLooksLikePolicy } from '../src/lint-files.ts';
+import { RegexCache } from '../src/support/regex-cache.ts';
+import { lintSource } from '../src/runner.ts';
+
+function project(files: Record<string, string>): string {
+  const dir = mkdtempSync(join(tmpdir(), 'verdict-lint-'));
+  for (const [name, text] of Object.entries(files)) {
+    const p = join(dir, name);
+    mkdirSync(join(p, '..'), { recursive: true });
+    writeFileSync(p, text);
+  }
+  return dir;
+}
+
+const clean = 'approver:\n  mode: deny_all\n  reason: denied — this job only reads; ask the operator for more\n';
+const warns = 'approver:\n  mode: pattern\n  default: allow\n  reason: denied — only reads are allowed in this job; ask the operator\n';
+const errs = 'approver:\n  mode: pattern\n  reason: denied — only reads are allowed in this job; ask the operator\n  allow:\n    - {tool: read, match: "("}\n';
+
+describe('lintFiles: finding files', () => {
+  const dir = project({
+    'a.yaml': clean,
+    'nested/b.yml': warns,
+    'c.verdict': 'approver deny_all reason "denied — this job only reads; ask the operator"\n',
+    'package.json': '{"name": "x", "version": "1.0.0"}',
+    'docker-compose.yaml': 'services:\n  web: {image: nginx}\n',
+    'notes.txt': 'approver: nope',
+    'node_modules/dep/policy.yaml': errs,
+    '.hidden/policy.yaml': errs,
+    'broken.json': '{"approver": {"mode": ',
+  });
+  it('walks folders by extension and content, skipping dependencies and hidden folders', () => {
+    const run = lintFiles([], { cwd: dir });
+    expect(run.results.map((r) => r.file)).toEqual(['a.yaml', 'broken.json', 'c.verdict', 'nested/b.yml']);
+    expect(run.results.find((r) => r.file === 'broken.json')?.messages[0]?.ruleId).toBe('json/syntax');
+  });
+  it('lints a file named explicitly whatever its content', () => {
+    const run = lintFiles(['docker-compose.yaml'], { cwd: dir });
+    expect(run.results.map((r) => r.file)).toEqual(['docker-compose.yaml']);
+  });
+  it('reports a missing path as a run diagnostic with exit code 2', () => {
+    const run = lintFiles(['nope.yaml'], { cwd: dir });
+    expect(run.diagnostics.map((d) => [d.code, d.message])).toEqual([['lint/path-not-found', 'no such file or folder `nope.yaml`']]);
+    expect(exitCodeFor(run)).toBe(2);
+  });
+  it('sniffs content', () => {
+    expect(textLooksLikePolicy('{"policy": {}}')).toBe(true);
+    expect(textLooksLikePolicy('agent:\n  name: x\n')).toBe(true);
+    expect(textLooksLikePolicy('[1, 2]')).toBe(false);
+    expect(textLooksLikePolicy('name: x\n')).toBe(false);
+    expect(textLooksLikePolicy('approver:\n  mode: [\n')).toBe(true);
+  });
+});
+
+describe('lintFiles: configuration', () => {
+  it('applies verdict.config.yaml from cwd: severities per rule and category, include and ignore globs, driver', () => {
+    const dir = project({
+      'verdict.config.yaml': [
+        'driver: claude',
+        'include: ["policies/**"]',
+        'ignore: ["**/generated/**"]',
+        'categories: {approver: error}',
+        'rules:',
+        '  approver/reason: off',
+        '  policy/capability-unsupported: warning',
+      ].join('\n'),
+      'policies/p.yaml': `${warns}policy:\n  sandbox: read_only\n  approvals: {question: ask, on_reject: continue}\n`,
+      'policies/generated/g.yaml': errs,
+      'other/o.yaml': errs,
+    });
+    const run = lintFiles([], { cwd: dir });
+    expect(run.diagnostics).toEqual([]);
+    expect(run.results.map((r) => r.file)).toEqual(['policies/p.yaml']);
+    expect(run.results[0]?.messages.map((m) => `${m.ruleId}:${m.severity}`)).toEqual([
+      'approver/default-allow:error',
+      'policy/capability-unsupported:warning',
+    ]);
+  });
+  it('--driver wins over the configuration', () => {
+    const dir = project({ 'verdict.config.yaml': 'driver: claude\n', 'p.yaml': 'policy:\n  sandbox: read_only\n' });
+    expect(lintFiles([], { cwd: dir }).results[0]?.messages.some((m) => m.ruleId === 'policy/capability-unsupported')).toBe(true);
+    expect(lintFiles([], { cwd: dir, driver: 'codex' }).results[0]?.messages.some((m) => m.ruleId === 'policy/capability-unsupported')).toBe(false);
+  });
+  it('an explicit config path that is missing is a run error', () => {
+    const dir = project({ 'p.yaml': clean });
+    const run = lintFiles([], { cwd: dir, configPath: 'lint.yaml' });
+    expect(run.diagnostics[0]?.code).toBe('lint/config-invalid');
+    expect(exitCodeFor(run)).toBe(2);
+  });
+});
+
+describe('exitCodeFor', () => {
+  const dir = project({ 'clean.yaml': clean, 'warn.yaml': warns, 'err.yaml': errs });
+  it('is 0 when clean, 1 on errors', () => {
+    expect(exitCodeFor(lintFiles(['clean.yaml'], { cwd: dir }))).toBe(0);
+    expect(exitCodeFor(lintFiles(['err.yaml'], { cwd: dir }))).toBe(1);
+  });
+  it('fails on warnings only above maxWarnings', () => {
+    const run = lintFiles(['warn.yaml'], { cwd: dir });
+    expect(run.warningCount).toBe(1);
+    expect(exitCodeFor(run)).toBe(0);
+    expect(exitCodeFor(run, { maxWarnings: 1 })).toBe(0);
+    expect(exitCodeFor(run, { maxWarnings: 0 })).toBe(1);
+  });
+});
+
+describe('regex cache', () => {
+  it('compiles each distinct pattern once for a whole run, however many rules look at it', () => {
+    const regexes = new RegexCache();
+    const src = 'approver:\n  mode: pattern\n  allow:\n    - {tool: bash, match: "\\"command\\":\\"git status"}\n  deny:\n    - {tool: bash, match: "rm -rf"}\n';
+    lintSource(src, 'a.yaml', { regexes });
+    const after = regexes.compilations;
+    lintSource(src, 'b.yaml', { regexes });
+    expect(regexes.compilations).toBe(after);
+    expect(after).toBeLessThanOrEqual(4); // the two patterns, plus field-anchored forms at most
+  });
+});
