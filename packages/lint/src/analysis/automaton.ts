@@ -157,7 +157,8 @@ export const ACCEPT = 0;
 interface DState {
   kernel: number[];
   prev: number;
-  trans: Map<number, number>;
+  /** Target state by block of the DFA's own alphabet (-1: not computed yet). */
+  trans: Int32Array;
   accepting: boolean | undefined;
   dead: boolean;
 }
@@ -169,11 +170,28 @@ export class SearchDfa {
   private readonly anchored: boolean;
   readonly start: number;
 
+  /** The DFA's own alphabet: the coarsest partition its character sets (and `\b`, `\n`) need. */
+  private readonly blockReps: number[];
+  /** Sorted starts of the alphabet's ranges and the block each range belongs to. */
+  private readonly rangeStarts: number[] = [];
+  private readonly rangeBlock: number[] = [];
+
   constructor(
     readonly nfa: Nfa,
     private budget: Budget,
   ) {
-    this.states.push({ kernel: [], prev: PREV_OTHER, trans: new Map(), accepting: true, dead: false });
+    const blocks = partition([single(0x0a), WORD, ...this.charSets()]);
+    this.blockReps = blocks.map((b) => b.rep);
+    const ranges: [number, number][] = [];
+    blocks.forEach((b, k) => {
+      for (let i = 0; i < b.block.length; i += 2) ranges.push([b.block[i] as number, k]);
+    });
+    ranges.sort((x, y) => x[0] - y[0]);
+    for (const [start, k] of ranges) {
+      this.rangeStarts.push(start);
+      this.rangeBlock.push(k);
+    }
+    this.states.push({ kernel: [], prev: PREV_OTHER, trans: this.emptyTrans(), accepting: true, dead: false });
     this.anchored = !this.canStartLater();
     this.start = this.intern([], PREV_START);
   }
@@ -210,7 +228,7 @@ export class SearchDfa {
   distances(): Map<number, number> | null {
     if (this.dist !== undefined) return this.dist;
     try {
-      const reps = partition([single(0x0a), WORD, ...this.charSets()]).map((b) => b.rep);
+      const reps = this.blockReps;
       const order = [this.start];
       const seen = new Set(order);
       const preds = new Map<number, number[]>();
@@ -263,11 +281,31 @@ export class SearchDfa {
     return (this.states[s] as DState).dead;
   }
 
+  private emptyTrans(): Int32Array {
+    return new Int32Array(this.blockReps.length).fill(-1);
+  }
+
+  /** The block of the DFA's own alphabet holding `cp`. */
+  private blockOf(cp: number): number {
+    const starts = this.rangeStarts;
+    let lo = 0;
+    let hi = starts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if ((starts[mid] as number) <= cp) lo = mid;
+      else hi = mid - 1;
+    }
+    return this.rangeBlock[lo] as number;
+  }
+
   step(s: number, cp: number): number {
     if (s === ACCEPT) return ACCEPT;
     const st = this.states[s] as DState;
-    const hit = st.trans.get(cp);
-    if (hit !== undefined) return hit;
+    const block = this.blockOf(cp);
+    const hit = st.trans[block] as number;
+    if (hit >= 0) return hit;
+    // Every member of the block behaves alike: compute with the block's representative.
+    cp = this.blockReps[block] as number;
     const kind = kindOf(cp);
     const { chars, matched } = this.closure(st.kernel, st.prev, kind);
     let target: number;
@@ -280,7 +318,7 @@ export class SearchDfa {
       }
       target = this.intern([...next].sort((a, b) => a - b), kind);
     }
-    st.trans.set(cp, target);
+    st.trans[block] = target;
     return target;
   }
 
@@ -290,7 +328,7 @@ export class SearchDfa {
     if (hit !== undefined) return hit;
     if (this.states.length >= this.budget.maxStates) throw new LimitExceeded('state limit');
     const dead = kernel.length === 0 && this.anchored && prev !== PREV_START;
-    this.states.push({ kernel, prev, trans: new Map(), accepting: dead ? false : undefined, dead });
+    this.states.push({ kernel, prev, trans: this.emptyTrans(), accepting: dead ? false : undefined, dead });
     this.index.set(key, this.states.length - 1);
     return this.states.length - 1;
   }

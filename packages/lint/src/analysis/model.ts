@@ -176,16 +176,19 @@ export type ShapeName = 'raw-any' | 'raw-object' | 'raw-object-flat' | 'canonica
 
 /**
  * `*-object`: a regular over-approximation of the domain's JSON object texts (sound for "never
- * matches an object"); `*-object-flat`: a subset of them (objects of scalar and flat values) where
+ * matches an object"): a `{`…`}` sequence of JSON tokens, brackets not matched; `*-object-flat`: a subset of them (objects of scalar and flat values) where
  * witnesses are looked for first; `*-any`: every text the domain can present to a rule.
  */
+const LITERAL = '(?:true|false|null)';
 const SHAPES: Record<ShapeName, string | null> = {
   'raw-any': null,
-  'raw-object': `\\A${WS}\\{(?s:.*)\\}${WS}\\z`,
+  // Tokens without bracket matching: every JSON object text is such a token sequence. An empty
+  // or blank input is a real raw input too (a tool without arguments).
+  'raw-object': `\\A${WS}(?:\\{(?:${RAW_STR}|${NUM}|${LITERAL}|[\\[\\]{},:]|[\\t\\n\\r ])*\\}${WS})?\\z`,
   'raw-object-flat': `\\A${WS}\\{${WS}(?:${RAW_PAIR}(?:${WS},${WS}${RAW_PAIR})*${WS})?\\}${WS}\\z`,
   // Canonical text is never empty (empty input becomes `{}`) and holds no raw control character.
   'canonical-any': '\\A[^\\x00-\\x1f]+\\z',
-  'canonical-object': '\\A\\{(?:\\}|"[^\\x00-\\x1f]*\\})\\z',
+  'canonical-object': `\\A\\{(?:${CANON_STR}|${NUM}|${LITERAL}|[\\[\\]{},:])*\\}\\z`,
   'canonical-object-flat': `\\A\\{(?:${CANON_PAIR}(?:,${CANON_PAIR})*)?\\}\\z`,
 };
 

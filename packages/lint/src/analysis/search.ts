@@ -143,10 +143,13 @@ export function findWitness(formula: Formula, budget: Budget): SearchResult {
     const parent: number[] = [];
     const via: number[] = [];
     const depth: number[] = [];
-    const seen = new Set<string>();
+    const seen = new Set<string | number>();
+    const scratch: number[] = new Array<number>(dfas.length).fill(0);
     const heap = new MinHeap();
+    // Up to three components fit a number key exactly (states stay below 2^17 each).
+    const numeric = dfas.length <= 3 && budget.maxStates < 1 << 17;
     const push = (t: number[], from: number, cp: number): void => {
-      const key = t.join(',');
+      const key = numeric ? (t[0] as number) + (t[1] ?? 0) * 131072 + (t[2] ?? 0) * 17179869184 : t.join(',');
       if (seen.has(key)) return;
       if (tuples.length >= budget.maxStates) throw new LimitExceeded('state limit');
       seen.add(key);
@@ -154,7 +157,7 @@ export function findWitness(formula: Formula, budget: Budget): SearchResult {
       if (h === Infinity) return; // can never satisfy the formula: prune
       const id = tuples.length;
       const g = from < 0 ? 0 : (depth[from] as number) + 1;
-      tuples.push(t);
+      tuples.push(t.slice());
       parent.push(from);
       via.push(cp);
       depth.push(g);
@@ -184,7 +187,10 @@ export function findWitness(formula: Formula, budget: Budget): SearchResult {
         return d.isDead(s) ? F : U;
       };
       if (evalWith(formula, fixed) === F) continue;
-      for (const cp of reps) push(t.map((s, k) => (dfas[k] as SearchDfa).step(s, cp)), i, cp);
+      for (const cp of reps) {
+        for (let k = 0; k < dfas.length; k++) scratch[k] = (dfas[k] as SearchDfa).step(t[k] as number, cp);
+        push(scratch, i, cp);
+      }
     }
     return { status: 'empty' };
   } catch (e) {

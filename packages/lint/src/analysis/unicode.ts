@@ -171,6 +171,8 @@ export function foldSet(set: CharSet): CharSet {
 
 /** A canonical fold key for a string: equal keys exactly when equal under simple case folding. */
 export function foldKey(s: string): string {
+  // ASCII letters' orbits have the upper-case letter as smallest member (`K` < `k` < U+212A).
+  if (/^[\x00-\x7f]*$/.test(s)) return s.toUpperCase();
   let out = '';
   for (const ch of s) {
     const cp = ch.codePointAt(0) as number;

@@ -1,0 +1,40 @@
+/**
+ * Shared by the `analysis/*` lint rules: one analysis per approver and run, asking only the
+ * questions whose rules are enabled, and the wording of witnesses in messages.
+ */
+import type { ApproverIR } from '@verdict/engine';
+import type { AnalysisFinding, RuleLocation, Witness } from './analyze.ts';
+import { analyzeApprover } from './analyze.ts';
+
+export const DEAD_RULE = 'analysis/dead-rule';
+export const SHADOWED_RULE = 'analysis/shadowed-rule';
+export const OVERLAP = 'analysis/overlap';
+
+const cache = new WeakMap<ApproverIR, Map<string, AnalysisFinding[]>>();
+
+/** The findings for `approver`, computed once per approver and set of enabled questions. */
+export function findingsFor(approver: ApproverIR, enabled: (id: string) => boolean): AnalysisFinding[] {
+  const checks = { dead: enabled(DEAD_RULE), shadowed: enabled(SHADOWED_RULE), overlap: enabled(OVERLAP) };
+  const key = `${checks.dead}${checks.shadowed}${checks.overlap}`;
+  let byKey = cache.get(approver);
+  if (byKey === undefined) {
+    byKey = new Map();
+    cache.set(approver, byKey);
+  }
+  let findings = byKey.get(key);
+  if (findings === undefined) {
+    findings = analyzeApprover(approver, { checks });
+    byKey.set(key, findings);
+  }
+  return findings;
+}
+
+export function label(l: RuleLocation): string {
+  return `${l.list}[${l.index}]`;
+}
+
+/** A witness input shortened for a one-line message (the full text is in the JSON output). */
+export function shortInput(w: Witness, max = 80): string {
+  const oneLine = JSON.stringify(w.input).slice(1, -1);
+  return oneLine.length <= max ? oneLine : `${oneLine.slice(0, max - 1)}…`;
+}

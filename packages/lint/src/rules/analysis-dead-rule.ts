@@ -1,0 +1,46 @@
+import { createRule } from '../create-rule.ts';
+import { DEAD_RULE, findingsFor, shortInput } from '../analysis/lint-support.ts';
+
+/**
+ * A rule whose pattern can never match a tool call. Proven on the rule's automaton: the pattern's
+ * language (a search anywhere in the input) is intersected with every text the input can be, or
+ * with a regular superset of JSON object texts; an empty intersection means the rule never fires.
+ */
+export default createRule({
+  id: DEAD_RULE,
+  meta: {
+    description: 'a rule whose pattern matches no input at all, or no JSON object (every tool input is one)',
+    severity: 'warning',
+    category: 'analysis',
+    messages: {
+      noInput: 'this {{list}} rule never applies: `{{pattern}}` matches no {{inputKind}} at all',
+      noObject: 'this {{list}} rule never applies: `{{pattern}}` matches no JSON object, and every tool input is one',
+      noObjectExample: 'this {{list}} rule never applies: `{{pattern}}` matches no JSON object, and every tool input is one (it matches only text like `{{example}}`)',
+    },
+    help: {
+      noInput: 'the pattern contradicts itself (an anchor or a boundary that cannot hold where it stands); rewrite or delete the rule',
+      noObject: 'patterns search the whole input text, which starts with `{`; drop `^`/`$` anchors, or use `field:` with `input: canonical` to match one value',
+      noObjectExample: 'patterns search the whole input text, which starts with `{`; drop `^`/`$` anchors, or use `field:` with `input: canonical` to match one value',
+    },
+    docs: { recommended: true },
+  },
+  create(ctx) {
+    return {
+      approver(approver) {
+        for (const f of findingsFor(approver, (id) => ctx.isRuleEnabled(id))) {
+          if (f.kind !== 'dead-rule') continue;
+          const rule = (f.rule.list === 'allow' ? approver.allow : approver.deny)[f.rule.index];
+          if (rule === undefined) continue;
+          const data = {
+            list: f.rule.list,
+            pattern: rule.match,
+            inputKind: approver.input === 'canonical' ? 'canonical input' : 'input',
+          };
+          if (f.scope === 'any-input') ctx.report({ span: rule.matchSpan ?? rule.span, messageId: 'noInput', data });
+          else if (f.example === undefined) ctx.report({ span: rule.matchSpan ?? rule.span, messageId: 'noObject', data });
+          else ctx.report({ span: rule.matchSpan ?? rule.span, messageId: 'noObjectExample', data: { ...data, example: shortInput(f.example) } });
+        }
+      },
+    };
+  },
+});

@@ -1,0 +1,29 @@
+import { runRuleTests } from '../testing/rule-tester.ts';
+import rule from './analysis-overlap.ts';
+
+const y = (...lines: string[]): string => `${lines.join('\n')}\n`;
+
+runRuleTests(rule, {
+  valid: [
+    {
+      name: 'field rules with values that exclude each other',
+      code: y('mode: pattern', 'input: canonical', 'allow:', "  - {tool: bash, field: command, match: 'ls|pwd'}", 'deny:', "  - {tool: bash, field: command, match: 'rm.*'}"),
+    },
+    { name: 'different tools', code: y('mode: pattern', 'allow:', "  - {tool: read, match: 'x'}", 'deny:', "  - {tool: bash, match: 'x'}") },
+    { name: 'exclusive values', code: y('mode: pattern', 'allow:', "  - {tool: bash, match: '^\\{\"command\":\"ls\"\\}$'}", 'deny:', "  - {tool: bash, match: 'rm'}") },
+  ],
+  invalid: [
+    {
+      name: 'a deny rule carving out of an allow rule',
+      code: y('mode: pattern', 'allow:', "  - {tool: bash, match: '\"command\":\"git '}", 'deny:', "  - {tool: bash, match: '--force'}"),
+      errors: [
+        {
+          messageId: 'overlap',
+          line: 3,
+          column: 25,
+          message: 'this allow rule and deny rule `--force` (deny[0]) both match `bash` with input `{\\"command\\":\\"git --force\\"}`; the deny rule wins',
+        },
+      ],
+    },
+  ],
+});
