@@ -1,25 +1,10 @@
 /** The engines compared side by side, behind one interface. */
 import type { ApproverIR, CompiledApprover, Explanation } from '@verdict/engine';
-import * as engine from '@verdict/engine';
+import { compileApprover } from '@verdict/engine';
 import { type BenchEngine, naiveRe2js, naiveRegExp, type Outcome } from './baselines.ts';
 
-type CompileApprover = (ir: ApproverIR) => { approver: CompiledApprover | undefined; issues: unknown[] };
-
-// Until the engine's barrel exports it, take it from its module directly.
-const fromBarrel = (engine as Record<string, unknown>)['compileApprover'];
-const compileApproverImpl = (
-  typeof fromBarrel === 'function'
-    ? fromBarrel
-    : ((await import(new URL('../../packages/engine/src/approver/config.ts', import.meta.url).href)) as Record<string, unknown>)['compileApprover']
-) as CompileApprover;
-
-function compileApproverFn(): CompileApprover {
-  if (typeof compileApproverImpl !== 'function') throw new Error('@verdict/engine has no `compileApprover`');
-  return compileApproverImpl;
-}
-
 export function compileVerdict(policy: ApproverIR): CompiledApprover {
-  const { approver, issues } = compileApproverFn()(policy);
+  const { approver, issues } = compileApprover(policy);
   if (approver === undefined) throw new Error(`the benchmark policy does not load: ${JSON.stringify(issues).slice(0, 300)}`);
   return approver;
 }

@@ -7,24 +7,37 @@
  * itself would make first, done here without building a matcher input for every rule:
  * - `literal`: the whole pattern is a literal (re2js `prefixComplete`): matches iff the subject
  *   contains it.
- * - `prefix`: the pattern starts with `^` (beginning of text, no `(?m)`) followed by literal
- *   characters: a subject that does not start with them cannot match.
- * - `any`: a match contains one of a few literals (re2js prefilter, case-sensitive parts only).
+ * - `check`: the pattern starts with `^` (beginning of text, no `(?m)`) followed by literal
+ *   characters, so a subject that does not start with them cannot match; and/or every match contains
+ *   one literal of each of a few groups (re2js's prefilter tree, case-sensitive parts only).
  * - `run`: nothing cheap is known; the regex runs.
  *
  * This reads re2js internals (pinned at 2.10.0); `fast.test.ts` checks screens against the regex.
  */
+import { MatcherInput, RE2Set } from 're2js';
 import type { RE2JS } from 're2js';
 
 export type Screen =
   | { readonly kind: 'literal'; readonly needle: string }
-  | { readonly kind: 'prefix'; readonly prefix: string }
-  | { readonly kind: 'any'; readonly needles: readonly string[] }
+  | {
+      readonly kind: 'check';
+      /** The subject must start with this (`""`: no anchor known). */
+      readonly prefix: string;
+      /** For each group, the subject must contain one of its literals. */
+      readonly groups: readonly (readonly string[])[];
+      /**
+       * Unanchored patterns that begin with a literal (no assertion before it): every match starts
+       * at an occurrence of `lead`, so the regex only needs trying there (`""`: unknown).
+       */
+      readonly lead: string;
+      /** The pattern starts with `^` (beginning of text): only an anchored match at 0 can exist. */
+      readonly anchored: boolean;
+    }
   | { readonly kind: 'run' };
 
 const RUN: Screen = { kind: 'run' };
-/** More needles than this cost more than running the regex. */
-const MAX_NEEDLES = 6;
+/** More literals than this (in one group, or in all) cost more than running the regex. */
+const MAX_NEEDLES = 8;
 
 // re2js internals (2.10.0): src/Prefilter.js, src/Inst.js, src/RE2Flags.js, src/Utils.js.
 const PF_NONE = 0;
@@ -50,6 +63,7 @@ interface Prog {
   getInst(pc: number): Inst;
 }
 interface Re2Internals {
+  matchMachineInput(input: unknown, start: number, end: number, anchor: number, ngroup: number): [boolean, unknown];
   prefilter: Prefilter | null;
   prefixComplete: boolean;
   prefix: string | null;
@@ -73,8 +87,8 @@ function searchable(cp: number): boolean {
   return !(cp === 0xfffd || (cp >= 0xd800 && cp <= 0xdfff));
 }
 
-/** The literal a `^`-anchored program must start with, or `""`. */
-function anchoredPrefix(prog: Prog): string {
+/** Whether the program starts with `^` (beginning of text), and the literal that must follow it. */
+function anchoredPrefix(prog: Prog): { anchored: boolean; prefix: string } {
   let pc = prog.start;
   let anchored = false;
   let inst = prog.getInst(pc);
@@ -83,13 +97,13 @@ function anchoredPrefix(prog: Prog): string {
     if (inst.op === OP_NOP || inst.op === OP_CAPTURE) {
       pc = inst.out;
     } else if (inst.op === OP_EMPTY_WIDTH) {
-      if (inst.arg !== EMPTY_BEGIN_TEXT) return '';
+      if (inst.arg !== EMPTY_BEGIN_TEXT) return { anchored: false, prefix: '' };
       anchored = true;
       pc = inst.out;
     } else break;
     inst = prog.getInst(pc);
   }
-  if (!anchored) return '';
+  if (!anchored) return { anchored: false, prefix: '' };
   let prefix = '';
   for (;;) {
     if (inst.op === OP_NOP || inst.op === OP_CAPTURE) {
@@ -103,33 +117,36 @@ function anchoredPrefix(prog: Prog): string {
     prefix += String.fromCodePoint(cp);
     inst = prog.getInst(inst.out);
   }
-  return prefix;
+  return { anchored: true, prefix };
 }
 
-/** Literals one of which any match contains, or `null`. */
-function needles(pf: Prefilter | null): string[] | null {
+/**
+ * Groups of literals such that any match contains one literal of every group (an AND of ORs read
+ * off re2js's prefilter tree), or `null` when nothing is known.
+ */
+function groups(pf: Prefilter | null): string[][] | null {
   if (pf === null) return null;
   switch (pf.type) {
     case PF_EXACT:
-      return pf.str === '' ? null : [pf.str];
-    case PF_OR: {
-      const all: string[] = [];
-      for (const s of pf.subs) {
-        const n = needles(s);
-        if (n === null) return null;
-        all.push(...n);
-        if (all.length > MAX_NEEDLES) return null;
+      return pf.str === '' ? null : [[pf.str]];
+    case PF_AND: {
+      const all: string[][] = [];
+      for (const sub of pf.subs) {
+        const g = groups(sub);
+        if (g !== null) all.push(...g);
       }
       return all.length === 0 ? null : all;
     }
-    case PF_AND: {
-      let best: string[] | null = null;
-      for (const s of pf.subs) {
-        const n = needles(s);
-        if (n === null) continue;
-        if (best === null || score(n) > score(best)) best = n;
+    case PF_OR: {
+      // Each alternative requires one literal of its first group: their union is required.
+      const union: string[] = [];
+      for (const sub of pf.subs) {
+        const g = groups(sub);
+        if (g === null || g[0] === undefined) return null;
+        union.push(...g[0]);
+        if (union.length > MAX_NEEDLES) return null;
       }
-      return best;
+      return union.length === 0 ? null : [union];
     }
     case PF_NONE:
     default:
@@ -137,15 +154,23 @@ function needles(pf: Prefilter | null): string[] | null {
   }
 }
 
-/** Longer needles reject more subjects; each extra needle costs a search. */
-function score(n: readonly string[]): number {
-  return Math.min(shortest(n), 12) - 3 * (n.length - 1);
+/** JSON keys (`"file_path":"`) are in almost every input: check them last. */
+function common(group: readonly string[]): boolean {
+  return group.every((n) => /^"[\w-]*":?"?$/.test(n) || n.length < 2);
 }
 
-function shortest(xs: readonly string[]): number {
-  let m = Infinity;
-  for (const x of xs) m = Math.min(m, x.length);
-  return m;
+/** The groups worth checking: no one-character literals, selective ones first, bounded in number. */
+function pickGroups(all: string[][]): string[][] {
+  const useful = all.filter((g) => g.every((n) => n.length >= 2));
+  const ordered = [...useful.filter((g) => !common(g)), ...useful.filter(common)];
+  const kept: string[][] = [];
+  let count = 0;
+  for (const g of ordered) {
+    if (count + g.length > MAX_NEEDLES) continue;
+    kept.push(g);
+    count += g.length;
+  }
+  return kept;
 }
 
 /** The cheapest sound screen for an unanchored search with `re`. */
@@ -153,11 +178,13 @@ export function screenFor(re: RE2JS): Screen {
   const r = internals(re);
   if (r === undefined) return RUN;
   if (r.prefixComplete && typeof r.prefix === 'string' && r.prefix !== '') return { kind: 'literal', needle: r.prefix };
-  const prefix = anchoredPrefix(r.prog);
-  if (prefix !== '') return { kind: 'prefix', prefix };
-  const n = needles(r.prefilter);
-  if (n !== null) return { kind: 'any', needles: n };
-  return RUN;
+  const { anchored, prefix } = anchoredPrefix(r.prog);
+  const g = pickGroups(groups(r.prefilter) ?? []);
+  // re2js's `prefix` is the program's leading run of plain characters; a program that starts with
+  // an assertion (`^`, `\b`) has none.
+  const lead = !anchored && typeof r.prefix === 'string' && r.prefix.length >= 2 ? r.prefix : '';
+  if (!anchored && g.length === 0 && lead === '') return RUN;
+  return { kind: 'check', prefix, groups: g, lead, anchored };
 }
 
 /** Whether `subject` passes `screen` (a `literal` screen that passes is a match). */
@@ -165,14 +192,32 @@ export function passes(screen: Screen, subject: string): boolean {
   switch (screen.kind) {
     case 'literal':
       return subject.includes(screen.needle);
-    case 'prefix':
-      return subject.startsWith(screen.prefix);
-    case 'any': {
-      const n = screen.needles;
-      for (let i = 0; i < n.length; i++) if (subject.includes(n[i]!)) return true;
-      return false;
-    }
+    case 'check':
+      return checks(screen.prefix, screen.groups, subject);
     case 'run':
       return true;
   }
+}
+
+/** The `check` screen's test, shared with the decision loop. */
+export function checks(prefix: string, groups: readonly (readonly string[])[], subject: string): boolean {
+  if (prefix !== '' && !subject.startsWith(prefix)) return false;
+  for (let i = 0; i < groups.length; i++) {
+    const g = groups[i]!;
+    let hit = false;
+    for (let j = 0; j < g.length && !hit; j++) hit = subject.includes(g[j]!);
+    if (!hit) return false;
+  }
+  return true;
+}
+
+/**
+ * Whether `re` matches at the start of `subject` (Go's anchored match, no captures). re2js's public
+ * `lookingAt` asks for the match bounds, which rules out its DFA; this runs the anchored DFA, which
+ * stops as soon as no match can start at 0 (an unanchored `test` of `^(?:…)` would read to the end).
+ */
+export function matchesAtStart(re: RE2JS, subject: string): boolean {
+  const r = internals(re);
+  if (r === undefined || typeof r.matchMachineInput !== 'function') return re.matcher(subject).lookingAt();
+  return r.matchMachineInput(MatcherInput.utf16(subject), 0, subject.length, RE2Set.ANCHOR_START, 0)[0] === true;
 }

@@ -23,7 +23,7 @@ import type { RE2JS } from 're2js';
 import { caseFold } from '../canonical/casefold.ts';
 import type { RuleList } from '../ir.ts';
 import type { CompiledRegex } from '../regex/regex.ts';
-import { screenFor } from './fast-screen.ts';
+import { checks, matchesAtStart, screenFor } from './fast-screen.ts';
 
 export interface FastRule {
   readonly list: RuleList;
@@ -56,17 +56,20 @@ export interface FastSubject {
 // Step kinds, cheapest first.
 const ALWAYS = 0; // empty match: matches every subject
 const LITERAL = 1; // the pattern is a literal: matches iff the text contains it
-const PREFIX = 2; // `^literal…`: the text must start with `needle`, then the regex decides
-const ANY = 3; // the text must contain one of `needles`, then the regex decides
+const ONE = 2; // the text must contain `needle`, then the regex decides
+const CHECK = 3; // the text must pass `checks(needle, groups)`, then the regex decides
 const RUN = 4; // only the regex (or the list's set) can say
 const FIELD = 5; // a field rule: `ruleMatches`
-const ONE = 6; // the text must contain `needle`, then the regex decides
 
 interface Step {
   readonly rule: FastRule;
+  /** The literal every match starts with (`""`: none known). */
+  readonly lead: string;
+  /** Only a match at 0 is possible (`^…`): run anchored, which stops early. */
+  readonly anchored: boolean;
   readonly kind: number;
   readonly needle: string;
-  readonly needles: readonly string[];
+  readonly groups: readonly (readonly string[])[];
   /** The re2js program, when the regex exposes it; else `rule.regex` runs. */
   readonly re: RE2JS | null;
   /** Position in the list's set (`RUN` steps of a list with a set), else -1. */
@@ -117,7 +120,7 @@ function engineOf(regex: CompiledRegex | null): RE2JS | null {
 }
 
 function makeStep(rule: FastRule): Omit<Step, 'setIndex'> {
-  const base = { rule, needle: '', needles: [] as readonly string[], re: engineOf(rule.regex) };
+  const base = { rule, needle: '', groups: [] as readonly (readonly string[])[], re: engineOf(rule.regex), lead: '', anchored: false };
   if (rule.field !== undefined) return { ...base, kind: FIELD };
   if (rule.regex === null) return { ...base, kind: ALWAYS };
   if (base.re === null) return { ...base, kind: RUN };
@@ -125,10 +128,13 @@ function makeStep(rule: FastRule): Omit<Step, 'setIndex'> {
   switch (s.kind) {
     case 'literal':
       return { ...base, kind: LITERAL, needle: s.needle };
-    case 'prefix':
-      return { ...base, kind: PREFIX, needle: s.prefix };
-    case 'any':
-      return s.needles.length === 1 ? { ...base, kind: ONE, needle: s.needles[0]! } : { ...base, kind: ANY, needles: s.needles };
+    case 'check': {
+      const only = s.groups[0];
+      if (s.prefix === '' && s.lead === '' && !s.anchored && s.groups.length === 1 && only !== undefined && only.length === 1) {
+        return { ...base, kind: ONE, needle: only[0]! };
+      }
+      return { ...base, kind: CHECK, needle: s.prefix, groups: s.groups, lead: s.lead, anchored: s.anchored };
+    }
     case 'run':
       return { ...base, kind: RUN };
   }
@@ -218,19 +224,20 @@ function firstMatch(list: StepList, subject: FastSubject): FastRule | null {
       case LITERAL:
         if (text.includes(s.needle)) return s.rule;
         continue;
-      case PREFIX:
-        if (!text.startsWith(s.needle)) continue;
-        break;
       case ONE:
         if (!text.includes(s.needle)) continue;
         break;
-      case ANY: {
-        const n = s.needles;
-        let hit = false;
-        for (let j = 0; j < n.length && !hit; j++) hit = text.includes(n[j]!);
-        if (!hit) continue;
+      case CHECK:
+        if (!checks(s.needle, s.groups, text)) continue;
+        if (s.lead !== '') {
+          if (fromLead(s, text)) return s.rule;
+          continue;
+        }
+        if (s.anchored && s.re !== null) {
+          if (matchesAtStart(s.re, text)) return s.rule;
+          continue;
+        }
         break;
-      }
       case FIELD:
         if (ruleMatches(s.rule, subject)) return s.rule;
         continue;
@@ -248,6 +255,28 @@ function firstMatch(list: StepList, subject: FastSubject): FastRule | null {
     if (s.re !== null ? s.re.test(text) : s.rule.regex!.testWellFormed(text)) return s.rule;
   }
   return null;
+}
+
+/** Anchored tries at the first occurrences of `lead`; more than this and one unanchored pass decides. */
+const MAX_LEAD_TRIES = 8;
+
+/**
+ * A pattern that begins with the literal `lead` can only match where `lead` occurs. An anchored
+ * match tried at each occurrence reads only the attempt, not the rest of the text; nothing before a
+ * match start is looked at (the pattern begins with a character, not an assertion), so a slice
+ * starting there decides as the whole text would. After a few tries one unanchored pass decides.
+ */
+function fromLead(s: Step, text: string): boolean {
+  let at = text.indexOf(s.lead);
+  const re = s.re;
+  if (re === null) return at >= 0 && s.rule.regex!.testWellFormed(text);
+  for (let tries = 0; at >= 0; tries++) {
+    const rest = at === 0 ? text : text.slice(at);
+    if (tries === MAX_LEAD_TRIES) return re.test(rest);
+    if (matchesAtStart(re, rest)) return true;
+    at = text.indexOf(s.lead, at + 1);
+  }
+  return false;
 }
 
 function markSet(set: RE2Set, text: string): void {
