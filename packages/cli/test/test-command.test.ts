@@ -48,7 +48,12 @@ describe('verdict test', () => {
     expect(r.code).toBe(2); // fixtures/testing/broken holds a broken policy and an orphan case file
     const doc = JSON.parse(r.stdout) as { tests: { file: string; passed: boolean }[] };
     expect(doc.tests.filter((t) => t.file === 'fixtures/testing/coverage.test.yaml')).toHaveLength(1);
-    expect(doc.tests.filter((t) => !t.passed).map((t) => t.file)).toEqual([...Array(3).fill('fixtures/testing/failing.yaml'), 'fixtures/testing/loop/step2.yaml']);
+    expect(doc.tests.filter((t) => !t.passed).map((t) => t.file)).toEqual([
+      'fixtures/testing/dsl/workspace.verdict',
+      ...Array(3).fill('fixtures/testing/failing.yaml'),
+      'fixtures/testing/loop/step2.yaml',
+    ]);
+    expect(doc.tests.filter((t) => t.file === 'fixtures/testing/dsl/workspace.test.yaml')).toHaveLength(1);
   });
 });
 

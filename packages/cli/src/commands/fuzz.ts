@@ -1,6 +1,8 @@
 import { caseFold, compileRegex } from '@verdict/engine';
+import fc from 'fast-check';
 import {
   alwaysDenies,
+  callsFor,
   checkProperty,
   dslTest,
   effective,
@@ -8,6 +10,8 @@ import {
   formatReport,
   invariantUnderRespelling,
   loadPolicy,
+  matching,
+  nearMiss,
   neverAllows,
   noDuplicateKeySmuggling,
   parseJson,
@@ -16,7 +20,10 @@ import {
   type PropertyReport,
   ruleName,
   stricterThan,
+  toolCall,
   type ToolCall,
+  toolInput,
+  toolName,
   yamlTest,
 } from '@verdict/testing';
 import { type Command, type CommandIo, parse, UsageError, write } from '../args.ts';
@@ -167,6 +174,30 @@ export const fuzzCommand: Command = {
     const other = values.other === undefined ? undefined : load(values.other, io);
     if (!policy || (values.other !== undefined && !other)) return 2;
 
+    // never-allows / always-denies: besides the policy's own calls, calls aimed at --where (strings
+    // that match it and strings one edit away, as a command or a path, and as the whole raw input).
+    const domainCalls = (p: PolicyUnderTest): fc.Arbitrary<ToolCall> => {
+      const where = values.where!;
+      const parts: fc.Arbitrary<string>[] = [];
+      for (const make of [matching, nearMiss]) {
+        try {
+          parts.push(make(where));
+        } catch {
+          // a regex the generator cannot sample: the policy's calls still run
+        }
+      }
+      if (parts.length === 0) return callsFor(p);
+      const samples = fc.oneof(...parts);
+      const tool = values.tool === undefined ? toolName() : fc.constant(values.tool);
+      const aimed = fc.oneof(
+        toolCall({ tool, input: samples.map((s) => ({ command: s })) }),
+        toolCall({ tool, input: samples.map((s) => ({ file_path: s })) }),
+        toolCall({ tool, input: samples }),
+        tool.chain((t) => toolCall({ tool: t, input: toolInput(t) })),
+      );
+      return fc.oneof(callsFor(p), aimed);
+    };
+
     const property = (name: PropertyName): PolicyProperty<unknown> => {
       switch (name) {
         case 'respelling':
@@ -174,9 +205,9 @@ export const fuzzCommand: Command = {
         case 'duplicate-keys':
           return noDuplicateKeySmuggling(policy) as PolicyProperty<unknown>;
         case 'never-allows':
-          return neverAllows(policy, predicate!) as PolicyProperty<unknown>;
+          return neverAllows(policy, predicate!, { calls: domainCalls(policy) }) as PolicyProperty<unknown>;
         case 'always-denies':
-          return alwaysDenies(policy, predicate!, values.reason === undefined ? {} : { reason: values.reason }) as PolicyProperty<unknown>;
+          return alwaysDenies(policy, predicate!, { calls: domainCalls(policy), ...(values.reason === undefined ? {} : { reason: values.reason }) }) as PolicyProperty<unknown>;
         case 'equivalent':
           return equivalent(policy, other!) as PolicyProperty<unknown>;
         case 'stricter':
