@@ -168,3 +168,16 @@ describe('parse: YAML errors read as ours', () => {
     }
   });
 });
+
+describe('parse: line endings', () => {
+  it('CRLF files get the same lines and columns', () => {
+    const r = compileSource('approver:\r\n  mode: pattern\r\n  mdoe: x\r\n', 'crlf.yaml');
+    expect(r.diagnostics.map((d) => [d.code, d.span?.start.line, d.span?.start.column, d.span?.end.column])).toEqual([
+      ['schema/unknown-key', 3, 3, 7],
+    ]);
+  });
+  it('a duplicate key is spanned whole', () => {
+    const r = compileSource('a: 1\n"a": 2\n', 'd.yaml');
+    expect(r.diagnostics.map((d) => [d.span?.start.column, d.span?.end.column])).toEqual([[1, 4]]);
+  });
+});

@@ -90,7 +90,8 @@ export function parseTree(
       span: spanOf(file, index, start, end),
     };
     if (e.code === 'DUPLICATE_KEY') {
-      const key = keyTextAt(text, start);
+      const { key, length } = keyTextAt(text, start);
+      if (length > 0) d.span = spanOf(file, index, start, start + length);
       d.message = `duplicate key \`${key}\``;
       d.help = 'the later value would silently replace the earlier one: keep only one';
     } else if (e.code === 'MULTIPLE_DOCS') {
@@ -111,24 +112,25 @@ export function parseTree(
   return treeFromYaml(doc, file, index, diagnostics);
 }
 
-/** The text of the mapping key written at `offset` (yaml reports only its first character). */
-function keyTextAt(text: string, offset: number): string {
-  const q = text[offset];
-  if (q === '"') {
-    const m = /^"(?:[^"\\\n]|\\.)*"/.exec(text.slice(offset, offset + 1000));
+/** The mapping key written at `offset` and its source length (yaml reports only its first character). */
+function keyTextAt(text: string, offset: number): { key: string; length: number } {
+  const head = text.slice(offset, offset + 1000);
+  if (head.startsWith('"')) {
+    const m = /^"(?:[^"\\\n]|\\.)*"/.exec(head);
     if (m) {
       try {
-        return JSON.parse(m[0]) as string;
+        return { key: JSON.parse(m[0]) as string, length: m[0].length };
       } catch {
-        return m[0].slice(1, -1);
+        return { key: m[0].slice(1, -1), length: m[0].length };
       }
     }
-  } else if (q === "'") {
-    const m = /^'(?:[^'\n]|'')*'/.exec(text.slice(offset, offset + 1000));
-    if (m) return m[0].slice(1, -1).replace(/''/g, "'");
+  } else if (head.startsWith("'")) {
+    const m = /^'(?:[^'\n]|'')*'/.exec(head);
+    if (m) return { key: m[0].slice(1, -1).replace(/''/g, "'"), length: m[0].length };
   }
-  const m = /^[^\n,{}[\]]*?(?=\s*:(?:\s|$)|\s*[,}\]]|\n|$)/.exec(text.slice(offset, offset + 1000));
-  return m?.[0] ?? '';
+  const m = /^[^\n,{}[\]]*?(?=\s*:(?:\s|$)|\s*[,}\]]|\n|$)/.exec(head);
+  const key = m?.[0] ?? '';
+  return { key, length: key.length };
 }
 
 export function runParse(state: CompileState): void {
