@@ -71,6 +71,9 @@ function fieldLookup(value: JsonValue | null): (foldedKey: string) => string | u
   };
 }
 
+/** The field lookup of a raw subject when no rule reads fields (never called by the loop). */
+const noField = (): null => null;
+
 function prepareSubject(input: string, mode: InputMode, usesFields: boolean): Prepared {
   if (mode === 'canonical') {
     const parsed = parseCanonical(input);
@@ -85,6 +88,10 @@ function prepareSubject(input: string, mode: InputMode, usesFields: boolean): Pr
         field: fieldLookup(parsed.value),
       },
     };
+  }
+  if (!usesFields) {
+    // No rule reads a field: no per-call lookup closure (the hot path of most policies).
+    return { ok: true, subject: { subjectKind: 'raw', text: wellFormed(input), original: input, canonical: undefined, field: noField } };
   }
   let lookup: ((foldedKey: string) => string | undefined | null) | undefined;
   const field = (foldedKey: string): string | undefined | null => {
