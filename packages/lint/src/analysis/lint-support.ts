@@ -35,6 +35,7 @@ export function label(l: RuleLocation): string {
 
 /** A witness input shortened for a one-line message (the full text is in the JSON output). */
 export function shortInput(w: Witness, max = 80): string {
-  const oneLine = JSON.stringify(w.input).slice(1, -1);
+  // Printable text as it is; anything with control characters JSON-escaped onto one line.
+  const oneLine = /[\x00-\x1f\x7f\u2028\u2029]/.test(w.input) ? JSON.stringify(w.input).slice(1, -1) : w.input;
   return oneLine.length <= max ? oneLine : `${oneLine.slice(0, max - 1)}…`;
 }

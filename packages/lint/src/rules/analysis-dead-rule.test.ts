@@ -32,7 +32,7 @@ runRuleTests(rule, {
           line: 5,
           column: 29,
           message:
-            'this allow rule never applies: `^\\s*"command":\\s*"(ls|cat|grep|rg|find|git status|git diff|go test) ` matches no JSON object, and every tool input is one (it matches only text like `\\"command\\":\\"ls `)',
+            'this allow rule never applies: `^\\s*"command":\\s*"(ls|cat|grep|rg|find|git status|git diff|go test) ` matches no JSON object, and every tool input is one (it matches only text like `"command":"ls `)',
         },
       ],
     },

@@ -1,4 +1,5 @@
-import { runRuleTests } from '../testing/rule-tester.ts';
+import { describe, expect, it } from 'vitest';
+import { lintWithRule, runRuleTests } from '../testing/rule-tester.ts';
 import rule from './analysis-overlap.ts';
 
 const y = (...lines: string[]): string => `${lines.join('\n')}\n`;
@@ -21,9 +22,18 @@ runRuleTests(rule, {
           messageId: 'overlap',
           line: 3,
           column: 25,
-          message: 'this allow rule and deny rule `--force` (deny[0]) both match `bash` with input `{\\"command\\":\\"git --force\\"}`; the deny rule wins',
+          message: 'this allow rule and deny rule `--force` (deny[0]) both match `bash` with input `{"command":"git --force"}`; the deny rule wins',
         },
       ],
     },
   ],
+});
+
+describe('analysis/overlap related locations', () => {
+  it('points at the deny rule', () => {
+    const code = y('mode: pattern', 'allow:', "  - {tool: bash, match: 'git'}", 'deny:', "  - {tool: bash, match: 'push'}");
+    const [m] = lintWithRule(rule, { code }).messages.filter((x) => x.ruleId === rule.id);
+    // messageId 'denyRule'
+    expect(m?.related?.map((r) => `${r.span?.start.line}:${r.span?.start.column} ${r.message}`)).toEqual(['5:5 the deny rule that wins']);
+  });
 });

@@ -1,4 +1,5 @@
-import { runRuleTests } from '../testing/rule-tester.ts';
+import { describe, expect, it } from 'vitest';
+import { lintWithRule, runRuleTests } from '../testing/rule-tester.ts';
 import rule from './analysis-shadowed-rule.ts';
 
 const y = (...lines: string[]): string => `${lines.join('\n')}\n`;
@@ -39,4 +40,14 @@ runRuleTests(rule, {
       errors: [{ messageId: 'shadowed', line: 3, column: 25 }],
     },
   ],
+});
+
+describe('analysis/shadowed-rule related locations', () => {
+  it('points at each covering deny rule', () => {
+    const code = y('mode: pattern', 'allow:', "  - {tool: bash, match: 'sudo -i'}", 'deny:', "  - {tool: bash, match: 'sudo'}");
+    const [m] = lintWithRule(rule, { code }).messages.filter((x) => x.ruleId === rule.id);
+    expect(m?.help).toBe('for example `bash` with input `{"sudo -i":0}` is denied; narrow the deny rule or delete this allow rule');
+    // messageId 'coveredBy'
+    expect(m?.related?.map((r) => `${r.span?.start.line}:${r.span?.start.column} ${r.message}`)).toEqual(['5:5 deny rule that covers `sudo -i`']);
+  });
 });
