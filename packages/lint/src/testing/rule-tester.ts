@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { lintSource } from '../runner.ts';
+import { allRules } from '../rules/index.ts';
 import type { Rule } from '../types.ts';
 
 export interface ValidCase {
@@ -34,6 +35,8 @@ export interface InvalidCase extends ValidCase {
 
 export function lintWithRule(rule: Rule, c: ValidCase) {
   return lintSource(c.code, c.filename ?? 'policy.yaml', {
+    // The rule under test runs even before it is listed in the catalogue.
+    rules: [...allRules.filter((r) => r.id !== rule.id), rule],
     only: [rule.id],
     ...(c.driver !== undefined ? { driver: c.driver } : {}),
     config: {
