@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { caseFold } from '../canonical/casefold.ts';
 import { compileRegex, wellFormed } from '../regex/regex.ts';
 import { compileApprover } from './config.ts';
-import { buildPlan, decide, decideTool, ruleMatches } from './fast.ts';
+import { buildPlan, decide, decideTool, matchesByDefinition, ruleMatches } from './fast.ts';
 import type { FastRule, FastSubject } from './fast.ts';
 import { passes, screenFor } from './fast-screen.ts';
 
@@ -73,7 +73,7 @@ function reference(rules: readonly FastRule[], tool: string, s: FastSubject): Fa
   const folded = caseFold(tool);
   for (const list of ['deny', 'allow'] as const) {
     const inList = rules.filter((r) => r.list === list).sort((a, b) => a.index - b.index);
-    for (const r of inList) if ((r.foldedTool === '' || r.foldedTool === folded) && ruleMatches(r, s)) return r;
+    for (const r of inList) if ((r.foldedTool === '' || r.foldedTool === folded) && matchesByDefinition(r, s)) return r;
   }
   return null;
 }
@@ -113,6 +113,8 @@ describe('fast decision loop', () => {
             const want = key(reference(rules, tool, s));
             expect(key(decide(plan, caseFold(tool), s)), `${tool} ${JSON.stringify(text)}`).toBe(want);
             expect(key(decideTool(plan, tool, s))).toBe(want);
+            // what `explain` calls, rule by rule, takes the same shortcuts and must agree too
+            for (const r of rules) expect(ruleMatches(r, s), `${r.list}:${r.index} on ${JSON.stringify(text)}`).toBe(matchesByDefinition(r, s));
           }
         },
       ),

@@ -11,8 +11,9 @@
  * - `decide(plan, foldedTool, subject)` / `decideTool(plan, toolName, subject)` run per call and return
  *   the deciding rule: the first deny rule that matches, else the first allow rule that matches, else
  *   `null` (the default decides). `decideTool` caches the tool name's group, skipping the case fold.
- * - `ruleMatches(rule, subject)` is the one definition of "a rule matches"; `decide` must agree with
- *   it (the approver's `explain` uses it rule by rule, and property tests check they agree).
+ * - `matchesByDefinition(rule, subject)` is the one definition of "a rule matches"; `decide` and
+ *   `ruleMatches` (what the approver's `explain` calls rule by rule, with the same shortcuts as
+ *   `decide`) must agree with it, and property tests check that they do.
  *
  * Subjects are prepared by the caller: `text` is already well-formed (see `wellFormed`), so screens
  * and the `*WellFormed` regex entry points need no check; field values come decoded from the JSON
@@ -119,7 +120,9 @@ function engineOf(regex: CompiledRegex | null): RE2JS | null {
   return e === undefined ? null : e;
 }
 
-function makeStep(rule: FastRule): Omit<Step, 'setIndex'> {
+type PreparedStep = Omit<Step, 'setIndex'>;
+
+function makeStep(rule: FastRule): PreparedStep {
   const base = { rule, needle: '', groups: [] as readonly (readonly string[])[], re: engineOf(rule.regex), lead: '', anchored: false };
   if (rule.field !== undefined) return { ...base, kind: FIELD };
   if (rule.regex === null) return { ...base, kind: ALWAYS };
@@ -143,7 +146,11 @@ function makeStep(rule: FastRule): Omit<Step, 'setIndex'> {
 function buildStepList(rules: readonly FastRule[], cache: Map<FastRule, Omit<Step, 'setIndex'>>): StepList {
   const prepared = rules.map((r) => {
     let s = cache.get(r);
-    if (s === undefined) cache.set(r, (s = makeStep(r)));
+    if (s === undefined) {
+      s = makeStep(r);
+      cache.set(r, s);
+      preparedSteps.set(r, s);
+    }
     return s;
   });
   // Nothing after a rule that always matches can decide.
@@ -197,8 +204,11 @@ export function buildPlan(rules: readonly FastRule[]): FastPlan {
   };
 }
 
-/** Whether `rule` matches `subject` (its tool has already been checked). */
-export function ruleMatches(rule: FastRule, subject: FastSubject): boolean {
+/**
+ * Whether `rule` matches `subject` (its tool has already been checked): the definition, with no
+ * shortcut. The fast loop must agree with it; property tests check that it does.
+ */
+export function matchesByDefinition(rule: FastRule, subject: FastSubject): boolean {
   if (rule.field !== undefined) {
     const value = subject.field(rule.field);
     if (value === null) return rule.list === 'deny';
@@ -206,6 +216,40 @@ export function ruleMatches(rule: FastRule, subject: FastSubject): boolean {
     return rule.regex === null ? value === '' : rule.regex.testWholeWellFormed(value);
   }
   return rule.regex === null || rule.regex.testWellFormed(subject.text);
+}
+
+/** Each planned rule's prepared test, so `ruleMatches` (what `explain` calls) gets the same shortcuts. */
+const preparedSteps = new WeakMap<FastRule, PreparedStep>();
+
+/**
+ * Whether `rule` matches `subject` (its tool has already been checked). For a rule of a plan this
+ * takes the rule's screens and anchored runs, as `decide` does; otherwise the definition.
+ */
+export function ruleMatches(rule: FastRule, subject: FastSubject): boolean {
+  const step = preparedSteps.get(rule);
+  return step === undefined ? matchesByDefinition(rule, subject) : stepMatches(step, subject);
+}
+
+/** One step alone (no set): screens, then the cheapest exact run. */
+function stepMatches(s: PreparedStep, subject: FastSubject): boolean {
+  const text = subject.text;
+  switch (s.kind) {
+    case ALWAYS:
+      return true;
+    case LITERAL:
+      return text.includes(s.needle);
+    case ONE:
+      if (!text.includes(s.needle)) return false;
+      break;
+    case CHECK:
+      if (!checks(s.needle, s.groups, text)) return false;
+      if (s.lead !== '') return fromLead(s, text);
+      if (s.anchored && s.re !== null) return matchesAtStart(s.re, text);
+      break;
+    case FIELD:
+      return matchesByDefinition(s.rule, subject);
+  }
+  return s.re !== null ? s.re.test(text) : s.rule.regex!.testWellFormed(text);
 }
 
 // Set results of the current call, stamped with a call number instead of cleared (no allocation).
@@ -218,41 +262,13 @@ function firstMatch(list: StepList, subject: FastSubject): FastRule | null {
   let setDone = false;
   for (let i = 0; i < steps.length; i++) {
     const s = steps[i]!;
-    switch (s.kind) {
-      case ALWAYS:
-        return s.rule;
-      case LITERAL:
-        if (text.includes(s.needle)) return s.rule;
-        continue;
-      case ONE:
-        if (!text.includes(s.needle)) continue;
-        break;
-      case CHECK:
-        if (!checks(s.needle, s.groups, text)) continue;
-        if (s.lead !== '') {
-          if (fromLead(s, text)) return s.rule;
-          continue;
-        }
-        if (s.anchored && s.re !== null) {
-          if (matchesAtStart(s.re, text)) return s.rule;
-          continue;
-        }
-        break;
-      case FIELD:
-        if (ruleMatches(s.rule, subject)) return s.rule;
-        continue;
-      case RUN:
-        if (s.setIndex >= 0) {
-          if (!setDone) {
-            setDone = true;
-            markSet(list.set!, text);
-          }
-          if (stamp[s.setIndex] === callNo) return s.rule;
-          continue;
-        }
-        break;
-    }
-    if (s.re !== null ? s.re.test(text) : s.rule.regex!.testWellFormed(text)) return s.rule;
+    if (s.setIndex >= 0) {
+      if (!setDone) {
+        setDone = true;
+        markSet(list.set!, text);
+      }
+      if (stamp[s.setIndex] === callNo) return s.rule;
+    } else if (stepMatches(s, subject)) return s.rule;
   }
   return null;
 }
@@ -266,7 +282,7 @@ const MAX_LEAD_TRIES = 8;
  * match start is looked at (the pattern begins with a character, not an assertion), so a slice
  * starting there decides as the whole text would. After a few tries one unanchored pass decides.
  */
-function fromLead(s: Step, text: string): boolean {
+function fromLead(s: PreparedStep, text: string): boolean {
   let at = text.indexOf(s.lead);
   const re = s.re;
   if (re === null) return at >= 0 && s.rule.regex!.testWellFormed(text);
