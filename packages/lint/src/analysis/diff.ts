@@ -10,12 +10,14 @@
  */
 import type { ApproverIR, CompiledApprover, Decision, RuleIR, RuleRef } from '@verdict/engine';
 import { type Approx, type Domain, matches, misses } from './model.ts';
-import { and, FALSE, type Formula, or, TRUE } from './search.ts';
+import { fieldAtoms } from './fields.ts';
+import { and, FALSE, type Formula, not, or, TRUE } from './search.ts';
 import {
   type AnalysisOptions,
   appliesTo,
   normalizeDefault,
   normalizeMode,
+  type Outcome,
   presentable,
   Session,
   shapesFor,
@@ -74,20 +76,23 @@ function model(ir: ApproverIR, session: Session, label: string): Model {
   return { kind: 'pattern', def, domain: ir.input === 'canonical' ? 'canonical' : 'raw', allow: ir.allow, deny: ir.deny, approver };
 }
 
-function allows(m: Model, cls: ToolClass, domain: Domain, mode: Approx, session: Session): Formula {
+/** The literals of a rule: the formula for "it matches" and for "it does not". */
+type Literals = (rule: RuleIR) => { pos: Formula; neg: Formula };
+
+function allows(m: Model, cls: ToolClass, lit: Literals): Formula {
   if (m.kind === 'const') return m.decision === 'allow' ? TRUE : FALSE;
   if (m.kind === 'invalid') return FALSE;
-  const ds = m.deny.filter((r) => appliesTo(r, cls)).map((r) => session.language(r, domain));
-  const as = m.allow.filter((r) => appliesTo(r, cls)).map((r) => session.language(r, domain));
-  return and(...ds.map((d) => misses(d, mode)), or(...as.map((a) => matches(a, mode)), m.def === 'allow' ? TRUE : FALSE));
+  const ds = m.deny.filter((r) => appliesTo(r, cls)).map(lit);
+  const as = m.allow.filter((r) => appliesTo(r, cls)).map(lit);
+  return and(...ds.map((d) => d.neg), or(...as.map((a) => a.pos), m.def === 'allow' ? TRUE : FALSE));
 }
 
-function denies(m: Model, cls: ToolClass, domain: Domain, mode: Approx, session: Session): Formula {
+function denies(m: Model, cls: ToolClass, lit: Literals): Formula {
   if (m.kind === 'const') return m.decision === 'deny' ? TRUE : FALSE;
   if (m.kind === 'invalid') return FALSE;
-  const ds = m.deny.filter((r) => appliesTo(r, cls)).map((r) => session.language(r, domain));
-  const as = m.allow.filter((r) => appliesTo(r, cls)).map((r) => session.language(r, domain));
-  return or(...ds.map((d) => matches(d, mode)), and(...as.map((a) => misses(a, mode)), m.def === 'deny' ? TRUE : FALSE));
+  const ds = m.deny.filter((r) => appliesTo(r, cls)).map(lit);
+  const as = m.allow.filter((r) => appliesTo(r, cls)).map(lit);
+  return or(...ds.map((d) => d.pos), and(...as.map((a) => a.neg), m.def === 'deny' ? TRUE : FALSE));
 }
 
 function summary(approver: CompiledApprover, toolName: string, input: string): DecisionSummary {
@@ -116,6 +121,7 @@ export function diffPolicies(oldIr: ApproverIR, newIr: ApproverIR, options: Anal
   const oldA = (oldM as { approver: CompiledApprover }).approver;
   const newA = (newM as { approver: CompiledApprover }).approver;
 
+  const fields = fieldAtoms(session);
   const direction = (from: Model, to: Model, want: Decision): Direction => {
     const reasons: string[] = [];
     for (const cls of classes) {
@@ -127,11 +133,28 @@ export function diffPolicies(oldIr: ApproverIR, newIr: ApproverIR, options: Anal
           newA.explain({ toolName: cls.name, input: v }).decision === want;
         return ok ? v : null;
       };
-      const build = (mode: Approx): Formula =>
-        want === 'deny'
-          ? and(allows(from, cls, domain, mode, session), denies(to, cls, domain, mode, session))
-          : and(denies(from, cls, domain, mode, session), allows(to, cls, domain, mode, session));
-      const r = session.solve(build, shapes.object, shapes.flat, confirm);
+      const disagree = (lit: Literals): Formula =>
+        want === 'deny' ? and(allows(from, cls, lit), denies(to, cls, lit)) : and(denies(from, cls, lit), allows(to, cls, lit));
+      const applicable = [from, to].flatMap((m) => (m.kind === 'pattern' ? [...m.allow, ...m.deny] : [])).filter((x) => appliesTo(x, cls));
+      let r: Outcome;
+      if (domain === 'canonical' && applicable.every((x) => fields.of(x) !== null)) {
+        // Only field rules decide for this tool: reason over values, exactly.
+        const f = disagree((x) => {
+          const a = fields.of(x) as Formula;
+          return { pos: a, neg: not(a) };
+        });
+        const s = fields.solve(f);
+        const shown = s.status === 'witness' ? confirm(s.text) : null;
+        if (s.status !== 'witness') r = s;
+        else r = shown === null ? { status: 'unknown', why: 'a witness failed the engine re-check' } : { status: 'witness', text: shown };
+      } else {
+        const build = (mode: Approx): Formula =>
+          disagree((x) => {
+            const l = session.language(x, domain);
+            return { pos: matches(l, mode), neg: misses(l, mode) };
+          });
+        r = session.solve(build, shapes.object, shapes.flat, confirm);
+      }
       if (r.status === 'witness') {
         return {
           status: 'witness',

@@ -144,6 +144,26 @@ export class LanguageCache {
     };
   }
 
+  private readonly values = new Map<string, SearchDfa | null>();
+
+  /**
+   * The language of a field rule's value (`^(?:match)$` over the decoded string), one DFA per
+   * field group and pattern so that rules on different keys stay different propositions; `null`
+   * when the pattern cannot be modelled.
+   */
+  valueDfa(group: string, match: string): SearchDfa | null {
+    const key = `${group}\u0000${match}`;
+    if (!this.values.has(key)) {
+      try {
+        this.values.set(key, this.patternDfa(`^(?:${match})$`));
+      } catch (e) {
+        if (!(e instanceof UnsupportedPattern) && !(e instanceof LimitExceeded)) throw e;
+        this.values.set(key, null);
+      }
+    }
+    return this.values.get(key) ?? null;
+  }
+
   /** A regular shape of the input domain, built once. */
   shape(name: ShapeName): SearchDfa | null {
     if (!this.shapes.has(name)) {

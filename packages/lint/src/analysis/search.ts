@@ -254,7 +254,7 @@ function less(ka: number, ia: number, kb: number, ib: number): boolean {
 }
 
 /** `f` with every literal of `dfa` replaced by `value` (and constants folded). */
-function assign(f: Formula, dfa: SearchDfa, value: boolean): Formula {
+export function assign(f: Formula, dfa: SearchDfa, value: boolean): Formula {
   switch (f.op) {
     case 'const':
       return f;
@@ -267,7 +267,7 @@ function assign(f: Formula, dfa: SearchDfa, value: boolean): Formula {
   }
 }
 
-function firstAtom(f: Formula): SearchDfa | undefined {
+export function firstAtom(f: Formula): SearchDfa | undefined {
   if (f.op === 'atom') return f.dfa;
   if (f.op === 'and' || f.op === 'or') {
     for (const x of f.xs) {

@@ -4,18 +4,18 @@
  * or unknown.
  */
 import type { RuleIR } from '@verdict/engine';
-import { makeBudget } from './automaton.ts';
+import { cpuNow, makeBudget } from './automaton.ts';
 import { type Approx, type Domain, LanguageCache, type RuleLanguage, type ShapeName } from './model.ts';
 import { EngineOracle } from './oracle.ts';
 import { and, findWitness, type Formula } from './search.ts';
 import { foldKey } from './unicode.ts';
 
 export interface AnalysisOptions {
-  /** Time for one question (one rule, one pair, one direction of a diff), in ms. Default 200. */
+  /** CPU time for one question (one rule, one pair, one direction of a diff), in ms. Default 200. */
   timeMs?: number;
   /** DFA states per pattern and product states per question. Default 10,000. */
   maxStates?: number;
-  /** Time for the whole run, in ms; questions left over are answered "unknown". Default 5,000. */
+  /** CPU time for the whole run, in ms; questions left over are answered "unknown". Default 5,000. */
   totalTimeMs?: number;
   /** Which questions `analyzeApprover` asks (all by default); overlaps cost one question per pair. */
   checks?: { dead?: boolean; shadowed?: boolean; overlap?: boolean };
@@ -33,7 +33,7 @@ export class Session {
   constructor(readonly options: AnalysisOptions = {}) {
     this.cache = new LanguageCache(options.maxStates === undefined ? {} : { maxStates: options.maxStates });
     this.oracle = new EngineOracle(options.compat === true);
-    this.totalDeadline = performance.now() + (options.totalTimeMs ?? 5_000);
+    this.totalDeadline = cpuNow() + (options.totalTimeMs ?? 5_000);
   }
 
   language(rule: RuleIR, domain: Domain): RuleLanguage {
@@ -48,7 +48,7 @@ export class Session {
    * that is more likely real; when that fails too, the answer is unknown.
    */
   solve(build: (mode: Approx) => Formula, over: ShapeName, under: ShapeName, accept: (w: string) => string | null): Outcome {
-    if (performance.now() > this.totalDeadline) return { status: 'unknown', why: 'the analysis ran out of time' };
+    if (cpuNow() > this.totalDeadline) return { status: 'unknown', why: 'the analysis ran out of time' };
     const budget = makeBudget(this.budgetOptions());
     const r1 = findWitness(and(build('over'), this.cache.shapeFormula(over)), budget);
     if (r1.status === 'empty') return r1;
@@ -59,6 +59,15 @@ export class Session {
     const w2 = r2.status === 'witness' ? accept(r2.text) : null;
     if (w2 !== null) return { status: 'witness', text: w2 };
     return { status: 'unknown', why: 'no candidate witness passed the engine re-check' };
+  }
+
+  outOfTime(): boolean {
+    return cpuNow() > this.totalDeadline;
+  }
+
+  /** Limits for one question, as `makeBudget` takes them. */
+  questionBudget(): { timeMs?: number; maxStates?: number } {
+    return this.budgetOptions();
   }
 
   private budgetOptions(): { timeMs?: number; maxStates?: number } {
