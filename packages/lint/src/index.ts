@@ -36,3 +36,16 @@ export { exitCodeFor } from './exit-code.ts';
 export { formatters } from './formatters/index.ts';
 export { DEFAULT_DOCS_BASE_URL } from './formatters/sarif.ts';
 export { RegexCache } from './support/regex-cache.ts';
+// static analysis of rule sets (dead, shadowed, overlapping rules; policy diff)
+export { analyzeApprover, diffPolicies } from './analysis/index.ts';
+export type {
+  AnalysisFinding,
+  AnalysisOptions,
+  AnalysisQuestion,
+  DecisionSummary,
+  DiffVerdict,
+  DiffWitness,
+  PolicyDiff,
+  RuleLocation,
+  Witness,
+} from './analysis/index.ts';
