@@ -119,3 +119,21 @@ describe('regex cache', () => {
     expect(after).toBeLessThanOrEqual(4); // the two patterns, plus field-anchored forms at most
   });
 });
+
+describe('lintFiles: driver descriptor files', () => {
+  it('a --driver path is read relative to cwd (a newer Claude that advertises permission ask)', () => {
+    const dir = project({ 'p.yaml': 'policy:\n  approvals: {permission: ask, on_reject: continue}\n' });
+    const repo = join(__dirname, '../../..');
+    const builtin = lintFiles([join(dir, 'p.yaml')], { cwd: repo, driver: 'claude' });
+    expect(builtin.results[0]?.messages.map((m) => m.ruleId)).toEqual(['policy/mode-unsupported']);
+    const newer = lintFiles([join(dir, 'p.yaml')], { cwd: repo, driver: 'fixtures/descriptors/claude-newer.yaml' });
+    expect(newer.diagnostics).toEqual([]);
+    expect(newer.results[0]?.messages).toEqual([]);
+  });
+  it('an unknown driver is the compiler’s finding, at the file', () => {
+    const dir = project({ 'p.yaml': 'policy:\n  sandbox: read_only\n' });
+    const run = lintFiles(['p.yaml'], { cwd: dir, driver: 'nosuch' });
+    expect(run.results[0]?.messages.map((m) => m.ruleId)).toContain('driver/unknown');
+    expect(exitCodeFor(run)).toBe(1);
+  });
+});

@@ -23,6 +23,11 @@ runRuleTests(rule, {
       errors: [{ messageId: 'unhelpful', line: 2, column: 9 }],
     },
     {
+      name: 'a blank reason is sent as written',
+      code: y('mode: deny_all', 'reason: "   "'),
+      errors: [{ messageId: 'unhelpful', line: 2, column: 9, message: 'the reason `   ` does not tell the model what it may do instead' }],
+    },
+    {
       name: 'option minLength',
       options: { minLength: 60 },
       code: y('mode: pattern', 'reason: only reads in /workspace are allowed'),

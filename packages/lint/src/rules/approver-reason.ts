@@ -33,7 +33,8 @@ export default createRule({
         // A pattern approver that can never deny needs no reason.
         if (mode === 'pattern' && a.deny.length === 0 && effectiveDefault(a) === 'allow') return;
         const fallback = FALLBACKS[mode] ?? '';
-        if (a.reason.trim() === '') {
+        // Only an empty reason falls back; a blank one is sent as written (and is unhelpful).
+        if (a.reason === '') {
           ctx.report({
             ...(a.reasonSpan !== undefined ? { span: a.reasonSpan } : a.modeSpan !== undefined ? { span: a.modeSpan } : { path: ctx.approverPath() }),
             messageId: 'missing',
