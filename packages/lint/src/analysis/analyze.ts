@@ -7,7 +7,8 @@
 import type { ApproverIR, InputMode, RuleIR, RuleList, Span } from '@verdict/engine';
 import type { Domain } from './model.ts';
 import { matches, misses } from './model.ts';
-import { and } from './search.ts';
+import { fieldAtoms } from './fields.ts';
+import { and, type Formula, not } from './search.ts';
 import {
   type AnalysisOptions,
   appliesTo,
@@ -87,12 +88,27 @@ export function analyzeApprover(ir: ApproverIR, options: AnalysisOptions = {}): 
 
   const checks = { dead: true, shadowed: true, overlap: true, ...options.checks };
 
+  // Under canonical input, questions about field rules alone are decided exactly over values.
+  const fields = fieldAtoms(session);
+  const exactFields = (...rules: RuleIR[]): Formula[] | null => {
+    if (domain !== 'canonical') return null;
+    const out: Formula[] = [];
+    for (const r of rules) {
+      const f = fields.of(r);
+      if (f === null) return null;
+      out.push(f);
+    }
+    return out;
+  };
+
   // Dead rules (also needed, unreported, by the other questions: a dead rule shadows nothing).
   const dead = new Set<Indexed>();
   for (const x of [...allows, ...denies]) {
     const lang = session.language(x.rule, domain);
     const tool = toolFor(x.rule);
-    const hit = (w: string): string | null => (session.oracle.ruleMatches(x.rule, input, tool, w) === true ? w : null);
+    // An example must be a text the rule really sees: under canonical input, a canonical text.
+    const hit = (w: string): string | null =>
+      (input === 'raw' || session.oracle.canonicalOf(w) === w) && session.oracle.ruleMatches(x.rule, input, tool, w) === true ? w : null;
     const onObjects = session.solve((m) => matches(lang, m), shapes.object, shapes.flat, (w) => w);
     if (onObjects.status === 'witness') continue;
     if (onObjects.status === 'unknown') {
@@ -117,8 +133,15 @@ export function analyzeApprover(ir: ApproverIR, options: AnalysisOptions = {}): 
     /** Whether the deny rules `ds` cover the allow rule for every tool it applies to. */
     const covered = (ds: readonly Indexed[]): Outcome => {
       for (const cls of mine) {
-        const langs = ds.filter((d) => appliesTo(d.rule, cls)).map((d) => session.language(d.rule, domain));
+        const mineDs = ds.filter((d) => appliesTo(d.rule, cls));
+        const langs = mineDs.map((d) => session.language(d.rule, domain));
         if (langs.length === 0) return { status: 'witness', text: '' };
+        const fa = exactFields(a.rule, ...mineDs.map((d) => d.rule));
+        if (fa !== null) {
+          const r = fields.solve(and(fa[0] as Formula, ...fa.slice(1).map((x) => not(x))));
+          if (r.status === 'empty') continue;
+          return r;
+        }
         const r = session.solve((m) => and(matches(A, m), ...langs.map((D) => misses(D, m))), shapes.object, shapes.flat, (w) => w);
         if (r.status === 'witness') return r;
         if (r.status === 'unknown') return { status: 'unknown', why: reasonOf(r, [A, ...langs].find((l) => !l.exact)?.note) };
@@ -144,7 +167,15 @@ export function analyzeApprover(ir: ApproverIR, options: AnalysisOptions = {}): 
         const ok = session.oracle.ruleMatches(a.rule, input, tool, v) === true && session.oracle.ruleMatches(d.rule, input, tool, v) === true;
         return ok ? v : null;
       };
-      const r = session.solve((m) => and(matches(A, m), matches(D, m)), shapes.object, shapes.flat, both);
+      const fa = exactFields(a.rule, d.rule);
+      let r: Outcome;
+      if (fa === null) r = session.solve((m) => and(matches(A, m), matches(D, m)), shapes.object, shapes.flat, both);
+      else {
+        const s = fields.solve(and(...fa));
+        const shown = s.status === 'witness' ? both(s.text) : null;
+        if (s.status !== 'witness') r = s;
+        else r = shown === null ? { status: 'unknown', why: 'a witness failed the engine re-check' } : { status: 'witness', text: shown };
+      }
       if (r.status === 'witness') {
         by.push(d.loc);
         if (!shadowed) findings.push({ kind: 'overlap', allow: a.loc, deny: d.loc, witness: { toolName: tool, input: r.text } });
