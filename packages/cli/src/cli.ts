@@ -1,22 +1,23 @@
 import { type Command, type CommandIo, UsageError } from './args.ts';
-import { evalCommand } from './commands/eval.ts';
-import { checkCommand } from './commands/check.ts';
-import { compileCommand, schemaCommand } from './commands/compile.ts';
-import { explainCommand } from './commands/explain.ts';
-import { fmtCommand } from './commands/fmt.ts';
-import { fuzzCommand } from './commands/fuzz.ts';
-import { testCommand } from './commands/test.ts';
+/**
+ * Every command, in the order `verdict --help` lists them. Implementations load on demand, so
+ * `verdict eval` never pays for the linter, the DSL parser or fast-check.
+ */
+interface Entry {
+  name: string;
+  summary: string;
+  load(): Promise<Command>;
+}
 
-/** Every command, in the order `verdict --help` lists them. */
-export const commands: readonly Command[] = [
-  evalCommand,
-  explainCommand,
-  checkCommand,
-  testCommand,
-  fuzzCommand,
-  fmtCommand,
-  compileCommand,
-  schemaCommand,
+export const commands: readonly Entry[] = [
+  { name: 'eval', summary: 'decide tool calls: JSON lines in, decisions out', load: async () => (await import('./commands/eval.ts')).evalCommand },
+  { name: 'explain', summary: 'explain the decision for one tool call', load: async () => (await import('./commands/explain.ts')).explainCommand },
+  { name: 'check', summary: 'validate a run Policy against a driver', load: async () => (await import('./commands/check.ts')).checkCommand },
+  { name: 'test', summary: 'run the inline tests of policies and case files; --coverage lists rules no test reaches', load: async () => (await import('./commands/test.ts')).testCommand },
+  { name: 'fuzz', summary: 'check properties of a policy on generated calls; counterexamples print as inline tests', load: async () => (await import('./commands/fuzz.ts')).fuzzCommand },
+  { name: 'fmt', summary: 'format a policy file or convert between YAML and the DSL', load: async () => (await import('./commands/fmt.ts')).fmtCommand },
+  { name: 'compile', summary: 'print the intermediate representation of a policy as JSON', load: async () => (await import('./commands/compile.ts')).compileCommand },
+  { name: 'schema', summary: 'print the JSON Schemas of policy and descriptor files', load: async () => (await import('./commands/compile.ts')).schemaCommand },
 ];
 
 function overview(): string {
@@ -53,27 +54,29 @@ export async function main(argv: string[], io: CommandIo = defaultIo()): Promise
   const [name, ...rest] = args;
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
     const topic = name === 'help' ? commands.find((c) => c.name === rest[0]) : undefined;
-    io.stdout.write(topic ? `${topic.usage}\n` : overview());
+    io.stdout.write(topic ? `${(await topic.load()).usage}\n` : overview());
     return name === undefined ? 2 : 0;
   }
   if (name === '--version') {
     io.stdout.write('verdict 0.1.0\n');
     return 0;
   }
-  const command = commands.find((c) => c.name === name);
-  if (!command) {
+  const entry = commands.find((c) => c.name === name);
+  if (!entry) {
     io.stderr.write(`verdict: unknown command \`${name}\`\n${overview()}`);
     return 2;
   }
+  let command: Command | undefined;
   try {
+    command = await entry.load();
     return await command.run(rest, io);
   } catch (err) {
-    if (err instanceof UsageError) {
-      io.stderr.write(`verdict ${command.name}: ${err.message}\n\n${command.usage}\n`);
+    if (err instanceof UsageError && command) {
+      io.stderr.write(`verdict ${entry.name}: ${err.message}\n\n${command.usage}\n`);
       return 2;
     }
     const message = err instanceof Error ? err.message : String(err);
-    io.stderr.write(`verdict ${command.name}: internal error: ${message}\n`);
+    io.stderr.write(`verdict ${entry.name}: internal error: ${message}\n`);
     if (debug && err instanceof Error && err.stack) io.stderr.write(`${err.stack}\n`);
     else io.stderr.write('(run again with --debug for a stack trace)\n');
     return 2;
