@@ -7,6 +7,7 @@
 import { createHash } from 'node:crypto';
 import { compileSource } from '@verdict/compiler';
 import type { CompileResult } from '@verdict/compiler';
+import { normalizeApproverMode } from '@verdict/engine';
 import type { Diagnostic, PolicyFileIR, Severity, Span } from '@verdict/engine';
 import { interpolate } from './create-rule.ts';
 import { applySuppressions, findSuppressions } from './suppressions.ts';
@@ -275,7 +276,8 @@ function walk(ir: PolicyFileIR, v: RuleVisitor): void {
   const a = ir.approver;
   if (a !== undefined) {
     v.approver?.(a);
-    if (v.rule) {
+    // Rules are looked at only where the engine looks at them: in pattern mode (A2.2).
+    if (v.rule && normalizeApproverMode(a.mode) === 'pattern') {
       a.allow.forEach((rule, i) => v.rule?.(rule, 'allow', i, a));
       a.deny.forEach((rule, i) => v.rule?.(rule, 'deny', i, a));
     }

@@ -24,3 +24,10 @@ describe('rules/duplicate related location', () => {
     expect(r.messages[0]?.related?.map((x) => [x.message, x.span?.start.line, x.span?.start.column])).toEqual([['first written here', 3, 5]]);
   });
 });
+
+describe('rules/duplicate outside pattern mode', () => {
+  it('says nothing: the rules are ignored (rules/ignored-by-mode says so)', () => {
+    const r = lintWithRule(rule, { code: y('mode: allow_all', 'deny:', '  - {tool: bash, match: "x"}', '  - {tool: bash, match: "x"}') });
+    expect(r.messages).toEqual([]);
+  });
+});

@@ -1,6 +1,6 @@
 import { caseFold } from '@verdict/engine';
 import { createRule } from '../create-rule.ts';
-import { ruleLabel } from '../support/approver-facts.ts';
+import { effectiveMode, ruleLabel } from '../support/approver-facts.ts';
 
 export default createRule({
   id: 'rules/duplicate',
@@ -18,6 +18,7 @@ export default createRule({
   create(ctx) {
     return {
       approver(approver) {
+        if (effectiveMode(approver) !== 'pattern') return;
         for (const list of ['allow', 'deny'] as const) {
           const seen = new Map<string, number>();
           approver[list].forEach((rule, index) => {

@@ -1,5 +1,5 @@
 import { createRule } from '../create-rule.ts';
-import { isCatchAll, ruleLabel, sameTool } from '../support/approver-facts.ts';
+import { effectiveMode, isCatchAll, ruleLabel, sameTool } from '../support/approver-facts.ts';
 
 export default createRule({
   id: 'rules/unreachable',
@@ -21,6 +21,7 @@ export default createRule({
   create(ctx) {
     return {
       approver(approver) {
+        if (effectiveMode(approver) !== 'pattern') return;
         for (const list of ['allow', 'deny'] as const) {
           const rules = approver[list];
           const catchAlls: number[] = [];
