@@ -89,6 +89,15 @@ const objectText = fc
   });
 const call = fc.record({ toolName: fc.constantFrom('bash', 'BASH', 'read', 'write'), input: objectText });
 
+function isObject(text: string): boolean {
+  try {
+    const v: unknown = JSON.parse(text);
+    return typeof v === 'object' && v !== null && !Array.isArray(v);
+  } catch {
+    return false;
+  }
+}
+
 function decisions(ir: ApproverIR, calls: { toolName: string; input: string }[]): string[] {
   const a = compileApprover(ir).approver;
   if (a === undefined) throw new Error('policy does not load');
@@ -141,7 +150,11 @@ describe('dead rules never match', () => {
             const r = (f.rule.list === 'allow' ? ir.allow : ir.deny)[f.rule.index] as RuleIR;
             const single = compileApprover({ ...ir, default: 'deny', allow: [r], deny: [] }).approver;
             const tool = r.tool === '' ? 'bash' : r.tool;
-            const inputs = f.scope === 'any-input' ? [...objects, ...texts, ''] : objects;
+            // Matching-shaped objects: the rule's own pattern text and its example, placed in objects.
+            const seeds = [r.match.replace(/\\(.)/g, '$1').replace(/[\^$]/g, ''), f.example?.input ?? ''];
+            const shaped = seeds.flatMap((t) => [`{${t}}`, `{ ${t} }`, `{"x":${JSON.stringify(t)}}`, `{${t},"y":1}`, `{"a":1,${t}}`]);
+            const objectsToTry = [...objects, ...shaped.filter(isObject)];
+            const inputs = f.scope === 'any-input' ? [...objectsToTry, ...texts, '', ...seeds] : objectsToTry;
             for (const text of inputs) expect(single?.approve({ toolName: tool, input: text }).decision, `${r.match} on ${text}`).toBe('deny');
           }
         }),
