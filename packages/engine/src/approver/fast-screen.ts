@@ -156,13 +156,17 @@ function groups(pf: Prefilter | null): string[][] | null {
 
 /** JSON keys (`"file_path":"`) are in almost every input: check them last. */
 function common(group: readonly string[]): boolean {
-  return group.every((n) => /^"[\w-]*":?"?$/.test(n) || n.length < 2);
+  return group.every((n) => /^"[\w-]*":?"?$/.test(n));
 }
 
-/** The groups worth checking: no one-character literals, selective ones first, bounded in number. */
+/** The groups worth checking: selective ones first, one-character and JSON-key ones last, bounded. */
 function pickGroups(all: string[][]): string[][] {
-  const useful = all.filter((g) => g.every((n) => n.length >= 2));
-  const ordered = [...useful.filter((g) => !common(g)), ...useful.filter(common)];
+  const short = (g: readonly string[]) => g.some((n) => n.length < 2);
+  const ordered = [
+    ...all.filter((g) => !common(g) && !short(g)),
+    ...all.filter((g) => !common(g) && short(g)),
+    ...all.filter(common),
+  ];
   const kept: string[][] = [];
   let count = 0;
   for (const g of ordered) {
