@@ -60,7 +60,7 @@ describe('robustness', () => {
         expect(r.messages.filter((m) => m.ruleId === 'lint/internal-error').map((m) => m.message)).toEqual([]);
         for (const m of r.messages) expect(m.span?.start.line).toBeGreaterThanOrEqual(1);
       }),
-      { numRuns: 70 },
+      { numRuns: 50 },
     );
   });
   it('random text in every syntax: no throw', () => {
@@ -69,7 +69,7 @@ describe('robustness', () => {
         const r = lintSource(text, file, { regexes });
         expect(r.messages.filter((m) => m.ruleId === 'lint/internal-error').map((m) => m.message)).toEqual([]);
       }),
-      { numRuns: 70 },
+      { numRuns: 50 },
     );
   });
 });

@@ -31,6 +31,9 @@ import rulesShellInjection from './rules-shell-injection.ts';
 import rulesUnreachable from './rules-unreachable.ts';
 import testsFailing from './tests-failing.ts';
 // static analysis rules (analysis-*.ts): imports here
+import analysisDeadRule from './analysis-dead-rule.ts';
+import analysisOverlap from './analysis-overlap.ts';
+import analysisShadowedRule from './analysis-shadowed-rule.ts';
 
 export const allRules: readonly Rule[] = Object.freeze([
   regexInvalid,
@@ -59,6 +62,9 @@ export const allRules: readonly Rule[] = Object.freeze([
   lintUnusedSuppression,
   lintInternalError,
   // static analysis rules (analysis-*.ts): entries here
+  analysisDeadRule,
+  analysisShadowedRule,
+  analysisOverlap,
 ] as Rule[]);
 
 export function getRule(id: string): Rule | undefined {
