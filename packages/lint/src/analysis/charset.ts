@@ -131,6 +131,12 @@ const PREFERRED = Array.from('abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGHIJKLMN
   c.codePointAt(0) as number,
 );
 
+/** Sort key for witness characters: preferred ones first, in their order, then by code point. */
+export function readability(cp: number): number {
+  const i = PREFERRED.indexOf(cp);
+  return i >= 0 ? i : PREFERRED.length + cp;
+}
+
 /** A readable member of a non-empty set, or `undefined` for the empty set. */
 export function pick(a: CharSet): number | undefined {
   if (a.length === 0) return undefined;

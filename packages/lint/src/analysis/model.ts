@@ -9,7 +9,7 @@
  */
 import { ANY, type CharSet, fromRanges, has, intersect, subtract } from './charset.ts';
 import { type Budget, LimitExceeded, makeBudget, NfaBuilder, SearchDfa } from './automaton.ts';
-import { and, atom, FALSE, type Formula, not, TRUE } from './search.ts';
+import { and, atom, FALSE, type Formula, not, or, TRUE } from './search.ts';
 import { parseRegex, UnsupportedPattern } from './syntax.ts';
 import { orbit, WORD } from './unicode.ts';
 import { partition, single } from './charset.ts';
@@ -25,11 +25,30 @@ export interface RuleLanguage {
   note?: string;
 }
 
-/** Which bound a formula uses: `over` proves emptiness, `under` finds witnesses that are real. */
-export type Approx = 'over' | 'under';
+/**
+ * Which bound a formula uses: `over` proves emptiness, `under` finds witnesses that are real;
+ * `symbolic` keeps one proposition per rule (for propositional reasoning before any bound is
+ * chosen, see `lowerSymbolic`).
+ */
+export type Approx = 'over' | 'under' | 'symbolic';
+
+const proxyOf = new WeakMap<RuleLanguage, SearchDfa>();
+const languageOf = new WeakMap<SearchDfa, RuleLanguage>();
+
+/** The proposition "this rule matches": a stand-in atom, never stepped, one per language. */
+function proxy(lang: RuleLanguage): SearchDfa {
+  let p = proxyOf.get(lang);
+  if (p === undefined) {
+    p = Object.create(SearchDfa.prototype) as SearchDfa;
+    proxyOf.set(lang, p);
+    languageOf.set(p, lang);
+  }
+  return p;
+}
 
 /** The rule matches (positive literal), bounded in the direction `mode` asks for. */
 export function matches(lang: RuleLanguage, mode: Approx): Formula {
+  if (mode === 'symbolic') return atom(proxy(lang));
   const b = mode === 'over' ? lang.upper : lang.lower;
   if (b === 'all') return TRUE;
   if (b === 'none') return FALSE;
@@ -38,10 +57,50 @@ export function matches(lang: RuleLanguage, mode: Approx): Formula {
 
 /** The rule does not match (negative literal). */
 export function misses(lang: RuleLanguage, mode: Approx): Formula {
+  if (mode === 'symbolic') return not(atom(proxy(lang)));
   const b = mode === 'over' ? lang.lower : lang.upper;
   if (b === 'all') return FALSE;
   if (b === 'none') return TRUE;
   return not(atom(b));
+}
+
+/** The rule languages a symbolic formula mentions, with the polarities they occur in. */
+export function symbolicLiterals(f: Formula): Map<RuleLanguage, { pos: boolean; neg: boolean }> {
+  const out = new Map<RuleLanguage, { pos: boolean; neg: boolean }>();
+  const walk = (g: Formula): void => {
+    if (g.op === 'atom') {
+      const lang = languageOf.get(g.dfa);
+      if (lang === undefined) return;
+      const e = out.get(lang) ?? { pos: false, neg: false };
+      if (g.neg) e.neg = true;
+      else e.pos = true;
+      out.set(lang, e);
+    } else if (g.op === 'and' || g.op === 'or') g.xs.forEach(walk);
+  };
+  walk(f);
+  return out;
+}
+
+/** A symbolic formula's rule propositions replaced by their bounds for `mode`. */
+export function lowerSymbolic(f: Formula, mode: 'over' | 'under'): Formula {
+  switch (f.op) {
+    case 'const':
+      return f;
+    case 'atom': {
+      const lang = languageOf.get(f.dfa);
+      if (lang === undefined) return f;
+      return f.neg ? misses(lang, mode) : matches(lang, mode);
+    }
+    case 'and':
+      return and(...f.xs.map((x) => lowerSymbolic(x, mode)));
+    case 'or':
+      return or(...f.xs.map((x) => lowerSymbolic(x, mode)));
+  }
+}
+
+/** The stand-in atom of a rule (for case splits on it). */
+export function symbol(lang: RuleLanguage): SearchDfa {
+  return proxy(lang);
 }
 
 const UNKNOWN = (note: string): RuleLanguage => ({ upper: 'all', lower: 'none', exact: false, note });

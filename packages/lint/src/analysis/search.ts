@@ -6,7 +6,7 @@
  * exhausting the reachable product, or stops at the budget (the caller then says "unknown").
  */
 import { type Budget, checkTime, LimitExceeded, type SearchDfa } from './automaton.ts';
-import { type CharSet, partition, single } from './charset.ts';
+import { type CharSet, partition, readability, single } from './charset.ts';
 import { WORD } from './unicode.ts';
 
 export type Formula =
@@ -87,7 +87,10 @@ export function findWitness(formula: Formula, budget: Budget): SearchResult {
 
   const sets: CharSet[] = [single(0x0a), WORD];
   for (const d of dfas) sets.push(...d.charSets());
-  const reps = partition(sets).map((b) => b.rep);
+  // Readable characters first: ties in the search go to them, so witnesses read naturally.
+  const reps = partition(sets)
+    .map((b) => b.rep)
+    .sort((a, b) => readability(a) - readability(b));
 
   const evalWith = (f: Formula, value: (i: number) => number): number => {
     switch (f.op) {

@@ -5,9 +5,23 @@
  */
 import type { RuleIR } from '@verdict/engine';
 import { cpuNow, makeBudget } from './automaton.ts';
-import { type Approx, type Domain, LanguageCache, type RuleLanguage, type ShapeName } from './model.ts';
+import {
+  type Approx,
+  type Domain,
+  LanguageCache,
+  lowerSymbolic,
+  matches,
+  misses,
+  type RuleLanguage,
+  type ShapeName,
+  symbol,
+  symbolicLiterals,
+} from './model.ts';
 import { EngineOracle } from './oracle.ts';
-import { and, findWitness, type Formula } from './search.ts';
+import { and, assign, findWitness, type Formula, propositionallySatisfiable } from './search.ts';
+
+/** Inexact rules occurring with both polarities that a question is split on (2^n cases). */
+const MAX_SPLITS = 4;
 import { foldKey } from './unicode.ts';
 
 export interface AnalysisOptions {
@@ -49,15 +63,35 @@ export class Session {
    */
   solve(build: (mode: Approx) => Formula, over: ShapeName, under: ShapeName, accept: (w: string) => string | null): Outcome {
     if (cpuNow() > this.totalDeadline) return { status: 'unknown', why: 'the analysis ran out of time' };
-    const budget = makeBudget(this.budgetOptions());
-    const r1 = findWitness(and(build('over'), this.cache.shapeFormula(over)), budget);
-    if (r1.status === 'empty') return r1;
-    if (r1.status === 'limit') return { status: 'unknown', why: `the ${r1.why} was reached` };
-    const w1 = accept(r1.text);
-    if (w1 !== null) return { status: 'witness', text: w1 };
-    const r2 = findWitness(and(build('under'), this.cache.shapeFormula(under)), makeBudget(this.budgetOptions()));
-    const w2 = r2.status === 'witness' ? accept(r2.text) : null;
-    if (w2 !== null) return { status: 'witness', text: w2 };
+    // Reason about rules as propositions first: a formula that is unsatisfiable whatever the rules
+    // match is empty, and a rule with inexact bounds that occurs both positively and negatively is
+    // split on (true in one case, false in the other), so that each case uses one bound for it.
+    const sym = build('symbolic');
+    if (propositionallySatisfiable(sym) === false) return { status: 'empty' };
+    const mixed = [...symbolicLiterals(sym)].filter(([l, e]) => !l.exact && e.pos && e.neg).map(([l]) => l).slice(0, MAX_SPLITS);
+    let cases: Formula[] = [sym];
+    for (const lang of mixed) {
+      const s = symbol(lang);
+      cases = cases.flatMap((c) => [and(assign(c, s, true), matches(lang, 'symbolic')), and(assign(c, s, false), misses(lang, 'symbolic'))]);
+    }
+    cases = cases.filter((c) => propositionallySatisfiable(c) !== false);
+    const shapeOver = this.cache.shapeFormula(over);
+    let witnessSeen = false;
+    for (const c of cases) {
+      const r1 = findWitness(and(lowerSymbolic(c, 'over'), shapeOver), makeBudget(this.budgetOptions()));
+      if (r1.status === 'empty') continue;
+      if (r1.status === 'limit') return { status: 'unknown', why: `the ${r1.why} was reached` };
+      witnessSeen = true;
+      const w1 = accept(r1.text);
+      if (w1 !== null) return { status: 'witness', text: w1 };
+    }
+    if (!witnessSeen) return { status: 'empty' };
+    const shapeUnder = this.cache.shapeFormula(under);
+    for (const c of cases) {
+      const r2 = findWitness(and(lowerSymbolic(c, 'under'), shapeUnder), makeBudget(this.budgetOptions()));
+      const w2 = r2.status === 'witness' ? accept(r2.text) : null;
+      if (w2 !== null) return { status: 'witness', text: w2 };
+    }
     return { status: 'unknown', why: 'no candidate witness passed the engine re-check' };
   }
 
