@@ -480,3 +480,101 @@ describe('failing host hooks', () => {
     broker.close();
   });
 });
+
+describe('audit: deadlines, notices and malformed inputs', () => {
+  it('the deadline is per attempt: a retry after an early reject gets a full timeout of its own', async () => {
+    const { broker, clock, requests } = eventBroker({
+      descriptor: descriptor(true),
+      policy: policy({ onReject: 'retry', timeout: 10_000_000_000n }),
+    });
+    const p = track(broker.request({ kind: 'permission', title: 'edit' }));
+    await flush();
+    clock.advance(7_000);
+    requests()[0]?.deny('not yet');
+    await flush();
+    const second = requests()[1];
+    expect([second?.attempt, second?.createdAt, second?.deadline]).toEqual([1, 7_000, 17_000]);
+    clock.advance(9_999); // past the first attempt's deadline (10s), not the second's (17s)
+    await flush();
+    expect(p.state.ok).toBe('pending');
+    expect(codeOf(() => requests()[0]?.approve())).toBe('ApprovalResolved');
+    clock.advance(1);
+    await flush();
+    expect(isApprovalTimeout((p.state as { error: unknown }).error)).toBe(true);
+    expect(codeOf(() => second?.approve())).toBe('ApprovalExpired');
+  });
+
+  it('a question under an all-zero policy is auto-rejected and aborts the run: nothing is asked, no notice', async () => {
+    const { broker, events, done } = eventBroker({ policy: policy() });
+    const err = await broker.request({ kind: 'question', title: 'which branch?' }).catch((e: unknown) => e);
+    broker.close();
+    await done;
+    expect(isApprovalDenied(err)).toBe(true);
+    expect((err as RunError).decision).toMatchObject({ kind: 'question', mode: 'auto_reject', outcome: 'rejected' });
+    expect(events).toEqual([]);
+  });
+
+  it('C4 on_reject retry on every built-in: one notice per kind for the whole run, each reject aborts', async () => {
+    for (const name of ['codex', 'claude', 'cursor', 'codebuddy'] as const) {
+      const builtin = getBuiltinDescriptor(name);
+      if (builtin === undefined) throw new Error(`${name} descriptor missing`);
+      const { broker, events, requests, done } = eventBroker({
+        descriptor: builtin,
+        policy: policy({ permission: 'ask', planReview: 'ask', question: 'ask', onReject: 'retry' }),
+      });
+      const kinds = ['permission', 'question', 'permission', 'plan_review', 'question', 'plan_review'] as const;
+      for (const [i, kind] of kinds.entries()) {
+        const p = track(broker.request({ kind, title: `r${i}` }));
+        await flush();
+        requests()[i]?.deny();
+        await flush();
+        expect(isApprovalDenied((p.state as { error: unknown }).error), `${name} ${i}`).toBe(true);
+      }
+      broker.close();
+      await done;
+      expect(requests().map((r) => r.attempt)).toEqual([0, 0, 0, 0, 0, 0]);
+      const notices = events.filter((e): e is LifecycleNotice => e.type === 'notice');
+      expect(notices.map((n) => [n.data.kind, n.data.driver])).toEqual([
+        ['permission', name],
+        ['question', name],
+        ['plan_review', name],
+      ]);
+    }
+  });
+
+  it('a descriptor without a kind in run_policy_caps fails closed: no retry, the decision settles', async () => {
+    const broken = descriptor(true) as unknown as { run_policy_caps: Record<string, unknown> };
+    delete broken.run_policy_caps['permission'];
+    const { broker, clock, requests } = eventBroker({
+      descriptor: broken as unknown as Parameters<typeof createDecisionBroker>[0]['descriptor'],
+      policy: policy({ onReject: 'retry', onTimeout: 'retry' }),
+    });
+    const rejected = track(broker.request({ kind: 'permission', title: 'a' }));
+    await flush();
+    expect(() => requests()[0]?.deny()).not.toThrow();
+    await flush();
+    expect(isApprovalDenied((rejected.state as { error: unknown }).error)).toBe(true);
+    const timedOut = track(broker.request({ kind: 'permission', title: 'b' }));
+    await flush();
+    expect(() => clock.advance(30_000)).not.toThrow();
+    await flush();
+    expect(isApprovalTimeout((timedOut.state as { error: unknown }).error)).toBe(true);
+    broker.close();
+  });
+
+  it('an idGenerator that throws on an auto decision aborts it with internal_error', async () => {
+    const broker = createDecisionBroker({
+      policy: policy({ permission: 'auto_approve' }),
+      descriptor: descriptor(false),
+      clock: new ManualClock(),
+      idGenerator: () => {
+        throw new Error('no ids');
+      },
+    });
+    const err = await broker.request({ kind: 'permission', title: 'a' }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(DecisionAbortedError);
+    expect((err as DecisionAbortedError).code).toBe('internal_error');
+    expect(((err as DecisionAbortedError).cause as Error).message).toBe('no ids');
+    broker.close();
+  });
+});

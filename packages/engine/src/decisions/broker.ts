@@ -269,8 +269,11 @@ export function createDecisionBroker(options: DecisionBrokerOptions): DecisionBr
     }
   };
 
-  const retryAdvertised = (kind: HumanDecisionKind): boolean =>
-    descriptor.run_policy_caps[kind].retry === true;
+  /** Anything but an explicit `true` (a missing or malformed descriptor part) is no retry: fail closed. */
+  const retryAdvertised = (kind: HumanDecisionKind): boolean => {
+    const caps: unknown = (descriptor as { run_policy_caps?: Record<string, unknown> } | undefined)?.run_policy_caps?.[kind];
+    return typeof caps === 'object' && caps !== null && (caps as { retry?: unknown }).retry === true;
+  };
 
   const clearTimer = (a: Attempt): void => {
     if (a.hasTimer) {
@@ -497,7 +500,13 @@ export function createDecisionBroker(options: DecisionBrokerOptions): DecisionBr
         startAttempt(d, 0);
         return;
       }
-      const id = nextId();
+      let id: string;
+      try {
+        id = nextId();
+      } catch (e) {
+        abort(d, 'internal_error', undefined, e);
+        return;
+      }
       const now = clock.now();
       if (mode === 'auto_approve') {
         succeed(d, record(d, id, 0, now, 'approved', {}));
