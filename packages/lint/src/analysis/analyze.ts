@@ -79,8 +79,8 @@ export function analyzeApprover(ir: ApproverIR, options: AnalysisOptions = {}): 
   const allows: Indexed[] = ir.allow.map((rule, i) => ({ rule, loc: locate('allow', i, rule) })).filter((x) => valid(x.rule));
   const denies: Indexed[] = ir.deny.map((rule, i) => ({ rule, loc: locate('deny', i, rule) })).filter((x) => valid(x.rule));
   const classes = toolClasses([...ir.allow, ...ir.deny].map((r) => r.tool));
-  const other = classes[classes.length - 1] as ToolClass;
-  const toolFor = (...rules: RuleIR[]): string => rules.find((r) => r.tool !== '')?.tool ?? other.name;
+  // A call to show for rules without a tool: any tool will do; a named one reads better.
+  const toolFor = (...rules: RuleIR[]): string => rules.find((r) => r.tool !== '')?.tool ?? (classes[0] as ToolClass).name;
   const findings: AnalysisFinding[] = [];
   const approver = session.oracle.compile(ir);
 

@@ -102,8 +102,17 @@ function summary(approver: CompiledApprover, toolName: string, input: string): D
 
 type Direction = { status: 'none' } | { status: 'witness'; witness: DiffWitness } | { status: 'unknown'; why: string };
 
-/** Compares two approver configurations (see `PolicyDiff`). */
+/** Compares two approver configurations (see `PolicyDiff`). Never throws: a failure is "unknown". */
 export function diffPolicies(oldIr: ApproverIR, newIr: ApproverIR, options: AnalysisOptions = {}): PolicyDiff {
+  try {
+    return diff(oldIr, newIr, options);
+  } catch (e) {
+    const why = `internal error: ${e instanceof Error ? e.message : String(e)}`;
+    return { verdict: 'unknown', newlyDenied: null, newlyAllowed: null, unknown: [why] };
+  }
+}
+
+function diff(oldIr: ApproverIR, newIr: ApproverIR, options: AnalysisOptions): PolicyDiff {
   const session = new Session(options);
   const oldM = model(oldIr, session, 'old');
   const newM = model(newIr, session, 'new');
