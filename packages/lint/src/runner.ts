@@ -125,6 +125,22 @@ export function lintSource(text: string, file: string, options: LintSourceOption
     }
   }
 
+  // A rule that explains a finding of another rule better (its `supersedes`) wins at the same place.
+  const explainedBy = new Map<number, Set<string>>();
+  for (const m of ruleMessages) {
+    const offset = m.span?.start.offset;
+    const codes = byId.get(m.ruleId)?.meta.supersedes;
+    if (offset === undefined || codes === undefined) continue;
+    const set = explainedBy.get(offset) ?? new Set<string>();
+    for (const c of codes) if (c !== m.ruleId) set.add(c);
+    explainedBy.set(offset, set);
+  }
+  for (let i = ruleMessages.length - 1; i >= 0; i--) {
+    const m = ruleMessages[i] as LintMessage;
+    const offset = m.span?.start.offset;
+    if (offset !== undefined && explainedBy.get(offset)?.has(m.ruleId)) ruleMessages.splice(i, 1);
+  }
+
   // Compiler findings, minus the ones a rule reported better at the same place.
   if (compiled !== undefined && options.only === undefined) {
     const superseding = new Map<number, Set<string>>();

@@ -63,9 +63,9 @@ export interface RuleMeta<M extends string = string> {
   /** Options and their defaults; configuration values are merged over them. */
   options?: Record<string, RuleOptionDoc>;
   /**
-   * Compiler diagnostic codes this rule explains better: a compiler diagnostic with one of these
-   * codes (or with the rule's own id) at the same start offset as one of the rule's findings is
-   * dropped.
+   * Compiler diagnostic codes or other rules' ids this rule explains better: a finding with one of
+   * these codes (or a compiler diagnostic with the rule's own id) at the same start offset as one
+   * of the rule's findings is dropped.
    */
   supersedes?: readonly string[];
 }

@@ -25,6 +25,8 @@ export default createRule({
       empty: 'drop the rule, or use `input: raw` if it is meant for empty inputs',
     },
     docs: { recommended: true },
+    // The static proof says the rule is dead; this rule says why, at the same place.
+    supersedes: ['analysis/dead-rule'],
   },
   create(ctx) {
     return {

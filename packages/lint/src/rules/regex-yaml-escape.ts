@@ -25,6 +25,8 @@ export default createRule({
         'write `\\{{next}}` with one backslash here (only double-quoted YAML strings need it doubled), or use a double-quoted string',
     },
     docs: { recommended: true },
+    // The static proof says the rule is dead; this rule says why, at the same place.
+    supersedes: ['analysis/dead-rule'],
   },
   create(ctx) {
     if (ctx.syntax !== 'yaml') return;
