@@ -113,7 +113,10 @@ describe('policy: bad inputs are located errors', () => {
     ['1d', 'time: unknown unit "d" in duration "1d"', /no days/],
     ['--1s', 'time: invalid duration "--1s"', /Go duration/],
     ['1.5.s', 'time: missing unit in duration "1.5.s"', /Go duration/],
-    ['9999999999h', 'time: invalid duration "9999999999h"', /Go duration/],
+    ['9999999999h', 'time: invalid duration "9999999999h"', /largest Go duration is `2562047h47m16.854775807s`/],
+    ['2562048h', 'time: invalid duration "2562048h"', /largest Go duration is `2562047h47m16.854775807s`/],
+    ['-9223372036854775809ns', 'time: invalid duration "-9223372036854775809ns"', /smallest is `-2562047h47m16.854775808s`/],
+    ['.s', 'time: invalid duration ".s"', /write a Go duration/],
   ])('timeout %s', (value, go, help) => {
     const r = policy(`approvals:\n  timeout: ${value}`);
     expect(where(r)).toEqual(['policy/invalid-duration@3:14']);

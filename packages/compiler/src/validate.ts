@@ -240,6 +240,8 @@ function checkPolicy(state: CompileState): void {
     const r = parseGoDuration(timeout.value);
     if (!r.ok) {
       const noUnit = /^[-+]?[0-9.]+$/.test(timeout.value);
+      // Well-formed but beyond int64 nanoseconds: Go says only "invalid duration", so say why.
+      const overflow = /^[-+]?(?:(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:ns|us|\u00b5s|\u03bcs|ms|s|m|h))+$/.test(timeout.value);
       state.diagnostics.push(
         withSpan(
           {
@@ -248,7 +250,9 @@ function checkPolicy(state: CompileState): void {
             message: `invalid duration \`${timeout.value}\` for \`timeout\``,
             help: noUnit
               ? `a duration needs a unit: write \`${timeout.value.replace(/^\+/, '')}s\` for seconds (units: ns, us, ms, s, m, h)`
-              : 'write a Go duration such as `30s`, `5m` or `1h30m` (units: ns, us, ms, s, m, h; no days)',
+              : overflow
+                ? 'the largest Go duration is `2562047h47m16.854775807s` (about 292 years) and the smallest is `-2562047h47m16.854775808s`; a negative timeout already means no deadline'
+                : 'write a Go duration such as `30s`, `5m` or `1h30m` (units: ns, us, ms, s, m, h; no days)',
             path: policyPath('approvals.timeout'),
             related: [timeout.span ? { message: r.error, span: timeout.span } : { message: r.error }],
           },

@@ -1,10 +1,15 @@
 import {
   BUILTIN_DRIVER_NAMES,
+  type Diagnostic,
   type DriverDescriptor,
   formatGoDuration,
   getBuiltinDescriptor,
   materialize,
   type Policy,
+  POLICY_DOMAIN_ORDER,
+  POLICY_FIELD_NAMES,
+  type PolicyFileKey,
+  sortDiagnostics,
   validatePolicy,
 } from '@verdict/engine';
 import { compileFile } from '@verdict/compiler';
@@ -37,6 +42,29 @@ function errorJson(err: Error & { code?: string }): Row['error'] {
   const json = (err as { toJSON?: () => unknown }).toJSON?.();
   if (json && typeof json === 'object') return json as Row['error'];
   return { code: err.code ?? 'error', message: err.message };
+}
+
+/** The SDK's field name a `policy/invalid-value` diagnostic is about (from its path). */
+function fieldOf(d: Diagnostic): string | undefined {
+  const key = d.path?.slice(1).join('.');
+  return key !== undefined && Object.hasOwn(POLICY_FIELD_NAMES, key) ? POLICY_FIELD_NAMES[key as PolicyFileKey] : undefined;
+}
+
+/** The out-of-domain value the SDK reports first: domains in its order, `max_retries` last (B5.1). */
+function firstInvalidValue(diagnostics: readonly Diagnostic[]): Diagnostic | undefined {
+  const order = [...POLICY_DOMAIN_ORDER, 'approvals.max_retries' as const].map((k) => POLICY_FIELD_NAMES[k]);
+  let best: Diagnostic | undefined;
+  let bestRank = Infinity;
+  for (const d of diagnostics) {
+    if (!VALIDATION_CODES.has(d.code)) continue;
+    const field = fieldOf(d);
+    const rank = field === undefined ? order.length : order.indexOf(field);
+    if (best === undefined || rank < bestRank) {
+      best = d;
+      bestRank = rank;
+    }
+  }
+  return best;
 }
 
 function check(policy: Policy, driver: string, descriptor: DriverDescriptor): Row {
@@ -105,12 +133,26 @@ export const checkCommand: Command = {
       ...(values.driver && !all ? { driver: values.driver } : {}),
     });
     const fatal = result.diagnostics.filter((d) => d.severity === 'error' && !VALIDATION_CODES.has(d.code));
-    io.stderr.write(renderDiagnostics(result.diagnostics, file));
-    if (fatal.length > 0 || !result.ir) return 2;
+    if (fatal.length > 0 || !result.ir) {
+      io.stderr.write(renderDiagnostics(result.diagnostics, file));
+      return 2;
+    }
+    // The SDK stops at its first failure (B5): of the out-of-domain values, only the one it reports
+    // is shown, located and with its `did you mean`; warnings and the rest are kept.
+    const reported = firstInvalidValue(result.diagnostics);
+    const diagnostics: Diagnostic[] = sortDiagnostics(
+      result.diagnostics.filter((d) => !VALIDATION_CODES.has(d.code) || d === reported),
+    );
+    io.stderr.write(renderDiagnostics(diagnostics, file));
 
     const policy = result.policy;
     if (!policy) {
-      write(io.stdout, format === 'json' ? JSON.stringify({ file, policy: null, validated: false }) : `${file}: no run policy: not validated`);
+      write(
+        io.stdout,
+        format === 'json'
+          ? JSON.stringify({ file, policy: null, validated: false, diagnostics }, null, 2)
+          : `${file}: no run policy: not validated`,
+      );
       return 0;
     }
     const effective = materialize(policy);
@@ -129,8 +171,8 @@ export const checkCommand: Command = {
 
     if (format === 'json') {
       const body = all
-        ? { file, policy: effectiveJson(effective), drivers: rows }
-        : { file, policy: effectiveJson(effective), ...rows[0] };
+        ? { file, policy: effectiveJson(effective), valid: rows.every((r) => r.valid), drivers: rows, diagnostics }
+        : { file, policy: effectiveJson(effective), ...rows[0], diagnostics };
       write(io.stdout, JSON.stringify(body, null, 2));
     } else {
       let text = effectiveText(effective);
