@@ -1,15 +1,18 @@
 /**
  * `.verdict` files: text → PolicyFileIR, with every mistake reported as a located diagnostic.
  * Never throws for any input: limits (size, nesting) and internal failures become diagnostics.
+ * Importing this loads no chevrotain: the lexer, parser and visitor are built on the first parse
+ * (see chevrotain.ts), so YAML and JSON policies never pay for them.
  */
-import { EOF, type IRecognitionException, type IToken } from 'chevrotain';
+import type { IRecognitionException, IToken } from 'chevrotain';
 import { type Diagnostic, type PolicyFileIR, hasErrors, sortDiagnostics } from '@verdict/engine';
 import { LineIndex, spanOf } from '../positions.ts';
-import { Lowering } from './lower.ts';
+import { chevrotain } from './chevrotain.ts';
+import { lowerCst } from './lower.ts';
 import { helpByToken } from './messages.ts';
 import { verdictParser } from './parser.ts';
 import { MAX_NESTING, MAX_SOURCE_LENGTH } from './limits.ts';
-import { LBrace, LBracket, RBrace, RBracket, verdictLexer } from './tokens.ts';
+import { verdictTokens } from './tokens.ts';
 
 export interface VerdictParseResult {
   /** Present only when there are no errors. */
@@ -55,7 +58,7 @@ function parseUnchecked(text: string, file: string): VerdictParseResult {
     };
   }
   const diagnostics: Diagnostic[] = [];
-  const lexed = verdictLexer.tokenize(text);
+  const lexed = verdictTokens().lexer.tokenize(text);
   for (const e of lexed.errors) {
     diagnostics.push({
       code: 'dsl/unexpected-character',
@@ -78,10 +81,11 @@ function parseUnchecked(text: string, file: string): VerdictParseResult {
     return { diagnostics: sortDiagnostics(diagnostics), comments };
   }
 
-  verdictParser.input = lexed.tokens;
-  const cst = verdictParser.file();
+  const parser = verdictParser();
+  parser.input = lexed.tokens;
+  const cst = parser.file();
   const seenLines = new Set<number>();
-  for (const err of verdictParser.errors) {
+  for (const err of parser.errors) {
     const d = syntaxDiagnostic(err, file, index, text.length);
     const line = d.span?.start.line ?? 0;
     // One syntax error per line: the later ones are almost always echoes of the first.
@@ -90,9 +94,9 @@ function parseUnchecked(text: string, file: string): VerdictParseResult {
     diagnostics.push(d);
   }
 
-  const lowering = new Lowering(file, index, text, comments, verdictParser.errors.length > 0 || lexed.errors.length > 0);
-  const ir = lowering.lowerFile(cst);
-  diagnostics.push(...lowering.diagnostics);
+  const lowered = lowerCst(cst, file, index, text, comments, parser.errors.length > 0 || lexed.errors.length > 0);
+  const ir = lowered.ir;
+  diagnostics.push(...lowered.diagnostics);
   const sorted = sortDiagnostics(diagnostics);
   const result: VerdictParseResult = { diagnostics: sorted, comments };
   if (!hasErrors(sorted)) result.ir = ir;
@@ -100,6 +104,7 @@ function parseUnchecked(text: string, file: string): VerdictParseResult {
 }
 
 function syntaxDiagnostic(err: IRecognitionException, file: string, index: LineIndex, length: number): Diagnostic {
+  const { EOF } = chevrotain();
   const t = err.token;
   const atEnd = !t || t.tokenType === EOF || !Number.isFinite(t.startOffset);
   const start = atEnd ? length : t.startOffset;
@@ -116,6 +121,7 @@ function syntaxDiagnostic(err: IRecognitionException, file: string, index: LineI
 }
 
 function findTooDeep(tokens: readonly IToken[]): IToken | undefined {
+  const { LBrace, LBracket, RBrace, RBracket } = verdictTokens();
   let depth = 0;
   for (const t of tokens) {
     const type = t.tokenType;

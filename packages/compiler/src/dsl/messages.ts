@@ -3,15 +3,17 @@
  * Chevrotain asks for a string only; a "did you mean" for the offending token is kept aside in
  * `helpByToken` and picked up when the error becomes a Diagnostic.
  */
-import { EOF, tokenLabel, tokenMatcher, type IParserErrorMessageProvider, type IToken, type TokenType } from 'chevrotain';
+import type { IParserErrorMessageProvider, IToken, TokenType } from 'chevrotain';
+import { chevrotain } from './chevrotain.ts';
 import { didYouMean } from './suggest.ts';
-import { Identifier, LBrace, RBrace, keywordTokens } from './tokens.ts';
+import { verdictTokens } from './tokens.ts';
 
 export const helpByToken = new WeakMap<IToken, string>();
 
 const STATEMENTS = '`driver`, `policy`, `approver` or `test`';
 
 function after(previous: IToken | undefined): string {
+  const { EOF } = chevrotain();
   if (!previous || !previous.image || !Number.isFinite(previous.startOffset) || previous.tokenType === EOF) return '';
   const image = previous.image.length > 24 ? previous.image.slice(0, 21) + '...' : previous.image;
   return ` after \`${image.replace(/`/g, "'")}\``;
@@ -50,6 +52,8 @@ function describeRule(ruleName: string, previous: IToken | undefined): string | 
 }
 
 function describeToken(expected: TokenType, ruleName: string): string {
+  const { EOF, tokenLabel } = chevrotain();
+  const { LBrace, RBrace } = verdictTokens();
   if (expected === EOF) return STATEMENTS;
   if (expected === RBrace) {
     if (ruleName === 'approverBlock') return 'a rule (`allow …` or `deny …`) or `}`';
@@ -62,6 +66,8 @@ function describeToken(expected: TokenType, ruleName: string): string {
 }
 
 function rememberHelp(actual: IToken | undefined, expected: readonly TokenType[]): void {
+  const { tokenMatcher } = chevrotain();
+  const { Identifier, keywordTokens } = verdictTokens();
   if (!actual || !tokenMatcher(actual, Identifier)) return;
   const words = [...keywordTokens.entries()].filter(([, t]) => expected.includes(t)).map(([w]) => w);
   const help = didYouMean(actual.image, words);
@@ -73,6 +79,8 @@ export const errorMessageProvider: IParserErrorMessageProvider = {
     rememberHelp(actual, [expected]);
     // After skipping tokens to resync a repetition, chevrotain's `previous` is the last skipped
     // token, not what the user wrote before the mistake: say nothing about it then.
+    const { EOF } = chevrotain();
+    const { RBrace } = verdictTokens();
     const resynced = expected === EOF || expected === RBrace;
     return `expected ${describeToken(expected, ruleName)}${resynced ? '' : after(previous)}`;
   },
@@ -93,6 +101,7 @@ export const errorMessageProvider: IParserErrorMessageProvider = {
 };
 
 function listTokens(tokens: readonly TokenType[]): string {
+  const { tokenLabel } = chevrotain();
   const labels = [...new Set(tokens.map((t) => tokenLabel(t)))];
   if (labels.length === 0) return 'something else';
   if (labels.length === 1) return labels[0]!;
