@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { lintWithRule, runRuleTests } from '../testing/rule-tester.ts';
+import { lintSource } from '../runner.ts';
 import rule from './analysis-shadowed-rule.ts';
+import { allRules } from './index.ts';
 
 const y = (...lines: string[]): string => `${lines.join('\n')}\n`;
 
@@ -49,5 +51,27 @@ describe('analysis/shadowed-rule related locations', () => {
     expect(m?.help).toBe('for example `bash` with input `{"sudo -i":0}` is denied; narrow the deny rule or delete this allow rule');
     // messageId 'coveredBy'
     expect(m?.related?.map((r) => `${r.span?.start.line}:${r.span?.start.column} ${r.message}`)).toEqual(['5:5 deny rule that covers `sudo -i`']);
+  });
+});
+
+describe('analysis/shadowed-rule and rules/unreachable', () => {
+  it('leaves a catch-all deny rule to rules/unreachable when that rule is on', () => {
+    const code = y('mode: pattern', 'allow:', "  - {tool: read, match: '\"path\"'}", 'deny:', "  - {tool: read, match: '.*'}");
+    const result = lintSource(code, 'policy.yaml', {
+      rules: [...allRules.filter((r) => r.id !== rule.id), rule],
+      only: [rule.id, 'rules/unreachable'],
+      config: { rules: { [rule.id]: { severity: 'warning' }, 'rules/unreachable': { severity: 'warning' } }, categories: {}, include: [], ignore: [] },
+    });
+    expect(result.messages.map((m) => m.ruleId)).toEqual(['rules/unreachable']);
+  });
+
+  it('reports it itself when rules/unreachable is off', () => {
+    const code = y('mode: pattern', 'allow:', "  - {tool: read, match: '\"path\"'}", 'deny:', "  - {tool: read, match: '.*'}");
+    const result = lintSource(code, 'policy.yaml', {
+      rules: [...allRules.filter((r) => r.id !== rule.id), rule],
+      only: [rule.id],
+      config: { rules: { [rule.id]: { severity: 'warning' }, 'rules/unreachable': { severity: 'off' } }, categories: {}, include: [], ignore: [] },
+    });
+    expect(result.messages.map((m) => `${m.ruleId} ${m.span?.start.line}:${m.span?.start.column}`)).toEqual(['analysis/shadowed-rule 3:25']);
   });
 });

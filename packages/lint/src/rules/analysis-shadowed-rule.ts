@@ -1,4 +1,5 @@
 import { createRule } from '../create-rule.ts';
+import { isCatchAll, sameTool } from '../support/approver-facts.ts';
 import { findingsFor, label, SHADOWED_RULE, shortInput } from '../analysis/lint-support.ts';
 
 /**
@@ -28,6 +29,13 @@ export default createRule({
           if (f.kind !== 'shadowed-rule') continue;
           const rule = approver.allow[f.rule.index];
           if (rule === undefined) continue;
+          // A deny rule that matches every call of the tool is `rules/unreachable`'s to report.
+          if (
+            ctx.isRuleEnabled('rules/unreachable') &&
+            approver.deny.some((d) => (d.tool === '' || sameTool(d.tool, rule.tool)) && isCatchAll(d, ctx.regexCache))
+          ) {
+            continue;
+          }
           const by = f.by.map((l) => {
             const d = approver.deny[l.index];
             return d === undefined ? label(l) : `\`${d.match === '' ? '(any)' : d.match}\` (${label(l)})`;
