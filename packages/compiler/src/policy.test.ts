@@ -156,3 +156,12 @@ describe('policy: bad inputs are located errors', () => {
     expect(where(policy('approvals: {max_retries: 1e30}'))).toEqual(['policy/out-of-range@2:28']);
   });
 });
+
+describe('driver: an empty name', () => {
+  it('says the name is empty instead of quoting nothing', () => {
+    const r = compileSource('driver: ""\npolicy: {}\n', 'p.yaml');
+    expect(where(r)).toEqual(['driver/unknown@1:9']);
+    expect(r.diagnostics[0]?.message).toBe('the driver name is empty');
+    expect(r.diagnostics[0]?.help).toMatch(/^the built-in drivers are `codex`/);
+  });
+});

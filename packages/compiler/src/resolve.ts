@@ -38,7 +38,7 @@ export function runResolve(state: CompileState): void {
       at({
         code: 'driver/unknown',
         severity: 'error',
-        message: `unknown driver \`${ref}\``,
+        message: ref === '' ? 'the driver name is empty' : `unknown driver \`${ref}\``,
         help:
           (s !== undefined ? `did you mean \`${s}\`? ` : '') +
           `the built-in drivers are ${names}; a descriptor file is given by its path (\`./drivers/mine.yaml\`)`,
