@@ -1,0 +1,69 @@
+import { diffPolicies, type DiffWitness, type PolicyDiff } from '@verdict/lint';
+import { type Command, parse, UsageError, write } from '../args.ts';
+import { compileOrReport } from '../load.ts';
+
+const USAGE = `usage: verdict diff OLD NEW [--format text|json]
+
+Compares the approvers of two policy files semantically: a call the old policy allows and the new
+one denies, a call the old one denies and the new one allows, each with a witness you can paste
+into \`verdict explain\`, and a verdict: stricter, looser, equivalent, neither or unknown
+(the analysis is bounded; it says unknown rather than guess).
+
+options:
+  --format F   text (default) or json
+  -h, --help   show this help
+
+exit: 0 equivalent, 1 the policies differ (or unknown), 2 a file cannot load`;
+
+function quoteShell(s: string): string {
+  return `'${s.replace(/'/g, `'\\''`)}'`;
+}
+
+function witnessText(title: string, w: DiffWitness | null, newFile: string): string[] {
+  if (w === null) return [`${title}: none`];
+  const rule = (r: DiffWitness['old']) =>
+    `${r.decision}${r.rule ? ` by ${r.rule.list}[${r.rule.index}]${r.rule.span ? ` (${r.rule.span.file}:${r.rule.span.start.line}:${r.rule.span.start.column})` : ''}` : ' by the default'}`;
+  return [
+    `${title}:`,
+    `  tool:  ${w.toolName}`,
+    `  input: ${w.input}`,
+    `  old:   ${rule(w.old)}`,
+    `  new:   ${rule(w.new)}`,
+    `  try:   verdict explain --policy ${quoteShell(newFile)} --tool ${quoteShell(w.toolName)} --input ${quoteShell(w.input)}`,
+  ];
+}
+
+export function renderDiff(d: PolicyDiff, newFile: string): string {
+  const lines = [`verdict: ${d.verdict}`];
+  lines.push(...witnessText('newly denied (old allows, new denies)', d.newlyDenied, newFile));
+  lines.push(...witnessText('newly allowed (old denies, new allows)', d.newlyAllowed, newFile));
+  for (const why of d.unknown) lines.push(`unknown: ${why}`);
+  return `${lines.join('\n')}\n`;
+}
+
+export const diffCommand: Command = {
+  name: 'diff',
+  summary: 'calls one policy allows and the other denies, with witnesses',
+  usage: USAGE,
+  async run(argv, io) {
+    const { values, positionals } = parse(argv, { format: { type: 'string', short: 'f' } });
+    if (values.help) return write(io.stdout, USAGE), 0;
+    const [oldFile, newFile, extra] = positionals;
+    if (oldFile === undefined || newFile === undefined) throw new UsageError('want two files: OLD NEW');
+    if (extra !== undefined) throw new UsageError(`unexpected argument \`${extra}\``);
+    const format = values.format ?? 'text';
+    if (format !== 'text' && format !== 'json') throw new UsageError(`unknown format \`${format}\` (want text or json)`);
+    const older = compileOrReport(oldFile, io, { compat: true });
+    const newer = compileOrReport(newFile, io, { compat: true });
+    if (!older || !newer) return 2;
+    const oldIr = older.ir?.approver;
+    const newIr = newer.ir?.approver;
+    if (!oldIr || !newIr) {
+      io.stderr.write(`verdict diff: ${!oldIr ? oldFile : newFile} has no approver block [cli/no-approver]\n`);
+      return 2;
+    }
+    const d = diffPolicies(oldIr, newIr);
+    write(io.stdout, format === 'json' ? JSON.stringify(d, null, 2) : renderDiff(d, newFile));
+    return d.verdict === 'equivalent' ? 0 : 1;
+  },
+};

@@ -1,0 +1,65 @@
+import { writeFileSync } from 'node:fs';
+import { exitCodeFor, type FormatterName, formatters, lintFiles } from '@verdict/lint';
+import { type Command, parse, UsageError, write } from '../args.ts';
+import { renderDiagnostics } from '../render.ts';
+
+const FORMATS = Object.keys(formatters) as FormatterName[];
+
+const USAGE = `usage: verdict lint [paths…] [-f FORMAT] [-o FILE] [--max-warnings N] [--driver NAME|FILE] [--config FILE] [--quiet]
+
+Lints policy files (YAML, JSON and .verdict, found in folders by extension and by content):
+invalid values, regexes that cannot compile or never match, rules a model can walk around,
+Policies the chosen driver cannot honour. Rule docs: packages/lint/docs/rules/.
+
+options:
+  -f, --format F       ${FORMATS.join(' | ')} (default stylish)
+  -o, --output FILE    write the report to FILE instead of standard output
+  --max-warnings N     fail (exit 1) when there are more than N warnings
+  --driver D           check run Policies against this driver (a built-in name or a descriptor file)
+  --config FILE        the configuration (default: verdict.config.yaml in the working directory)
+  --quiet              report errors only
+  -h, --help           show this help
+
+exit: 0 clean, 1 errors (or warnings above --max-warnings), 2 usage error or a run that failed`;
+
+export const lintCommand: Command = {
+  name: 'lint',
+  summary: 'lint policy files and folders for CI',
+  usage: USAGE,
+  async run(argv, io) {
+    const { values, positionals } = parse(argv, {
+      format: { type: 'string', short: 'f' },
+      output: { type: 'string', short: 'o' },
+      'max-warnings': { type: 'string' },
+      driver: { type: 'string' },
+      config: { type: 'string', short: 'c' },
+      quiet: { type: 'boolean', short: 'q' },
+    });
+    if (values.help) return write(io.stdout, USAGE), 0;
+    const format = (values.format ?? 'stylish') as FormatterName;
+    if (!Object.hasOwn(formatters, format)) throw new UsageError(`unknown format \`${format}\` (want ${FORMATS.join(', ')})`);
+    let maxWarnings: number | undefined;
+    if (values['max-warnings'] !== undefined) {
+      const raw = values['max-warnings'];
+      if (!/^\d+$/.test(raw)) throw new UsageError(`\`--max-warnings\` wants a whole number, not \`${raw}\``);
+      maxWarnings = Number(raw);
+    }
+    const paths = positionals.length > 0 ? positionals : ['.'];
+    const run = lintFiles(paths, {
+      cwd: io.cwd,
+      ...(values.driver !== undefined ? { driver: values.driver } : {}),
+      ...(values.config !== undefined ? { configPath: values.config } : {}),
+    });
+    io.stderr.write(renderDiagnostics(run.diagnostics));
+    const results = values.quiet
+      ? run.results.map((r) => {
+          const messages = r.messages.filter((m) => m.severity === 'error');
+          return { ...r, messages, warningCount: 0, infoCount: 0 };
+        })
+      : run.results;
+    const report = formatters[format](results, { color: io.isTTY && values.output === undefined, cwd: run.cwd, rules: run.rules, toolVersion: '0.1.0' });
+    if (values.output !== undefined) writeFileSync(values.output, report);
+    else io.stdout.write(report);
+    return exitCodeFor(run, maxWarnings === undefined ? {} : { maxWarnings });
+  },
+};
