@@ -127,6 +127,19 @@ export class LanguageCache {
     return this.dfa((b) => b.regex(node, b.match()));
   }
 
+  /**
+   * The DFA of "`pattern` matches the whole text", built from the tree (`\A` tree `\z`) rather than
+   * by wrapping the text in `^(?:…)$`, which `\Q…` without `\E` would swallow; the engine matches
+   * field values whole the same way (`testWhole`).
+   */
+  private wholeDfa(pattern: string): SearchDfa {
+    const node = parseRegex(pattern);
+    return this.dfa((b) => {
+      const end = b.add({ op: 'assert', kind: 'eot', out: b.match() });
+      return b.add({ op: 'assert', kind: 'bot', out: b.regex(node, end) });
+    });
+  }
+
   /** The language of a rule's `match` (and `field`) over the texts of `domain`. */
   rule(match: string, field: string | undefined, domain: Domain): RuleLanguage {
     const key = `${domain}\u0000${field ?? '\u0001'}\u0000${match}`;
@@ -159,7 +172,7 @@ export class LanguageCache {
    * bound is a flat object holding the pair `"field":"ESCAPED"`.
    */
   private fieldLanguage(match: string, field: string, domain: Domain): RuleLanguage {
-    const value = this.patternDfa(`^(?:${match})$`);
+    const value = this.wholeDfa(match);
     const valueNfa = (b: NfaBuilder, next: number): number => escapedLanguage(b, value, next, this.budget);
     const keyFolded = (b: NfaBuilder, next: number): number => {
       let n = next;
@@ -214,7 +227,7 @@ export class LanguageCache {
     const key = `${group}\u0000${match}`;
     if (!this.values.has(key)) {
       try {
-        this.values.set(key, this.patternDfa(`^(?:${match})$`));
+        this.values.set(key, this.wholeDfa(match));
       } catch (e) {
         if (!(e instanceof UnsupportedPattern) && !(e instanceof LimitExceeded)) throw e;
         this.values.set(key, null);
