@@ -7,12 +7,11 @@
  * `input: canonical` and anything this module cannot model get a wider upper and a smaller lower
  * bound. Formulas pick the bound by polarity, so an emptiness proof is always sound.
  */
-import { ANY, type CharSet, fromRanges, has, intersect, subtract } from './charset.ts';
 import { type Budget, LimitExceeded, makeBudget, NfaBuilder, SearchDfa } from './automaton.ts';
+import { type CharSet, fromRanges, has, intersect, partition, single, subtract } from './charset.ts';
 import { and, atom, FALSE, type Formula, not, or, TRUE } from './search.ts';
 import { parseRegex, UnsupportedPattern } from './syntax.ts';
 import { orbit, WORD } from './unicode.ts';
-import { partition, single } from './charset.ts';
 
 export type Domain = 'raw' | 'canonical';
 
@@ -362,4 +361,3 @@ function escapedLanguage(b: NfaBuilder, value: SearchDfa, next: number, budget: 
   return node.get(value.start) as number;
 }
 
-export { ANY };
