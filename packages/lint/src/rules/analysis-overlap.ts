@@ -4,13 +4,13 @@ import { findingsFor, label, OVERLAP, shortInput } from '../analysis/lint-suppor
 /**
  * An allow rule and a deny rule that both match some call (shown, and confirmed by the engine).
  * Not a mistake in itself (a deny carving an exception out of an allow is the usual design), so
- * the rule is off by default: turn it on to review where the exceptions are.
+ * the rule is off by default (severity `off`): turn it on, as `info`, to review where the exceptions are.
  */
 export default createRule({
   id: OVERLAP,
   meta: {
     description: 'an allow rule and a deny rule that both match some call (the deny rule wins), with an example call',
-    severity: 'info',
+    severity: 'off',
     category: 'analysis',
     messages: {
       overlap: 'this allow rule and deny rule `{{deny}}` ({{denyLabel}}) both match `{{tool}}` with input `{{example}}`; the deny rule wins',
