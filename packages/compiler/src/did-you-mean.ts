@@ -63,6 +63,9 @@ export function didYouMean(word: string, candidates: readonly string[]): string 
   const exact = pool.find((c) => normalizeWord(c) === nw);
   if (exact !== undefined) return exact;
   const gw = goNormalize(word);
+  // `FeatureDeny` is `deny` itself where `deny` is a value; elsewhere `deny` stands for `auto_reject`.
+  const byGoName = pool.find((c) => normalizeWord(c) === gw);
+  if (byGoName !== undefined) return byGoName;
   const syn = GO_SYNONYMS[gw] ?? gw;
   const bySyn = pool.find((c) => normalizeWord(c) === syn);
   if (bySyn !== undefined) return bySyn;

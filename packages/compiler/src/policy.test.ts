@@ -86,6 +86,11 @@ describe('policy: values out of domain are reported, and the policy is still low
     ['approvals: {question: auto_approve}', 'Policy.Approvals.Question', 'auto_approve', 'a question needs a real answer'],
     ['approvals: {max_retries: -1}', 'Policy.Approvals.MaxRetries', '-1', '`max_retries` must be 0'],
     ['web_search: inherit', 'Policy.WebSearch', 'inherit', 'to inherit'],
+    ['sandbox: SandboxInherit', 'Policy.Sandbox', 'SandboxInherit', 'to inherit'],
+    ['approvals: {question: QuestionInherit}', 'Policy.Approvals.Question', 'QuestionInherit', 'to inherit'],
+    ['web_search: FeatureDeny', 'Policy.WebSearch', 'FeatureDeny', 'did you mean `deny`?'],
+    ['browser: FeatureAllow', 'Policy.Browser', 'FeatureAllow', 'did you mean `allow`?'],
+    ['approvals: {on_reject: FallbackRetry}', 'Policy.Approvals.OnReject', 'FallbackRetry', 'did you mean `retry`?'],
   ])('%s', (src, field, value, help) => {
     const r = policy(src);
     expect(r.diagnostics).toHaveLength(1);

@@ -21,7 +21,7 @@ import type {
   RuleIR,
   Span,
 } from '@verdict/engine';
-import { didYouMean } from './did-you-mean.ts';
+import { didYouMean, normalizeWord } from './did-you-mean.ts';
 import { lowerPolicy } from './lower.ts';
 import { SourceMap } from './positions.ts';
 import { getValidators, schemaDiagnostics } from './schemas.ts';
@@ -163,7 +163,8 @@ function policyPath(key: string): string[] {
 function valueHelp(key: PolicyEnumKey, value: string, domain: readonly string[]): string {
   const list = domain.map((v) => `\`${v}\``).join(', ');
   const field = key.split('.').pop() ?? key;
-  if (value.trim().toLowerCase() === 'inherit') return `leave \`${field}\` out (or write \`""\`) to inherit; values are ${list}`;
+  // `inherit`, or the SDK's constant for it (`SandboxInherit`, `FeatureInherit`, `QuestionInherit`)
+  if (/^(?:sandbox|feature|approval|question)?inherit$/.test(normalizeWord(value))) return `leave \`${field}\` out (or write \`""\`) to inherit; values are ${list}`;
   if (key === 'approvals.question' && value === 'auto_approve') {
     return `a question needs a real answer, so there is no \`auto_approve\`: \`question\` accepts ${list}`;
   }

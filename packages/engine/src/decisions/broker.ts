@@ -271,7 +271,7 @@ export function createDecisionBroker(options: DecisionBrokerOptions): DecisionBr
 
   /** Anything but an explicit `true` (a missing or malformed descriptor part) is no retry: fail closed. */
   const retryAdvertised = (kind: HumanDecisionKind): boolean => {
-    const caps: unknown = (descriptor as { run_policy_caps?: Record<string, unknown> } | undefined)?.run_policy_caps?.[kind];
+    const caps: unknown = (descriptor as unknown as { run_policy_caps?: Record<string, unknown> } | undefined)?.run_policy_caps?.[kind];
     return typeof caps === 'object' && caps !== null && (caps as { retry?: unknown }).retry === true;
   };
 
