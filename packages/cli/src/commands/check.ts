@@ -168,11 +168,20 @@ export const checkCommand: Command = {
       }
       rows = [check(policy, result.driverName ?? descriptor.type, descriptor)];
     }
+    // A descriptor file may reuse a built-in's name (a newer `claude`): say which one was used.
+    const ref = all ? undefined : (values.driver ?? result.ir.driver?.ref);
+    const descriptorFile = ref !== undefined && getBuiltinDescriptor(ref) === undefined ? ref : undefined;
 
     if (format === 'json') {
       const body = all
         ? { file, policy: effectiveJson(effective), valid: rows.every((r) => r.valid), drivers: rows, diagnostics }
-        : { file, policy: effectiveJson(effective), ...rows[0], diagnostics };
+        : {
+            file,
+            policy: effectiveJson(effective),
+            ...rows[0],
+            ...(descriptorFile === undefined ? {} : { descriptor: descriptorFile }),
+            diagnostics,
+          };
       write(io.stdout, JSON.stringify(body, null, 2));
     } else {
       let text = effectiveText(effective);
@@ -182,7 +191,8 @@ export const checkCommand: Command = {
         for (const r of rows) text += `${r.driver.padEnd(width)}  ${r.valid ? 'valid' : r.error?.message}\n`;
       } else {
         const row = rows[0]!;
-        text += row.valid ? `valid for ${row.driver}\n` : `invalid for ${row.driver}: ${row.error?.message}\n`;
+        const label = descriptorFile === undefined ? row.driver : `${row.driver} (descriptor \`${descriptorFile}\`)`;
+        text += row.valid ? `valid for ${label}\n` : `invalid for ${label}: ${row.error?.message}\n`;
       }
       write(io.stdout, text);
     }
