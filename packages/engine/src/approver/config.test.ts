@@ -169,3 +169,23 @@ describe('compileApprover: spans and audit', () => {
     ]);
   });
 });
+
+describe('field rules compile as `^(?:match)$` (A4.3)', () => {
+  it('rejects a pattern whose wrapped form does not compile, though it compiles alone', () => {
+    const ir = approverIRFromCase({ mode: 'pattern', input: 'canonical', allow: [{ tool: 'bash', field: 'command', match: '\\Qls' }] });
+    const { approver, issues } = compileApprover(ir);
+    expect(approver).toBeUndefined();
+    expect(issues).toEqual([
+      expect.objectContaining({ code: 'regex/invalid', list: 'allow', index: 0, message: 'approver: pattern compile: error parsing regexp: missing closing ): `^(?:\\Qls)$`' }),
+    ]);
+    // The same pattern without `field` searches the text and is valid.
+    const plain = approverIRFromCase({ mode: 'pattern', allow: [{ tool: 'bash', match: '\\Qls' }] });
+    expect(compileApprover(plain).issues).toEqual([]);
+  });
+
+  it('in compatibility mode such a rule denies every call, never allows', () => {
+    const ir = approverIRFromCase({ mode: 'pattern', default: 'allow', input: 'canonical', allow: [{ field: 'command', match: '\\Qls' }] });
+    const { approver } = compileApprover(ir, { compat: true });
+    expect(approver!.approve({ toolName: 'bash', input: '{"command":"ls"}' }).decision).toBe('deny');
+  });
+});

@@ -153,6 +153,12 @@ function analyse(ir: ApproverIR): Analysis {
           compiled = compileRegex(rule.match);
           cache.set(rule.match, compiled);
         }
+        // A field rule runs `^(?:match)$` (A4.3). Matching uses the pattern whole, but the wrapped text
+        // must compile too: `\Qa` (no `\E`) quotes the `)$` and leaves the group open, as it would there.
+        if (compiled.ok && rule.field !== undefined) {
+          const wrapped = compileRegex(`^(?:${rule.match})$`);
+          if (!wrapped.ok) compiled = wrapped;
+        }
         if (!compiled.ok) {
           issues.push({
             code: 'regex/invalid',
