@@ -25,11 +25,16 @@ export function auditEventFor(request: ApprovalRequest, result: ApprovalResult, 
     : { event: 'tool.denied', level: 'warn', ...base, ...session, reason: result.reason, ...ruleField };
 }
 
-/** Sends `event` to `logger` at its level; never throws. */
+/**
+ * Sends `event` to `logger` at its level; never throws. The level is the method called, not a field
+ * of the logged object: pino writes its own numeric `level` and appends the object's keys without
+ * removing duplicates, so a `level` field would give every audit line two `level` keys.
+ */
 export function emitAudit(logger: AuditLogger, event: AuditEvent): void {
   try {
-    if (event.level === 'info') logger.info(event, event.event);
-    else logger.warn(event, event.event);
+    const { level, ...fields } = event;
+    if (level === 'info') logger.info(fields, event.event);
+    else logger.warn(fields, event.event);
   } catch {
     // An audit sink failure must not turn into a different decision.
   }

@@ -140,8 +140,8 @@ describe('audit', () => {
     withAudit(allowAll(), logger).approve(req);
     withAudit(denyAll('nope'), logger).approve({ toolName: 'edit', input: '' });
     expect(events).toEqual([
-      ['info', { event: 'tool.execute', level: 'info', toolName: 'bash', sessionId: 's1' }, 'tool.execute'],
-      ['warn', { event: 'tool.denied', level: 'warn', toolName: 'edit', reason: 'nope' }, 'tool.denied'],
+      ['info', { event: 'tool.execute', toolName: 'bash', sessionId: 's1' }, 'tool.execute'],
+      ['warn', { event: 'tool.denied', toolName: 'edit', reason: 'nope' }, 'tool.denied'],
     ]);
   });
 
@@ -172,13 +172,33 @@ describe('audit', () => {
     expect(audited.explain(req)).toMatchObject({ decision: 'deny', reason: 'denied by policy', by: 'mode' });
   });
 
+  it('writes one numeric level through a pino-like logger (the level is the method, not a field)', () => {
+    // pino appends the object's keys after its own `level`, without removing duplicates.
+    const lines: string[] = [];
+    const pinoLike = (num: number) => (obj: object, msg?: string) => {
+      let line = `{"level":${num},"time":0`;
+      for (const [k, v] of Object.entries(obj)) if (v !== undefined) line += `,${JSON.stringify(k)}:${JSON.stringify(v)}`;
+      lines.push(`${line},"msg":${JSON.stringify(msg)}}`);
+    };
+    const logger: AuditLogger = { info: pinoLike(30), warn: pinoLike(40) };
+    withAudit(allowAll(), logger).approve(req);
+    withAudit(denyAll('nope'), logger).approve(req);
+    auditToolError(logger, 'bash', new Error('exit 1'));
+    expect(lines.map((l) => l.match(/"level":/g)?.length)).toEqual([1, 1, 1]);
+    expect(lines.map((l) => JSON.parse(l) as Record<string, unknown>)).toEqual([
+      { level: 30, time: 0, event: 'tool.execute', toolName: 'bash', sessionId: 's1', msg: 'tool.execute' },
+      { level: 40, time: 0, event: 'tool.denied', toolName: 'bash', sessionId: 's1', reason: 'nope', msg: 'tool.denied' },
+      { level: 40, time: 0, event: 'tool.error', toolName: 'bash', error: 'exit 1', msg: 'tool.error' },
+    ]);
+  });
+
   it('auditToolError emits tool.error at warn', () => {
     const { logger, events } = recorder();
     auditToolError(logger, 'bash', new Error('exit status 1'), 's9');
     auditToolError(logger, 'read', 'no such file');
     expect(events).toEqual([
-      ['warn', { event: 'tool.error', level: 'warn', toolName: 'bash', sessionId: 's9', error: 'exit status 1' }, 'tool.error'],
-      ['warn', { event: 'tool.error', level: 'warn', toolName: 'read', error: 'no such file' }, 'tool.error'],
+      ['warn', { event: 'tool.error', toolName: 'bash', sessionId: 's9', error: 'exit status 1' }, 'tool.error'],
+      ['warn', { event: 'tool.error', toolName: 'read', error: 'no such file' }, 'tool.error'],
     ]);
   });
 });

@@ -148,10 +148,10 @@ describe('compileApprover: spans and audit', () => {
     approver!.approve({ toolName: 'read', input: '{}', sessionId: 's' });
     approver!.approve({ toolName: 'bash', input: '{}' });
     expect(events).toEqual([
-      ['info', { event: 'tool.execute', level: 'info', toolName: 'read', sessionId: 's', rule: null }],
+      ['info', { event: 'tool.execute', toolName: 'read', sessionId: 's', rule: null }],
       [
         'warn',
-        { event: 'tool.denied', level: 'warn', toolName: 'bash', reason: 'denied by pattern policy', rule: { list: 'deny', index: 0 } },
+        { event: 'tool.denied', toolName: 'bash', reason: 'denied by pattern policy', rule: { list: 'deny', index: 0 } },
       ],
     ]);
     // explain does not log
@@ -165,7 +165,7 @@ describe('compileApprover: spans and audit', () => {
     });
     expect(events[2]).toEqual([
       'warn',
-      { event: 'tool.denied', level: 'warn', toolName: 'read', reason: 'tool input is not valid JSON or repeats a key', rule: null },
+      { event: 'tool.denied', toolName: 'read', reason: 'tool input is not valid JSON or repeats a key', rule: null },
     ]);
   });
 });
