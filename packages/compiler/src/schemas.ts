@@ -6,16 +6,23 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Ajv } from 'ajv';
-import standalone from 'ajv/dist/standalone/index.js';
 import * as generated from './generated/validators.ts';
-import type { ErrorObject, ValidateFunction } from 'ajv';
+import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
 import type { Diagnostic } from '@verdict/engine';
 import { didYouMean } from './did-you-mean.ts';
 import { pathFromJsonPointer } from './positions.ts';
 import type { SourceMap } from './positions.ts';
 
-const standaloneCode = standalone.default;
+/**
+ * ajv itself is needed only to regenerate `generated/validators.ts` or to compile the schemas on
+ * request; loading it lazily (ajv is CommonJS) keeps it off every command's start-up.
+ */
+const requireHere = createRequire(import.meta.url);
+function loadAjv(): { Ajv: typeof Ajv; standaloneCode: (ajv: Ajv, refs: Record<string, string>) => string } {
+  const { Ajv: AjvClass } = requireHere('ajv') as { Ajv: typeof Ajv };
+  const standalone = requireHere('ajv/dist/standalone') as { default: (ajv: Ajv, refs: Record<string, string>) => string };
+  return { Ajv: AjvClass, standaloneCode: standalone.default };
+}
 
 type JsonSchema = Record<string, unknown>;
 
@@ -24,7 +31,7 @@ function readJson(path: string): JsonSchema {
 }
 
 const schemaDir = join(dirname(fileURLToPath(import.meta.url)), '..', 'schemas');
-const engineDir = dirname(createRequire(import.meta.url).resolve('@verdict/engine'));
+const engineDir = dirname(requireHere.resolve('@verdict/engine'));
 
 const DESCRIPTOR_ID = 'https://verdict.dev/schemas/descriptor.schema.json';
 
@@ -50,7 +57,8 @@ const AGENT_FILE_ID = 'https://verdict.dev/schemas/agent-file.schema.json';
 
 /** One ajv instance holding every schema; the agent-file variant lets an agent's own top-level keys through. */
 function buildAjv(code?: { source: true; esm: true }): Ajv {
-  const ajv = new Ajv({ allErrors: true, allowUnionTypes: true, verbose: true, strict: true, ...(code ? { code } : {}) });
+  const { Ajv: AjvClass } = loadAjv();
+  const ajv = new AjvClass({ allErrors: true, allowUnionTypes: true, verbose: true, strict: true, ...(code ? { code } : {}) });
   ajv.addSchema(schemas.approver);
   ajv.addSchema(schemas.policy);
   ajv.addSchema(schemas.tests);
@@ -73,7 +81,7 @@ const VALIDATOR_IDS = {
  * checked-in file drifts from the schemas (`UPDATE_FIXTURES=1` rewrites it).
  */
 export function generateValidatorsSource(): string {
-  const code = standaloneCode(buildAjv({ source: true, esm: true }), { ...VALIDATOR_IDS });
+  const code = loadAjv().standaloneCode(buildAjv({ source: true, esm: true }), { ...VALIDATOR_IDS });
   const body = code
     .replace(/^"use strict";/, '')
     .replace(/require\("ajv\/dist\/runtime\/ucs2length"\)/g, 'ucs2lengthRuntime');
