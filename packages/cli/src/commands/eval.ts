@@ -65,19 +65,40 @@ export function parseRequestLine(line: string): ApprovalRequest | string {
   return typeof sessionId === 'string' ? { toolName, input, sessionId } : { toolName, input };
 }
 
-export function formatDecision(e: RuledResult): string {
+function renderDecision(e: RuledResult): string {
   const rule = e.rule
     ? `{"list":"${e.rule.list}","index":${e.rule.index},"file":${JSON.stringify(e.rule.span?.file ?? null)},"line":${e.rule.span?.start.line ?? null},"column":${e.rule.span?.start.column ?? null}}`
     : 'null';
   return `{"decision":"${e.decision}","reason":${JSON.stringify(e.reason)},"rule":${rule}}`;
 }
 
-function decideLine(approver: CompiledApprover, line: string): string {
+/**
+ * The output line of a decision. A compiled approver hands out the same rule objects and a handful
+ * of reasons, so lines are cached per (rule, decision, reason) instead of re-serialised per call.
+ */
+export function createDecisionFormatter(): (e: RuledResult) => string {
+  const byRule = new WeakMap<object, Map<string, string>>();
+  const noRule = new Map<string, string>();
+  const MAX_PER_RULE = 64; // reasons are few; internal-error texts must not grow the cache
+  return (e) => {
+    const cache = e.rule ? (byRule.get(e.rule) ?? new Map<string, string>()) : noRule;
+    if (e.rule && !byRule.has(e.rule)) byRule.set(e.rule, cache);
+    const key = e.decision + e.reason;
+    let line = cache.get(key);
+    if (line === undefined) {
+      line = renderDecision(e);
+      if (cache.size < MAX_PER_RULE) cache.set(key, line);
+    }
+    return line;
+  };
+}
+
+function decideLine(approver: CompiledApprover, format: (e: RuledResult) => string, line: string): string {
   if (line.endsWith('\r')) line = line.slice(0, -1);
   const request = parseRequestLine(line);
   if (typeof request === 'string') return badRequest(request);
   try {
-    return formatDecision(approver.decide(request));
+    return format(approver.decide(request));
   } catch (err) {
     return badRequest(`internal error: ${err instanceof Error ? err.message : String(err)}`);
   }
@@ -89,6 +110,7 @@ function decideLine(approver: CompiledApprover, line: string): string {
  */
 export async function streamDecisions(approver: CompiledApprover, io: CommandIo): Promise<void> {
   const decoder = new TextDecoder('utf-8');
+  const format = createDecisionFormatter();
   let pending = '';
   let skipping = false; // inside an over-long line: discard until its newline
   const out = io.stdout;
@@ -111,7 +133,7 @@ export async function streamDecisions(approver: CompiledApprover, io: CommandIo)
       const line = pending === '' ? piece : pending + piece;
       pending = '';
       if (line.trim() === '') continue;
-      batch += decideLine(approver, line) + '\n';
+      batch += decideLine(approver, format, line) + '\n';
     }
     if (!skipping) {
       pending += text.slice(start);
@@ -124,5 +146,5 @@ export async function streamDecisions(approver: CompiledApprover, io: CommandIo)
     await flush(batch);
   }
   const rest = pending + decoder.decode();
-  if (!skipping && rest.trim() !== '') await flush(decideLine(approver, rest) + '\n');
+  if (!skipping && rest.trim() !== '') await flush(decideLine(approver, format, rest) + '\n');
 }
