@@ -1,0 +1,140 @@
+/**
+ * The pattern approver against a reference written from semantics.md A3/A4 alone: rule by rule, each
+ * regex compiled afresh by re2js (no screens, no sets, no caches), tool names compared with the
+ * case-folding helper. Random policies mix literal, anchored, case-insensitive and set-sized rule
+ * lists, so the fast path's every shortcut is exercised against the definition.
+ */
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { RE2JS } from 're2js';
+import { parseCanonical, parseStrictJson, topLevelMember } from '../canonical/canonical.ts';
+import type { JsonValue } from '../canonical/canonical.ts';
+import { equalFold, caseFold } from '../canonical/casefold.ts';
+import type { InputMode } from '../ir.ts';
+import { approverIRFromCase } from './case-files.ts';
+import type { CaseRule } from './case-files.ts';
+import { compileApprover } from './config.ts';
+import type { ApprovalRequest, ApprovalResult } from './types.ts';
+
+const REJECT = 'tool input is not valid JSON or repeats a key';
+
+interface Config {
+  default: 'allow' | 'deny';
+  reason: string;
+  input: InputMode;
+  allow: CaseRule[];
+  deny: CaseRule[];
+}
+
+function wellFormed(s: string): string {
+  return (s as unknown as { toWellFormed(): string }).toWellFormed();
+}
+
+/** semantics.md A3.2–A3.4, A4.1–A4.4, read literally. */
+function reference(config: Config, request: ApprovalRequest): ApprovalResult & { rule: string } {
+  const denyReason = config.reason === '' ? 'denied by pattern policy' : config.reason;
+  let text: string;
+  let doc: JsonValue | null;
+  if (config.input === 'canonical') {
+    const p = parseCanonical(request.input);
+    if (!p.ok) return { decision: 'deny', reason: REJECT, rule: 'invalid-input' };
+    text = p.text;
+    doc = p.value;
+  } else {
+    text = wellFormed(request.input);
+    const p = parseStrictJson(request.input);
+    doc = p.ok ? p.value : null;
+  }
+  const matches = (rule: CaseRule, list: 'allow' | 'deny'): boolean => {
+    const tool = rule.tool ?? '';
+    if (tool !== '' && !equalFold(tool, request.toolName)) return false;
+    const match = rule.match ?? '';
+    if (rule.field !== undefined) {
+      if (doc === null) return list === 'deny';
+      const member = topLevelMember(doc, caseFold(rule.field));
+      if (member?.kind !== 'string') return false;
+      return RE2JS.compile(match).matcher(member.value).matches();
+    }
+    return match === '' || RE2JS.compile(match).matcher(text).find();
+  };
+  for (const [i, r] of config.deny.entries()) if (matches(r, 'deny')) return { decision: 'deny', reason: denyReason, rule: `deny[${i}]` };
+  for (const [i, r] of config.allow.entries()) if (matches(r, 'allow')) return { decision: 'allow', reason: '', rule: `allow[${i}]` };
+  return config.default === 'allow'
+    ? { decision: 'allow', reason: '', rule: 'default' }
+    : { decision: 'deny', reason: denyReason, rule: 'default' };
+}
+
+// Regexes: atoms that stress case folding, assertions, classes and astral characters.
+const atom = fc.constantFrom(
+  'a', 'b', 'k', 'K', '\u212a', 's', '\u017f', '\u00df', '\u1e9e', '\u03c3', '\u03c2', '\u03a3', '\u00e9', 'rm', ' ', '-', '"',
+  ':', '\\{', '\\n', '😀', '\\x{fffd}', '.', '\\s', '\\w', '\\b', '\\B', '\\pL', '[a-c]', '[^a]', '[kK]', '\\d', 'ls', 'sudo',
+  '"command":"', '\\Q.*\\E',
+);
+const anchorOrFlag = fc.constantFrom('', '', '', '^', '(?i)', '(?s)', '(?m)', '(?m)^', '(?U)', '\\A', '(?i)^');
+const tail = fc.constantFrom('', '', '', '$', '\\z', '(?m)$');
+const regexArb: fc.Arbitrary<string> = fc.letrec<{ re: string }>((tie) => ({
+  re: fc.oneof(
+    { depthSize: 'small', withCrossShrink: true },
+    atom,
+    fc.tuple(tie('re'), tie('re')).map(([x, y]) => x + y),
+    fc.tuple(tie('re'), tie('re')).map(([x, y]) => `${x}|${y}`),
+    fc.tuple(tie('re'), fc.constantFrom('*', '+', '?', '{1,2}', '*?')).map(([x, q]) => `(?:${x})${q}`),
+    tie('re').map((x) => `(?i:${x})`),
+    tie('re').map((x) => `(${x})`),
+  ),
+})).re.chain((core) => fc.tuple(anchorOrFlag, fc.constant(core), tail).map(([a, c, t]) => a + c + t));
+
+const toolArb = fc.constantFrom('bash', 'Bash', 'BASH', 'read', '\u212aill', 'kill', 'KILL', 'stra\u00dfe', 'STRA\u1e9eE', '\u03c3x', '\u03a3X', '');
+const ruleArb: fc.Arbitrary<CaseRule> = fc.record(
+  { tool: toolArb, match: fc.oneof(regexArb, fc.constant('')), field: fc.constantFrom('command', 'COMMAND', 'path', '\u212aey') },
+  { requiredKeys: ['tool', 'match'] },
+);
+const configArb: fc.Arbitrary<Config> = fc.record({
+  default: fc.constantFrom('allow', 'deny'),
+  reason: fc.constantFrom('', 'no'),
+  input: fc.constantFrom<InputMode>('raw', 'canonical'),
+  // Lists long enough for the fast path's shared sets (4 or more regex-only rules).
+  allow: fc.array(ruleArb, { maxLength: 7 }),
+  deny: fc.array(ruleArb, { maxLength: 7 }),
+});
+
+const char = fc.constantFrom(
+  'a', 'b', 'k', 'K', '\u212a', 's', 'S', '\u017f', '\u00df', '\u1e9e', '\u03c3', '\u03c2', '\u03a3', '\u00e9', 'r', 'm', 'l',
+  ' ', '-', '"', ':', '{', '}', '\n', '\t', '\\', '😀', '\ufffd', '\ud800', '\udc00', '.', '*', '1', 'sudo', 'rm -rf', 'ls',
+);
+const textArb = fc.array(char, { maxLength: 12 }).map((cs) => cs.join(''));
+const inputArb = fc.oneof(
+  textArb,
+  fc.tuple(fc.constantFrom('command', 'Command', 'COMMAND', 'path', 'Key', '\u212aey'), textArb).map(([k, v]) => JSON.stringify({ [k]: v })),
+  fc.tuple(textArb, textArb).map(([a, b]) => `{"command":${JSON.stringify(a)},"other":${JSON.stringify(b)}}`),
+  fc.tuple(textArb, textArb).map(([a, b]) => `{"command":${JSON.stringify(a)},"COMMAND":${JSON.stringify(b)}}`),
+  fc.tuple(textArb, textArb).map(([a, b]) => `{ "command" : ${JSON.stringify(a)} , "path":[${JSON.stringify(b)}] }`),
+  fc.constantFrom('', '  ', '{}', 'null', '[]', '{"command":"\\u0072m -rf /"}', '{"command":"l\\u0073"}', '\ufeff{}'),
+);
+const requestArb = fc.record({ toolName: toolArb, input: inputArb });
+
+describe('the pattern approver agrees with a rule-by-rule reference (semantics.md A3, A4)', () => {
+  it('approve, decide and explain: decision, reason and deciding rule', () => {
+    fc.assert(
+      fc.property(configArb, fc.array(requestArb, { minLength: 1, maxLength: 6 }), (config, requests) => {
+        const ir = approverIRFromCase({ mode: 'pattern', ...config });
+        const { approver, issues } = compileApprover(ir);
+        expect(issues).toEqual([]);
+        for (const request of requests) {
+          const want = reference(config, request);
+          const result = { decision: want.decision, reason: want.reason };
+          expect(approver!.approve(request)).toEqual(result);
+          const d = approver!.decide(request);
+          expect({ decision: d.decision, reason: d.reason }).toEqual(result);
+          expect(d.rule === null ? (want.rule === 'invalid-input' ? 'invalid-input' : 'default') : `${d.rule.list}[${d.rule.index}]`).toBe(
+            want.rule,
+          );
+          const e = approver!.explain(request);
+          expect({ decision: e.decision, reason: e.reason }).toEqual(result);
+          expect(e.rule).toEqual(d.rule);
+        }
+      }),
+      { numRuns: Number(process.env['K_RUNS'] ?? 400) },
+    );
+  });
+});
