@@ -40,6 +40,15 @@ export const evalCommand: Command = {
   },
 };
 
+/**
+ * A line of JSON white space only (space, tab, CR) is no request and gets no answer. Anything else
+ * (a no-break space, a BOM, U+2028: white space to JS's `trim`, not to JSON) is a line the caller
+ * sent, so it gets its deny: skipping it would shift every later answer onto the wrong request.
+ */
+function isBlank(line: string): boolean {
+  return /^[ \t\r]*$/.test(line);
+}
+
 /** Why a request line is denied without asking the approver (fail closed: a bad line is never an allow). */
 function badRequest(reason: string): string {
   return `{"decision":"deny","reason":${JSON.stringify(`verdict: ${reason}`)},"rule":null}`;
@@ -132,7 +141,7 @@ export async function streamDecisions(approver: CompiledApprover, io: CommandIo)
       }
       const line = pending === '' ? piece : pending + piece;
       pending = '';
-      if (line.trim() === '') continue;
+      if (isBlank(line)) continue;
       batch += decideLine(approver, format, line) + '\n';
     }
     if (!skipping) {
@@ -146,5 +155,5 @@ export async function streamDecisions(approver: CompiledApprover, io: CommandIo)
     await flush(batch);
   }
   const rest = pending + decoder.decode();
-  if (!skipping && rest.trim() !== '') await flush(decideLine(approver, format, rest) + '\n');
+  if (!skipping && !isBlank(rest)) await flush(decideLine(approver, format, rest) + '\n');
 }
