@@ -43,6 +43,7 @@ export type {
   AnalysisOptions,
   AnalysisQuestion,
   DecisionSummary,
+  DiffChange,
   DiffVerdict,
   DiffWitness,
   PolicyDiff,

@@ -1,13 +1,13 @@
-import { diffPolicies, type DiffWitness, type PolicyDiff } from '@verdict/lint';
+import { type DiffChange, diffPolicies, type DiffWitness, type PolicyDiff } from '@verdict/lint';
 import { type Command, parse, UsageError, write } from '../args.ts';
 import { compileOrReport } from '../load.ts';
 
 const USAGE = `usage: verdict diff OLD NEW [--format text|json]
 
-Compares the approvers of two policy files semantically: a call the old policy allows and the new
-one denies, a call the old one denies and the new one allows, each with a witness you can paste
-into \`verdict explain\`, and a verdict: stricter, looser, equivalent, neither or unknown
-(the analysis is bounded; it says unknown rather than guess).
+Compares the approvers of two policy files semantically and lists, for every tool whose decisions
+changed, a call the old policy allows and the new one denies (or the reverse): a witness you can
+paste into \`verdict explain\`, checked against the real engine. Then a verdict: stricter, looser,
+equivalent, neither or unknown (the analysis is bounded; it says unknown rather than guess).
 
 options:
   --format F   text (default) or json
@@ -19,24 +19,31 @@ function quoteShell(s: string): string {
   return `'${s.replace(/'/g, `'\\''`)}'`;
 }
 
-function witnessText(title: string, w: DiffWitness | null, newFile: string): string[] {
-  if (w === null) return [`${title}: none`];
-  const rule = (r: DiffWitness['old']) =>
-    `${r.decision}${r.rule ? ` by ${r.rule.list}[${r.rule.index}]${r.rule.span ? ` (${r.rule.span.file}:${r.rule.span.start.line}:${r.rule.span.start.column})` : ''}` : ' by the default'}`;
-  return [
-    `${title}:`,
-    `  tool:  ${w.toolName}`,
-    `  input: ${w.input}`,
-    `  old:   ${rule(w.old)}`,
-    `  new:   ${rule(w.new)}`,
-    `  try:   verdict explain --policy ${quoteShell(newFile)} --tool ${quoteShell(w.toolName)} --input ${quoteShell(w.input)}`,
-  ];
+function decided(r: DiffWitness['old']): string {
+  if (!r.rule) return `${r.decision} by the default`;
+  const at = r.rule.span ? ` (${r.rule.span.file}:${r.rule.span.start.line}:${r.rule.span.start.column})` : '';
+  return `${r.decision} by ${r.rule.list}[${r.rule.index}]${at}`;
 }
 
 export function renderDiff(d: PolicyDiff, newFile: string): string {
   const lines = [`verdict: ${d.verdict}`];
-  lines.push(...witnessText('newly denied (old allows, new denies)', d.newlyDenied, newFile));
-  lines.push(...witnessText('newly allowed (old denies, new allows)', d.newlyAllowed, newFile));
+  const sections: [DiffChange['direction'], string][] = [
+    ['newly-denied', 'newly denied (the old policy allows, the new one denies)'],
+    ['newly-allowed', 'newly allowed (the old policy denies, the new one allows)'],
+  ];
+  for (const [direction, title] of sections) {
+    const changes = d.changes.filter((c) => c.direction === direction);
+    lines.push('', `${title}: ${changes.length === 0 ? 'none' : `${changes.length} tool${changes.length === 1 ? '' : 's'}`}`);
+    for (const c of changes) {
+      lines.push(
+        `  ${c.toolName}  ${c.input}`,
+        `    old: ${decided(c.old)}`,
+        `    new: ${decided(c.new)}`,
+        `    try: verdict explain --policy ${quoteShell(newFile)} --tool ${quoteShell(c.toolName)} --input ${quoteShell(c.input)}`,
+      );
+    }
+  }
+  if (d.unknown.length > 0) lines.push('');
   for (const why of d.unknown) lines.push(`unknown: ${why}`);
   return `${lines.join('\n')}\n`;
 }

@@ -53,6 +53,15 @@ export interface PolicyDiff {
   newlyAllowed: DiffWitness | null;
   /** Why a direction is undecided (empty when the verdict is decided). */
   unknown: string[];
+  /**
+   * Every tool whose decisions changed, one witness per tool and direction (named tools first, in
+   * the order the policies name them; "other tools" last): what a reviewer reads.
+   */
+  changes: DiffChange[];
+}
+
+export interface DiffChange extends DiffWitness {
+  direction: 'newly-denied' | 'newly-allowed';
 }
 
 type Model =
@@ -100,7 +109,7 @@ function summary(approver: CompiledApprover, toolName: string, input: string): D
   return { decision: e.decision, reason: e.reason, rule: e.rule };
 }
 
-type Direction = { status: 'none' } | { status: 'witness'; witness: DiffWitness } | { status: 'unknown'; why: string };
+type Direction = { status: 'none' } | { status: 'witness'; witnesses: DiffWitness[] } | { status: 'unknown'; why: string };
 
 /** Compares two approver configurations (see `PolicyDiff`). Never throws: a failure is "unknown". */
 export function diffPolicies(oldIr: ApproverIR, newIr: ApproverIR, options: AnalysisOptions = {}): PolicyDiff {
@@ -108,7 +117,7 @@ export function diffPolicies(oldIr: ApproverIR, newIr: ApproverIR, options: Anal
     return diff(oldIr, newIr, options);
   } catch (e) {
     const why = `internal error: ${e instanceof Error ? e.message : String(e)}`;
-    return { verdict: 'unknown', newlyDenied: null, newlyAllowed: null, unknown: [why] };
+    return { verdict: 'unknown', newlyDenied: null, newlyAllowed: null, unknown: [why], changes: [] };
   }
 }
 
@@ -117,11 +126,11 @@ function diff(oldIr: ApproverIR, newIr: ApproverIR, options: AnalysisOptions): P
   const oldM = model(oldIr, session, 'old');
   const newM = model(newIr, session, 'new');
   const invalid = [oldM, newM].flatMap((m) => (m.kind === 'invalid' ? [m.why] : []));
-  if (invalid.length > 0) return { verdict: 'unknown', newlyDenied: null, newlyAllowed: null, unknown: invalid };
+  if (invalid.length > 0) return { verdict: 'unknown', newlyDenied: null, newlyAllowed: null, unknown: invalid, changes: [] };
   const domains = new Set([oldM, newM].flatMap((m) => (m.kind === 'pattern' ? [m.domain] : [])));
   if (domains.size > 1) {
     const why = 'the policies read the input differently (`input: raw` and `input: canonical`)';
-    return { verdict: 'unknown', newlyDenied: null, newlyAllowed: null, unknown: [why] };
+    return { verdict: 'unknown', newlyDenied: null, newlyAllowed: null, unknown: [why], changes: [] };
   }
   const domain: Domain = domains.has('canonical') ? 'canonical' : 'raw';
   const shapes = shapesFor(domain);
@@ -133,6 +142,7 @@ function diff(oldIr: ApproverIR, newIr: ApproverIR, options: AnalysisOptions): P
   const fields = fieldAtoms(session);
   const direction = (from: Model, to: Model, want: Decision): Direction => {
     const reasons: string[] = [];
+    const witnesses: DiffWitness[] = [];
     for (const cls of classes) {
       const confirm = (w: string): string | null => {
         const v = presentable(session, domain, w);
@@ -165,13 +175,12 @@ function diff(oldIr: ApproverIR, newIr: ApproverIR, options: AnalysisOptions): P
         r = session.solve(build, shapes.object, shapes.flat, confirm);
       }
       if (r.status === 'witness') {
-        return {
-          status: 'witness',
-          witness: { toolName: cls.name, input: r.text, old: summary(oldA, cls.name, r.text), new: summary(newA, cls.name, r.text) },
-        };
+        witnesses.push({ toolName: cls.name, input: r.text, old: summary(oldA, cls.name, r.text), new: summary(newA, cls.name, r.text) });
       }
       if (r.status === 'unknown') reasons.push(`tool \`${cls.key === null ? 'other tools' : cls.name}\`: ${r.why}`);
     }
+    // One witness settles the direction (tools left undecided cannot unsettle it).
+    if (witnesses.length > 0) return { status: 'witness', witnesses };
     return reasons.length === 0 ? { status: 'none' } : { status: 'unknown', why: reasons.join('; ') };
   };
 
@@ -189,8 +198,12 @@ function diff(oldIr: ApproverIR, newIr: ApproverIR, options: AnalysisOptions): P
   else if (none(denied) && has(allowed)) verdict = 'looser';
   return {
     verdict,
-    newlyDenied: denied.status === 'witness' ? denied.witness : null,
-    newlyAllowed: allowed.status === 'witness' ? allowed.witness : null,
+    newlyDenied: denied.status === 'witness' ? (denied.witnesses[0] ?? null) : null,
+    newlyAllowed: allowed.status === 'witness' ? (allowed.witnesses[0] ?? null) : null,
     unknown,
+    changes: [
+      ...(denied.status === 'witness' ? denied.witnesses.map((w) => ({ direction: 'newly-denied' as const, ...w })) : []),
+      ...(allowed.status === 'witness' ? allowed.witnesses.map((w) => ({ direction: 'newly-allowed' as const, ...w })) : []),
+    ],
   };
 }
