@@ -39,3 +39,31 @@ describe('tree: aliases resolve in linear time', () => {
     expect(codes(k)).toEqual([]);
   });
 });
+
+describe('tree: depth counts aliases expanded', () => {
+  // Each anchor nests the previous one 250 levels deeper: 14 KB of text, 7000 levels once expanded.
+  function chain(key: string): string {
+    let s = `${key}:\n  - &a0 q\n`;
+    for (let i = 1; i < 28; i++) s += `  - &a${i} ${'['.repeat(250)}*a${i - 1}${']'.repeat(250)}\n`;
+    return s;
+  }
+
+  it.each([
+    ['under an unknown key', chain('x')],
+    ['as a test input', chain('other') + 'tests:\n  - {tool: t, expect: deny, input: *a27}\n'],
+  ])('an alias chain nesting 7000 levels deep is refused quickly, %s', (_name, text) => {
+    const t0 = performance.now();
+    const r = compileSource(text, 'deep-aliases.yaml');
+    expect(performance.now() - t0).toBeLessThan(2000);
+    expect(codes(r)).toEqual(['yaml/too-deep']);
+    expect(r.diagnostics[0]?.span?.start.line).toBe(3);
+    expect(r.approver).toBeUndefined();
+  });
+
+  it('an alias whose expansion stays within the limit is fine', () => {
+    const text = ['approver:', '  mode: pattern', `  allow: &l ${'['.repeat(3)}{tool: bash}${']'.repeat(3)}`, 'tests: [{tool: t, expect: deny, input: *l}]'].join('\n');
+    const r = compileSource(text, 'ok.yaml', { stopAfter: 'parse' });
+    expect(codes(r)).toEqual([]);
+    expect(r.ir?.tests[0]?.input).toBe('[[[{"tool":"bash"}]]]');
+  });
+});

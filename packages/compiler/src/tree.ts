@@ -76,6 +76,8 @@ interface BuildContext {
   index: LineIndex;
   diagnostics: Diagnostic[];
   memo: Map<YamlNode, JNode>;
+  /** Levels below each built node (0 for a scalar): a reused node must still fit under `MAX_DEPTH`. */
+  heights: WeakMap<JNode, number>;
   active: Set<YamlNode>;
   written: number;
   failed: boolean;
@@ -95,6 +97,7 @@ export function treeFromYaml(
     index,
     diagnostics,
     memo: new Map(),
+    heights: new WeakMap(),
     active: new Set(),
     written: 0,
     failed: false,
@@ -187,7 +190,21 @@ function build(ctx: BuildContext, node: YamlNode, depth: number): JNode | undefi
     return build(ctx, target, depth);
   }
   const memo = ctx.memo.get(node);
-  if (memo) return memo;
+  if (memo) {
+    // An alias puts the whole anchored subtree here: its depth counts from this level.
+    if (depth + (ctx.heights.get(memo) ?? 0) > MAX_DEPTH) {
+      ctx.failed = true;
+      ctx.diagnostics.push({
+        code: 'yaml/too-deep',
+        severity: 'error',
+        message: `the document nests deeper than ${MAX_DEPTH} levels once its aliases are expanded`,
+        help: 'an anchor that nests another anchor, again and again, builds a deeper document than it shows',
+        span,
+      });
+      return undefined;
+    }
+    return memo;
+  }
   ctx.written++;
   let out: JNode | undefined;
   if (isScalar(node)) {
@@ -243,7 +260,17 @@ function build(ctx: BuildContext, node: YamlNode, depth: number): JNode | undefi
     out = { kind: 'scalar', value: null, span, size: 1 };
   }
   ctx.memo.set(node, out);
+  ctx.heights.set(out, heightOf(ctx, out));
   return out;
+}
+
+function heightOf(ctx: BuildContext, node: JNode): number {
+  if (node.kind === 'scalar') return 0;
+  let h = 0;
+  for (const child of node.kind === 'map' ? node.entries.map((e) => e.value) : node.items) {
+    h = Math.max(h, ctx.heights.get(child) ?? 0);
+  }
+  return h + 1;
 }
 
 function scalarNode(ctx: BuildContext, value: unknown, span: Span, source: unknown): JScalarNode {
