@@ -72,6 +72,14 @@ function locate(list: RuleList, index: number, rule: RuleIR): RuleLocation {
 export function analyzeApprover(ir: ApproverIR, options: AnalysisOptions = {}): AnalysisFinding[] {
   if (normalizeMode(ir.mode) !== 'pattern') return [];
   const session = new Session(options);
+  try {
+    return analyze(ir, options, session);
+  } finally {
+    session.close();
+  }
+}
+
+function analyze(ir: ApproverIR, options: AnalysisOptions, session: Session): AnalysisFinding[] {
   const input: InputMode = ir.input === 'canonical' ? 'canonical' : 'raw';
   const domain: Domain = input;
   const shapes = shapesFor(domain);

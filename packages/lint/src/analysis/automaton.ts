@@ -286,6 +286,14 @@ export class SearchDfa {
     return this.dist;
   }
 
+  /**
+   * Whether the DFA has been explored in full (every reachable state and transition is known, so
+   * no later question can add a state or hit the state limit on it).
+   */
+  complete(): boolean {
+    return this.dist !== undefined && this.dist !== null;
+  }
+
   /** Whether no extension of a string reaching `s` can be accepted (a cheap, sound test). */
   isDead(s: number): boolean {
     return (this.states[s] as DState).dead;

@@ -113,16 +113,18 @@ type Direction = { status: 'none' } | { status: 'witness'; witnesses: DiffWitnes
 
 /** Compares two approver configurations (see `PolicyDiff`). Never throws: a failure is "unknown". */
 export function diffPolicies(oldIr: ApproverIR, newIr: ApproverIR, options: AnalysisOptions = {}): PolicyDiff {
+  const session = new Session(options);
   try {
-    return diff(oldIr, newIr, options);
+    return diff(oldIr, newIr, session);
   } catch (e) {
     const why = `internal error: ${e instanceof Error ? e.message : String(e)}`;
     return { verdict: 'unknown', newlyDenied: null, newlyAllowed: null, unknown: [why], changes: [] };
+  } finally {
+    session.close();
   }
 }
 
-function diff(oldIr: ApproverIR, newIr: ApproverIR, options: AnalysisOptions): PolicyDiff {
-  const session = new Session(options);
+function diff(oldIr: ApproverIR, newIr: ApproverIR, session: Session): PolicyDiff {
   const oldM = model(oldIr, session, 'old');
   const newM = model(newIr, session, 'new');
   const invalid = [oldM, newM].flatMap((m) => (m.kind === 'invalid' ? [m.why] : []));

@@ -104,14 +104,79 @@ export function symbol(lang: RuleLanguage): SearchDfa {
 
 const UNKNOWN = (note: string): RuleLanguage => ({ upper: 'all', lower: 'none', exact: false, note });
 
-/** Builds search DFAs and caches them by pattern; one per analysis run. */
+/**
+ * What `LanguageCache`s share across analysis runs (files): languages, value DFAs and shapes by
+ * key, for one state limit. Patterns recur across the files of a repository, and a DFA's states,
+ * transitions and distance table are built once. Bounded: past `SHARED_MAX` entries it starts over.
+ * A DFA is kept past the run that built it only when it was explored in full (its distance table
+ * exists), so that what a later run finds never depends on which files came before.
+ */
+interface SharedStore {
+  byKey: Map<string, RuleLanguage>;
+  values: Map<string, SearchDfa | null>;
+  shapes: Map<string, SearchDfa | null>;
+}
+
+const SHARED_MAX = 2_000;
+const shared = new Map<number, SharedStore>();
+
+function sharedStore(maxStates: number): SharedStore {
+  let s = shared.get(maxStates);
+  if (s === undefined || s.byKey.size + s.values.size > SHARED_MAX) {
+    s = { byKey: new Map(), values: new Map(), shapes: s?.shapes ?? new Map() };
+    shared.set(maxStates, s);
+  }
+  return s;
+}
+
+/** Whether a DFA may outlive the run that built it (see `SharedStore`): explored in full. */
+function keepable(d: SearchDfa | 'all' | 'none' | null, maxStates: number): boolean {
+  if (typeof d !== 'object' || d === null) return true;
+  if (!d.complete()) {
+    d.setBudget(makeBudget({ timeMs: 100, maxStates }));
+    d.distances();
+  }
+  return d.complete();
+}
+
+/** Builds search DFAs and caches them by pattern, shared (see `SharedStore`) across runs. */
 export class LanguageCache {
-  private readonly byKey = new Map<string, RuleLanguage>();
-  private readonly shapes = new Map<string, SearchDfa | null>();
+  private readonly byKey: Map<string, RuleLanguage>;
+  private readonly shapes: Map<string, SearchDfa | null>;
+  private readonly values: Map<string, SearchDfa | null>;
+  private readonly store: SharedStore;
+  /** Keys this run added to the shared store (checked by `release`). */
+  private readonly added: { lang: string[]; value: string[]; shape: string[] } = { lang: [], value: [], shape: [] };
   private budget: Budget;
 
   constructor(readonly options: { maxStates?: number } = {}) {
     this.budget = makeBudget({ timeMs: 1e9, ...options });
+    this.store = sharedStore(this.budget.maxStates);
+    this.byKey = new Map();
+    this.values = new Map();
+    this.shapes = new Map();
+  }
+
+  /**
+   * Ends the run: what it built goes to the shared store when it is complete (explored in full);
+   * the rest is forgotten with this cache.
+   */
+  release(): void {
+    for (const key of this.added.lang) {
+      const lang = this.byKey.get(key) as RuleLanguage;
+      if (keepable(lang.upper, this.budget.maxStates) && keepable(lang.lower, this.budget.maxStates)) this.store.byKey.set(key, lang);
+    }
+    for (const key of this.added.value) {
+      const d = this.values.get(key) ?? null;
+      if (keepable(d, this.budget.maxStates)) this.store.values.set(key, d);
+    }
+    for (const key of this.added.shape) {
+      const d = this.shapes.get(key) ?? null;
+      if (keepable(d, this.budget.maxStates)) this.store.shapes.set(key, d);
+    }
+    this.added.lang.length = 0;
+    this.added.value.length = 0;
+    this.added.shape.length = 0;
   }
 
   private dfa(build: (b: NfaBuilder) => number): SearchDfa {
@@ -142,10 +207,11 @@ export class LanguageCache {
   /** The language of a rule's `match` (and `field`) over the texts of `domain`. */
   rule(match: string, field: string | undefined, domain: Domain): RuleLanguage {
     const key = `${domain}\u0000${field ?? '\u0001'}\u0000${match}`;
-    let lang = this.byKey.get(key);
+    let lang = this.byKey.get(key) ?? this.store.byKey.get(key);
     if (lang === undefined) {
       lang = this.build(match, field, domain);
       this.byKey.set(key, lang);
+      this.added.lang.push(key);
     }
     return lang;
   }
@@ -215,8 +281,6 @@ export class LanguageCache {
     };
   }
 
-  private readonly values = new Map<string, SearchDfa | null>();
-
   /**
    * The language of a field rule's value (`^(?:match)$` over the decoded string), one DFA per
    * field group and pattern so that rules on different keys stay different propositions; `null`
@@ -224,6 +288,8 @@ export class LanguageCache {
    */
   valueDfa(group: string, match: string): SearchDfa | null {
     const key = `${group}\u0000${match}`;
+    const kept = this.store.values.get(key);
+    if (kept !== undefined) return kept;
     if (!this.values.has(key)) {
       try {
         this.values.set(key, this.wholeDfa(match));
@@ -231,15 +297,19 @@ export class LanguageCache {
         if (!(e instanceof UnsupportedPattern) && !(e instanceof LimitExceeded)) throw e;
         this.values.set(key, null);
       }
+      this.added.value.push(key);
     }
     return this.values.get(key) ?? null;
   }
 
   /** A regular shape of the input domain, built once. */
   shape(name: ShapeName): SearchDfa | null {
+    const kept = this.store.shapes.get(name);
+    if (kept !== undefined) return kept;
     if (!this.shapes.has(name)) {
       const p = SHAPES[name];
       this.shapes.set(name, p === null ? null : this.patternDfa(p));
+      this.added.shape.push(name);
     }
     return this.shapes.get(name) ?? null;
   }

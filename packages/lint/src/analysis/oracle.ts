@@ -1,13 +1,19 @@
 /**
  * The real engine as the judge of every witness: nothing is reported that the engine does not
- * confirm. Built approvers are cached per rule for the length of one analysis.
+ * confirm. Single-rule approvers and regex validity are cached per rule across analyses (the
+ * engine is deterministic; the caches are bounded).
  */
 import { compileApprover, compileRegex } from '@verdict/engine';
 import type { ApproverIR, CompiledApprover, Explanation, InputMode, RuleIR } from '@verdict/engine';
 
+const CACHE_MAX = 2_000;
+const singles = new Map<string, CompiledApprover | undefined>();
+const regexes = new Map<string, boolean>();
+let probe: { approver: CompiledApprover | undefined } | undefined;
+
 export class EngineOracle {
-  private readonly single = new Map<string, CompiledApprover | undefined>();
-  private readonly regexes = new Map<string, boolean>();
+  private readonly single = singles;
+  private readonly regexes = regexes;
 
   constructor(private readonly compat = false) {}
 
@@ -15,6 +21,7 @@ export class EngineOracle {
     let ok = this.regexes.get(pattern);
     if (ok === undefined) {
       ok = compileRegex(pattern).ok;
+      if (this.regexes.size >= CACHE_MAX) this.regexes.clear();
       this.regexes.set(pattern, ok);
     }
     return ok;
@@ -34,6 +41,7 @@ export class EngineOracle {
         deny: [],
       };
       approver = compileApprover(ir).approver;
+      if (this.single.size >= CACHE_MAX) this.single.clear();
       this.single.set(key, approver);
     }
     if (approver === undefined) return undefined;
@@ -55,14 +63,12 @@ export class EngineOracle {
     return this.canonicalProbe()?.explain({ toolName: 'x', input: text }).canonical;
   }
 
-  private probe: { approver: CompiledApprover | undefined } | undefined;
-
   private canonicalProbe(): CompiledApprover | undefined {
     // A pattern approver reports the canonical text it decided on.
-    this.probe ??= {
+    probe ??= {
       approver: compileApprover({ mode: 'pattern', default: 'deny', reason: '', input: 'canonical', allow: [], deny: [] }).approver,
     };
-    return this.probe.approver;
+    return probe.approver;
   }
 }
 

@@ -50,6 +50,11 @@ export class Session {
     this.totalDeadline = cpuNow() + (options.totalTimeMs ?? 5_000);
   }
 
+  /** Ends the run: hands what it built in full to later runs (see `LanguageCache.release`). */
+  close(): void {
+    this.cache.release();
+  }
+
   language(rule: RuleIR, domain: Domain): RuleLanguage {
     return this.cache.rule(rule.match, rule.field, domain);
   }
