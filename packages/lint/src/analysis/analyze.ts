@@ -4,7 +4,7 @@
  * sound over-approximation; every witness has been confirmed by the engine; anything else is
  * reported as `unknown` (or, for overlaps, not reported).
  */
-import type { ApproverIR, InputMode, RuleIR, RuleList, Span } from '@verdict/engine';
+import type { ApproverIR, CompiledApprover, InputMode, RuleIR, RuleList, Span } from '@verdict/engine';
 import type { Domain } from './model.ts';
 import { matches, misses } from './model.ts';
 import { fieldAtoms } from './fields.ts';
@@ -90,7 +90,9 @@ function analyze(ir: ApproverIR, options: AnalysisOptions, session: Session): An
   // A call to show for rules without a tool: any tool will do; a named one reads better.
   const toolFor = (...rules: RuleIR[]): string => rules.find((r) => r.tool !== '')?.tool ?? (classes[0] as ToolClass).name;
   const findings: AnalysisFinding[] = [];
-  const approver = session.oracle.compile(ir);
+  // The whole approver, compiled only when a shadowed rule needs an example.
+  let compiled: { approver: CompiledApprover | undefined } | undefined;
+  const whole = (): CompiledApprover | undefined => (compiled ??= { approver: session.oracle.compile(ir) }).approver;
 
   const show = (w: string): string | null => presentable(session, domain, w);
 
@@ -196,7 +198,9 @@ function analyze(ir: ApproverIR, options: AnalysisOptions, session: Session): An
     const tool = toolFor(a.rule);
     const denied = (w: string): string | null => {
       const v = show(w);
-      if (v === null || approver === undefined || session.oracle.ruleMatches(a.rule, input, tool, v) !== true) return null;
+      if (v === null || session.oracle.ruleMatches(a.rule, input, tool, v) !== true) return null;
+      const approver = whole();
+      if (approver === undefined) return null;
       const e = session.oracle.explain(approver, tool, v);
       return e.decision === 'deny' && e.rule?.list === 'deny' ? v : null;
     };

@@ -85,12 +85,7 @@ export function findWitness(formula: Formula, budget: Budget): SearchResult {
   collect(formula);
   for (const d of dfas) d.setBudget(budget);
 
-  const sets: CharSet[] = [single(0x0a), WORD];
-  for (const d of dfas) sets.push(...d.charSets());
-  // Readable characters first: ties in the search go to them, so witnesses read naturally.
-  const reps = partition(sets)
-    .map((b) => b.rep)
-    .sort((a, b) => readability(a) - readability(b));
+  const reps = productAlphabet(dfas);
 
   const evalWith = (f: Formula, value: (i: number) => number): number => {
     switch (f.op) {
@@ -200,6 +195,29 @@ export function findWitness(formula: Formula, budget: Budget): SearchResult {
     if (e instanceof LimitExceeded) return { status: 'limit', why: e.message };
     throw e;
   }
+}
+
+const alphabets = new Map<string, number[]>();
+const ALPHABETS_MAX = 5_000;
+
+/**
+ * One character per block of the coarsest partition that the DFAs' character sets (and `\n`, word
+ * characters) need, readable ones first: ties in the search go to them, so witnesses read
+ * naturally. Cached by the set of DFAs (the same pairs of rules recur across questions and files).
+ */
+function productAlphabet(dfas: readonly SearchDfa[]): number[] {
+  const key = dfas.map((d) => d.id).join(',');
+  let reps = alphabets.get(key);
+  if (reps === undefined) {
+    const sets: CharSet[] = [single(0x0a), WORD];
+    for (const d of dfas) sets.push(...d.charSets());
+    reps = partition(sets)
+      .map((b) => b.rep)
+      .sort((a, b) => readability(a) - readability(b));
+    if (alphabets.size >= ALPHABETS_MAX) alphabets.clear();
+    alphabets.set(key, reps);
+  }
+  return reps;
 }
 
 /** A binary min-heap of ids by priority (ties: insertion order). */
