@@ -24,6 +24,8 @@ import type { RE2JS } from 're2js';
 import { caseFold } from '../canonical/casefold.ts';
 import type { RuleList } from '../ir.ts';
 import type { CompiledRegex } from '../regex/regex.ts';
+import { buildGate, Q, scan } from './fast-gate.ts';
+import type { Gate } from './fast-gate.ts';
 import { checks, matchesAtStart, screenFor } from './fast-screen.ts';
 
 export interface FastRule {
@@ -75,6 +77,8 @@ interface Step {
   readonly re: RE2JS | null;
   /** Position in the list's set (`RUN` steps of a list with a set), else -1. */
   readonly setIndex: number;
+  /** The step's id in its group's gate (it can match only when the gate marks it), else -1. */
+  readonly gateId: number;
 }
 
 interface StepList {
@@ -86,6 +90,8 @@ interface StepList {
 interface Group {
   readonly deny: StepList;
   readonly allow: StepList;
+  /** One pass over the text marks the keyed steps of both lists that can match; `null`: no gate. */
+  readonly gate: Gate | null;
 }
 
 export interface FastList {
@@ -124,7 +130,7 @@ function engineOf(regex: CompiledRegex | null): RE2JS | null {
   return e === undefined ? null : e;
 }
 
-type PreparedStep = Omit<Step, 'setIndex'>;
+type PreparedStep = Omit<Step, 'setIndex' | 'gateId'>;
 
 function makeStep(rule: FastRule): PreparedStep {
   const base = { rule, needle: '', groups: [] as readonly (readonly string[])[], re: engineOf(rule.regex), lead: '', anchored: false };
@@ -147,7 +153,7 @@ function makeStep(rule: FastRule): PreparedStep {
   }
 }
 
-function buildStepList(rules: readonly FastRule[], cache: Map<FastRule, Omit<Step, 'setIndex'>>): StepList {
+function buildStepList(rules: readonly FastRule[], cache: Map<FastRule, PreparedStep>): StepList {
   const prepared = rules.map((r) => {
     let s = cache.get(r);
     if (s === undefined) {
@@ -162,7 +168,7 @@ function buildStepList(rules: readonly FastRule[], cache: Map<FastRule, Omit<Ste
   const live = cut < 0 ? prepared : prepared.slice(0, cut + 1);
   const runs = live.filter((s) => s.kind === RUN && s.re !== null);
   let set: RE2Set | null = null;
-  const setIndex = new Map<Omit<Step, 'setIndex'>, number>();
+  const setIndex = new Map<PreparedStep, number>();
   if (runs.length >= MIN_SET) {
     try {
       const candidate = new RE2Set(RE2Set.UNANCHORED, 0, SET_MAX_MEM);
@@ -175,10 +181,63 @@ function buildStepList(rules: readonly FastRule[], cache: Map<FastRule, Omit<Ste
       setIndex.clear();
     }
   }
-  return { steps: live.map((s) => ({ ...s, setIndex: setIndex.get(s) ?? -1 })), set };
+  return { steps: live.map((s) => ({ ...s, setIndex: setIndex.get(s) ?? -1, gateId: -1 })), set };
 }
 
-export function buildPlan(rules: readonly FastRule[]): FastPlan {
+/** Whether every literal of `group` is a JSON key (`"file_path":"`): found in almost every input. */
+function jsonKeys(group: readonly string[]): boolean {
+  return group.every((n) => /^"[\w-]*":?"?$/.test(n));
+}
+
+/**
+ * Literals one of which every match of the step contains, each at least `Q` long, or `null` (the
+ * step is not keyed): the literal itself, the anchored prefix, a required group, the leading literal.
+ */
+export function keyOf(s: PreparedStep): readonly string[] | null {
+  if (s.kind === LITERAL || s.kind === ONE) return s.needle.length >= Q ? [s.needle] : null;
+  if (s.kind !== CHECK) return null;
+  const options: (readonly string[])[] = [...s.groups];
+  if (s.needle !== '') options.push([s.needle]);
+  if (s.lead !== '') options.push([s.lead]);
+  let best: readonly string[] | null = null;
+  let bestScore = -Infinity;
+  for (const o of options) {
+    if (o.length === 0 || o.some((n) => n.length < Q)) continue;
+    const score = Math.min(...o.map((n) => n.length)) - o.length - (jsonKeys(o) ? 1000 : 0);
+    if (score > bestScore) {
+      best = o;
+      bestScore = score;
+    }
+  }
+  return best;
+}
+
+/**
+ * Fewer keyed steps than this in a group are cheaper to screen one by one (one native `includes`
+ * each) than through a gate (a JavaScript pass over the text, ~2–3 ns per character here).
+ */
+const MIN_GATE = 32;
+
+function buildGroup(deny: StepList, allow: StepList, minGate: number): Group {
+  const keys: (readonly string[])[] = [];
+  const keyed = (list: StepList): StepList => ({
+    set: list.set,
+    steps: list.steps.map((s) => {
+      const k = keyOf(s);
+      if (k === null) return s;
+      keys.push(k);
+      return { ...s, gateId: keys.length - 1 };
+    }),
+  });
+  const d = keyed(deny);
+  const a = keyed(allow);
+  if (keys.length < minGate) return { deny, allow, gate: null };
+  return { deny: d, allow: a, gate: buildGate(keys) };
+}
+
+/** `minGate`: the fewest keyed rules of a tool for which its group gets a gate (tests lower it). */
+export function buildPlan(rules: readonly FastRule[], options: { readonly minGate?: number } = {}): FastPlan {
+  const minGate = options.minGate ?? MIN_GATE;
   const sorted = (list: RuleList) => rules.filter((r) => r.list === list).sort((a, b) => a.index - b.index);
   const deny = sorted('deny');
   const allow = sorted('allow');
@@ -191,11 +250,13 @@ export function buildPlan(rules: readonly FastRule[]): FastPlan {
   });
   const denyList = fastList(deny);
   const allowList = fastList(allow);
-  const cache = new Map<FastRule, Omit<Step, 'setIndex'>>();
-  const groupFor = (tool: string): Group => ({
-    deny: buildStepList(denyList.byTool.get(tool) ?? denyList.anyTool, cache),
-    allow: buildStepList(allowList.byTool.get(tool) ?? allowList.anyTool, cache),
-  });
+  const cache = new Map<FastRule, PreparedStep>();
+  const groupFor = (tool: string): Group =>
+    buildGroup(
+      buildStepList(denyList.byTool.get(tool) ?? denyList.anyTool, cache),
+      buildStepList(allowList.byTool.get(tool) ?? allowList.anyTool, cache),
+      minGate,
+    );
   const groups = new Map<string, Group>();
   for (const t of tools) groups.set(t, groupFor(t));
   return {
@@ -260,13 +321,25 @@ function stepMatches(s: PreparedStep, subject: FastSubject): boolean {
 let stamp = new Int32Array(64);
 let callNo = 0;
 
-function firstMatch(list: StepList, subject: FastSubject): FastRule | null {
+/** The current call's gate scan: the group it was made for and its number (`scanGroup === null`: none). */
+let scanGroup: Group | null = null;
+let scanNumber = 0;
+
+function firstMatch(group: Group, list: StepList, subject: FastSubject): FastRule | null {
   const text = subject.text;
   const steps = list.steps;
+  const gate = group.gate;
   let setDone = false;
   for (let i = 0; i < steps.length; i++) {
     const s = steps[i]!;
-    if (s.setIndex >= 0) {
+    if (s.gateId >= 0) {
+      if (scanGroup !== group) {
+        scanGroup = group;
+        scanNumber = scan(gate!, text);
+      }
+      if (gate!.marks[s.gateId] !== scanNumber) continue;
+      if (stepMatches(s, subject)) return s.rule;
+    } else if (s.setIndex >= 0) {
       if (!setDone) {
         setDone = true;
         markSet(list.set!, text);
@@ -318,7 +391,8 @@ function markSet(set: RE2Set, text: string): void {
 }
 
 function decideGroup(group: Group, subject: FastSubject): FastRule | null {
-  return firstMatch(group.deny, subject) ?? firstMatch(group.allow, subject);
+  scanGroup = null;
+  return firstMatch(group, group.deny, subject) ?? firstMatch(group, group.allow, subject);
 }
 
 /** The deciding rule for a call: first matching deny, else first matching allow, else `null`. */
