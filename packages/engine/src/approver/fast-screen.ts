@@ -225,3 +225,83 @@ export function matchesAtStart(re: RE2JS, subject: string): boolean {
   if (r === undefined || typeof r.matchMachineInput !== 'function') return re.matcher(subject).lookingAt();
   return r.matchMachineInput(MatcherInput.utf16(subject), 0, subject.length, RE2Set.ANCHOR_START, 0)[0] === true;
 }
+
+// More inst op codes (src/Inst.js).
+const OP_ALT = 1;
+const OP_ALT_MATCH = 2;
+const OP_FAIL = 5;
+/** Folded leads: at most this many alternatives, each of at least `MIN_FOLD_LEN` and at most `MAX_FOLD_LEN` characters. */
+const MAX_FOLD_PATHS = 8;
+const MIN_FOLD_LEN = 3;
+const MAX_FOLD_LEN = 16;
+
+const hex = (u: number) => `\\u${u.toString(16).padStart(4, '0')}`;
+
+/**
+ * The JavaScript class (code-unit mode) of the characters a rune instruction accepts, or `null` when
+ * it is not one known character. A folded ASCII letter accepts its Go simple-fold orbit: both cases,
+ * plus U+212A for k and U+017F for s; other folded characters are not handled.
+ */
+function unitClass(rune: number, fold: boolean): string | null {
+  if (!searchable(rune) || rune > 0xffff) return null;
+  const lower = rune | 0x20;
+  const letter = lower >= 0x61 && lower <= 0x7a;
+  if (!fold || !letter) return fold && rune > 0x7f ? null : hex(rune);
+  const extra = lower === 0x6b ? hex(0x212a) : lower === 0x73 ? hex(0x17f) : '';
+  return `[${hex(lower & ~0x20)}${hex(lower)}${extra}]`;
+}
+
+/**
+ * For a pattern re2js has no literal screen for (typically `(?i)…`): a JavaScript RegExp that every
+ * subject the pattern matches also matches, or `null`. It is the alternation of the literal runs
+ * every match must begin with (a walk of the program from its start over single-character
+ * instructions, skipping assertions, branching at alternations), each character as its fold class.
+ */
+export function foldedLeads(re: RE2JS): RegExp | null {
+  const r = internals(re);
+  if (r === undefined) return null;
+  const prog = r.prog;
+  const paths: string[] = [];
+  let ok = true;
+  const walk = (start: number, acc: string, len: number, seen: readonly number[]): void => {
+    let pc = start;
+    let text = acc;
+    let n = len;
+    for (;;) {
+      if (!ok) return;
+      const inst = prog.getInst(pc);
+      switch (inst.op) {
+        case OP_NOP:
+        case OP_CAPTURE:
+        case OP_EMPTY_WIDTH:
+          pc = inst.out;
+          continue;
+        case OP_FAIL:
+          return;
+        case OP_ALT:
+        case OP_ALT_MATCH:
+          if (seen.includes(pc) || paths.length >= MAX_FOLD_PATHS) break;
+          walk(inst.out, text, n, [...seen, pc]);
+          walk(inst.arg, text, n, [...seen, pc]);
+          return;
+        case OP_RUNE:
+        case OP_RUNE1: {
+          if (inst.runes.length !== 1 || n >= MAX_FOLD_LEN) break;
+          const c = unitClass(inst.runes[0]!, inst.op === OP_RUNE && (inst.arg & FOLD_CASE) !== 0);
+          if (c === null) break;
+          text += c;
+          n++;
+          pc = inst.out;
+          continue;
+        }
+      }
+      // The literal run ends here: every match through this path begins with it.
+      if (n < MIN_FOLD_LEN || paths.length >= MAX_FOLD_PATHS) ok = false;
+      else paths.push(text);
+      return;
+    }
+  };
+  walk(prog.start, '', 0, []);
+  if (!ok || paths.length === 0) return null;
+  return new RegExp([...new Set(paths)].join('|'));
+}

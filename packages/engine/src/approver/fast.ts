@@ -26,7 +26,7 @@ import type { RuleList } from '../ir.ts';
 import type { CompiledRegex } from '../regex/regex.ts';
 import { buildGate, Q, scan } from './fast-gate.ts';
 import type { Gate } from './fast-gate.ts';
-import { checks, matchesAtStart, screenFor } from './fast-screen.ts';
+import { checks, foldedLeads, matchesAtStart, screenFor } from './fast-screen.ts';
 
 export interface FastRule {
   readonly list: RuleList;
@@ -63,6 +63,7 @@ const ONE = 2; // the text must contain `needle`, then the regex decides
 const CHECK = 3; // the text must pass `checks(needle, groups)`, then the regex decides
 const RUN = 4; // only the regex (or the list's set) can say
 const FIELD = 5; // a field rule: `ruleMatches`
+const FOLD = 6; // the text must match `fold` (the literals a match begins with, any case), then the regex decides
 
 interface Step {
   readonly rule: FastRule;
@@ -73,6 +74,8 @@ interface Step {
   readonly kind: number;
   readonly needle: string;
   readonly groups: readonly (readonly string[])[];
+  /** `FOLD` steps: a JavaScript RegExp every subject the rule matches also matches. */
+  readonly fold: RegExp | null;
   /** The re2js program, when the regex exposes it; else `rule.regex` runs. */
   readonly re: RE2JS | null;
   /** Position in the list's set (`RUN` steps of a list with a set), else -1. */
@@ -133,7 +136,7 @@ function engineOf(regex: CompiledRegex | null): RE2JS | null {
 type PreparedStep = Omit<Step, 'setIndex' | 'gateId'>;
 
 function makeStep(rule: FastRule): PreparedStep {
-  const base = { rule, needle: '', groups: [] as readonly (readonly string[])[], re: engineOf(rule.regex), lead: '', anchored: false };
+  const base = { rule, needle: '', groups: [] as readonly (readonly string[])[], re: engineOf(rule.regex), lead: '', anchored: false, fold: null };
   if (rule.field !== undefined) return { ...base, kind: FIELD };
   if (rule.regex === null) return { ...base, kind: ALWAYS };
   if (base.re === null) return { ...base, kind: RUN };
@@ -148,8 +151,10 @@ function makeStep(rule: FastRule): PreparedStep {
       }
       return { ...base, kind: CHECK, needle: s.prefix, groups: s.groups, lead: s.lead, anchored: s.anchored };
     }
-    case 'run':
-      return { ...base, kind: RUN };
+    case 'run': {
+      const fold = foldedLeads(base.re);
+      return fold === null ? { ...base, kind: RUN } : { ...base, kind: FOLD, fold };
+    }
   }
 }
 
@@ -166,7 +171,8 @@ function buildStepList(rules: readonly FastRule[], cache: Map<FastRule, Prepared
   // Nothing after a rule that always matches can decide.
   const cut = prepared.findIndex((s) => s.kind === ALWAYS);
   const live = cut < 0 ? prepared : prepared.slice(0, cut + 1);
-  const runs = live.filter((s) => s.kind === RUN && s.re !== null);
+  // `FOLD` steps are `RUN` steps with a screen: with enough of them one set pass is cheaper.
+  const runs = live.filter((s) => (s.kind === RUN || s.kind === FOLD) && s.re !== null);
   let set: RE2Set | null = null;
   const setIndex = new Map<PreparedStep, number>();
   if (runs.length >= MIN_SET) {
@@ -310,6 +316,9 @@ function stepMatches(s: PreparedStep, subject: FastSubject): boolean {
       if (!checks(s.needle, s.groups, text)) return false;
       if (s.lead !== '') return fromLead(s, text);
       if (s.anchored && s.re !== null) return matchesAtStart(s.re, text);
+      break;
+    case FOLD:
+      if (!s.fold!.test(text)) return false;
       break;
     case FIELD:
       return matchesByDefinition(s.rule, subject);
