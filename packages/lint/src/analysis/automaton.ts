@@ -8,7 +8,7 @@
  * The DFA recognises "the pattern matches somewhere in the text" (Go's unanchored search): the start
  * instruction is re-entered at every position and a match leads to an accepting sink.
  */
-import { ANY, type CharSet, has, partition, single } from './charset.ts';
+import { ANY, type CharSet, partition, single } from './charset.ts';
 import type { AssertKind, RegexNode } from './syntax.ts';
 import { isWordChar, WORD } from './unicode.ts';
 
@@ -177,9 +177,20 @@ interface DState {
   prev: number;
   /** Target state by block of the DFA's own alphabet (-1: not computed yet). */
   trans: Int32Array;
+  /** Whether every entry of `trans` is computed. */
+  expanded: boolean;
   accepting: boolean | undefined;
   dead: boolean;
 }
+
+const OP_CHAR = 0;
+const OP_SPLIT = 1;
+const OP_ASSERT = 2;
+const OP_MATCH = 3;
+const ASSERT_CODE: Record<AssertKind, number> = { bot: 0, eot: 1, bol: 2, eol: 3, wb: 4, nwb: 5 };
+const ASSERT_KINDS: AssertKind[] = ['bot', 'eot', 'bol', 'eol', 'wb', 'nwb'];
+/** The kinds a next character can be (`NEXT_EOT` is the end of the text). */
+const CHAR_KINDS = [PREV_NL, PREV_WORD, PREV_OTHER];
 
 let nextId = 1;
 
@@ -197,6 +208,29 @@ export class SearchDfa {
   /** Sorted starts of the alphabet's ranges and the block each range belongs to. */
   private readonly rangeStarts: number[] = [];
   private readonly rangeBlock: number[] = [];
+  /** The block of each ASCII character (the common case of `blockOf`). */
+  private readonly asciiBlock = new Int32Array(128);
+  /** The blocks of each kind of character (`PREV_NL`, `PREV_WORD`, `PREV_OTHER`). */
+  private readonly blocksOfKind: number[][] = [[], [], [], []];
+  private readonly blockKind: Uint8Array;
+
+  // The NFA in flat arrays: opcode, target (char, assert), assert kind, split targets (CSR), and for
+  // each char instruction the blocks of the alphabet its set holds (CSR; every set is a union of blocks).
+  private readonly op: Uint8Array;
+  private readonly out: Int32Array;
+  private readonly akind: Uint8Array;
+  private readonly splitStart: Int32Array;
+  private readonly splitOuts: Int32Array;
+  private readonly charStart: Int32Array;
+  private readonly charBlocks: Int32Array;
+  // Scratch space for closures: visit marks by generation, a stack, and the char instructions found.
+  private readonly mark: Uint32Array;
+  private gen = 0;
+  private readonly stack: Int32Array;
+  private readonly chars: Int32Array;
+  private nChars = 0;
+  /** Per block: the targets collected while expanding a state (reused). */
+  private readonly acc: number[][];
 
   constructor(
     readonly nfa: Nfa,
@@ -213,7 +247,53 @@ export class SearchDfa {
       this.rangeStarts.push(start);
       this.rangeBlock.push(k);
     }
-    this.states.push({ kernel: [], prev: PREV_OTHER, trans: this.emptyTrans(), accepting: true, dead: false });
+    for (let c = 0; c < 128; c++) this.asciiBlock[c] = this.searchBlock(c);
+    this.blockKind = Uint8Array.from(this.blockReps, kindOf);
+    this.blockReps.forEach((rep, b) => (this.blocksOfKind[kindOf(rep)] as number[]).push(b));
+    this.acc = this.blockReps.map(() => []);
+
+    const insts = nfa.insts;
+    const n = insts.length;
+    this.op = new Uint8Array(n);
+    this.out = new Int32Array(n);
+    this.akind = new Uint8Array(n);
+    this.splitStart = new Int32Array(n + 1);
+    this.charStart = new Int32Array(n + 1);
+    const splitOuts: number[] = [];
+    const charBlocks: number[] = [];
+    for (let pc = 0; pc < n; pc++) {
+      const inst = insts[pc] as Inst;
+      this.splitStart[pc] = splitOuts.length;
+      this.charStart[pc] = charBlocks.length;
+      switch (inst.op) {
+        case 'char':
+          this.op[pc] = OP_CHAR;
+          this.out[pc] = inst.out;
+          this.blocksIn(inst.set, charBlocks);
+          break;
+        case 'split':
+          this.op[pc] = OP_SPLIT;
+          splitOuts.push(...inst.outs);
+          break;
+        case 'assert':
+          this.op[pc] = OP_ASSERT;
+          this.out[pc] = inst.out;
+          this.akind[pc] = ASSERT_CODE[inst.kind];
+          break;
+        case 'match':
+          this.op[pc] = OP_MATCH;
+          break;
+      }
+    }
+    this.splitStart[n] = splitOuts.length;
+    this.charStart[n] = charBlocks.length;
+    this.splitOuts = Int32Array.from(splitOuts);
+    this.charBlocks = Int32Array.from(charBlocks);
+    this.mark = new Uint32Array(n);
+    this.stack = new Int32Array(n + 1);
+    this.chars = new Int32Array(n);
+
+    this.states.push({ kernel: [], prev: PREV_OTHER, trans: this.emptyTrans().fill(ACCEPT), expanded: true, accepting: true, dead: false });
     this.anchored = !this.canStartLater();
     this.start = this.intern([], PREV_START);
   }
@@ -236,56 +316,70 @@ export class SearchDfa {
 
   isAccepting(s: number): boolean {
     const st = this.states[s] as DState;
-    if (st.accepting === undefined) st.accepting = this.closure(st.kernel, st.prev, NEXT_EOT).matched;
+    if (st.accepting === undefined) st.accepting = this.closure(st.kernel, st.prev, NEXT_EOT);
     return st.accepting;
   }
 
-  private dist: Map<number, number> | null | undefined;
+  private dist: Int32Array | null | undefined;
 
   /**
-   * The length of a shortest accepted extension from each state (absent: none exists), found by
-   * exploring the whole DFA over its own alphabet; `null` when the DFA is too large for that.
-   * Used as the search heuristic and to prune states that can never accept.
+   * The length of a shortest accepted extension from each state, by state (-1: none exists),
+   * found by exploring the whole DFA over its own alphabet; `null` when the DFA is too large for
+   * that. Used as the search heuristic and to prune states that can never accept.
    */
-  distances(): Map<number, number> | null {
+  distances(): Int32Array | null {
     if (this.dist !== undefined) return this.dist;
     try {
-      const reps = this.blockReps;
+      const nb = this.blockReps.length;
       const order = [this.start];
-      const seen = new Set(order);
-      const preds = new Map<number, number[]>();
+      const seen: boolean[] = [];
+      seen[this.start] = true;
+      // Edges as (source, target) pairs, to walk backwards from the accepting states.
+      const edgeFrom: number[] = [];
+      const edgeTo: number[] = [];
       for (let i = 0; i < order.length; i++) {
         if ((i & 63) === 0) checkTime(this.budget);
         if (order.length > MATERIALIZE_LIMIT) throw new LimitExceeded('state limit');
         const st = order[i] as number;
-        for (const cp of reps) {
-          const t = this.step(st, cp);
-          let p = preds.get(t);
-          if (p === undefined) {
-            p = [];
-            preds.set(t, p);
-          }
-          p.push(st);
-          if (!seen.has(t)) {
-            seen.add(t);
+        if (st === ACCEPT) continue; // the sink only leads to itself
+        const trans = this.expanded(st);
+        for (let b = 0; b < nb; b++) {
+          const t = trans[b] as number;
+          edgeFrom.push(st);
+          edgeTo.push(t);
+          if (seen[t] !== true) {
+            seen[t] = true;
             order.push(t);
           }
         }
       }
-      const dist = new Map<number, number>();
+      const size = this.states.length;
+      // Predecessors in compressed rows.
+      const count = new Int32Array(size + 1);
+      for (const t of edgeTo) count[t + 1] = (count[t + 1] as number) + 1;
+      for (let i = 0; i < size; i++) count[i + 1] = (count[i + 1] as number) + (count[i] as number);
+      const fill = count.slice(0, size);
+      const preds = new Int32Array(edgeTo.length);
+      for (let e = 0; e < edgeTo.length; e++) {
+        const t = edgeTo[e] as number;
+        preds[fill[t] as number] = edgeFrom[e] as number;
+        fill[t] = (fill[t] as number) + 1;
+      }
+      const dist = new Int32Array(size).fill(-1);
       const queue: number[] = [];
       for (const st of order) {
         if (this.isAccepting(st)) {
-          dist.set(st, 0);
+          dist[st] = 0;
           queue.push(st);
         }
       }
       for (let i = 0; i < queue.length; i++) {
         const st = queue[i] as number;
-        const d = dist.get(st) as number;
-        for (const p of preds.get(st) ?? []) {
-          if (!dist.has(p)) {
-            dist.set(p, d + 1);
+        const d = dist[st] as number;
+        for (let e = count[st] as number; e < (count[st + 1] as number); e++) {
+          const p = preds[e] as number;
+          if (dist[p] === -1) {
+            dist[p] = d + 1;
             queue.push(p);
           }
         }
@@ -317,6 +411,10 @@ export class SearchDfa {
 
   /** The block of the DFA's own alphabet holding `cp`. */
   private blockOf(cp: number): number {
+    return cp < 128 ? (this.asciiBlock[cp] as number) : this.searchBlock(cp);
+  }
+
+  private searchBlock(cp: number): number {
     const starts = this.rangeStarts;
     let lo = 0;
     let hi = starts.length - 1;
@@ -328,28 +426,66 @@ export class SearchDfa {
     return this.rangeBlock[lo] as number;
   }
 
+  /** Appends the blocks that `set` (a union of blocks) holds. */
+  private blocksIn(set: CharSet, out: number[]): void {
+    const starts = this.rangeStarts;
+    const seen = new Set<number>();
+    for (let i = 0; i < set.length; i += 2) {
+      const lo = set[i] as number;
+      const hi = set[i + 1] as number;
+      // The alphabet's ranges that start within [lo, hi]: the set holds each of them whole.
+      let r = lowerBound(starts, lo);
+      for (; r < starts.length && (starts[r] as number) <= hi; r++) {
+        const b = this.rangeBlock[r] as number;
+        if (!seen.has(b)) {
+          seen.add(b);
+          out.push(b);
+        }
+      }
+    }
+  }
+
   step(s: number, cp: number): number {
     if (s === ACCEPT) return ACCEPT;
-    const st = this.states[s] as DState;
     const block = this.blockOf(cp);
-    const hit = st.trans[block] as number;
-    if (hit >= 0) return hit;
-    // Every member of the block behaves alike: compute with the block's representative.
-    cp = this.blockReps[block] as number;
-    const kind = kindOf(cp);
-    const { chars, matched } = this.closure(st.kernel, st.prev, kind);
-    let target: number;
-    if (matched) target = ACCEPT;
-    else {
-      const next = new Set<number>();
-      for (const pc of chars) {
-        const inst = this.nfa.insts[pc] as { set: CharSet; out: number };
-        if (has(inst.set, cp)) next.add(inst.out);
+    const hit = (this.states[s] as DState).trans[block] as number;
+    return hit >= 0 ? hit : (this.expanded(s)[block] as number);
+  }
+
+  /**
+   * The transitions of `s` by block, all computed: one closure per kind of next character (the
+   * closure depends on the character only through its kind), then the char instructions' targets
+   * spread over the blocks their sets hold.
+   */
+  private expanded(s: number): Int32Array {
+    const st = this.states[s] as DState;
+    const trans = st.trans;
+    if (st.expanded) return trans;
+    const acc = this.acc;
+    const blockKind = this.blockKind;
+    for (const kind of CHAR_KINDS) {
+      const blocks = this.blocksOfKind[kind] as number[];
+      if (blocks.length === 0) continue;
+      if (this.closure(st.kernel, st.prev, kind)) {
+        for (const b of blocks) trans[b] = ACCEPT;
+        continue;
       }
-      target = this.intern([...next].sort((a, b) => a - b), kind);
+      for (const b of blocks) (acc[b] as number[]).length = 0;
+      const chars = this.chars;
+      for (let i = 0; i < this.nChars; i++) {
+        const pc = chars[i] as number;
+        const o = this.out[pc] as number;
+        for (let j = this.charStart[pc] as number; j < (this.charStart[pc + 1] as number); j++) {
+          const b = this.charBlocks[j] as number;
+          if (blockKind[b] === kind) (acc[b] as number[]).push(o);
+        }
+      }
+      for (const b of blocks) {
+        if ((trans[b] as number) < 0) trans[b] = this.intern(uniqueSorted(acc[b] as number[]), kind);
+      }
     }
-    st.trans[block] = target;
-    return target;
+    st.expanded = true;
+    return trans;
   }
 
   private intern(kernel: number[], prev: number): number {
@@ -358,37 +494,67 @@ export class SearchDfa {
     if (hit !== undefined) return hit;
     if (this.states.length >= this.budget.maxStates) throw new LimitExceeded('state limit');
     const dead = kernel.length === 0 && this.anchored && prev !== PREV_START;
-    this.states.push({ kernel, prev, trans: this.emptyTrans(), accepting: dead ? false : undefined, dead });
+    this.states.push({ kernel, prev, trans: this.emptyTrans(), expanded: false, accepting: dead ? false : undefined, dead });
     this.index.set(key, this.states.length - 1);
     return this.states.length - 1;
   }
 
-  private closure(kernel: readonly number[], prev: number, next: number): { chars: number[]; matched: boolean } {
-    const seen = new Set<number>();
-    const chars: number[] = [];
-    let matched = false;
-    const stack = [...kernel, this.nfa.start];
-    while (stack.length > 0) {
-      const pc = stack.pop() as number;
-      if (seen.has(pc)) continue;
-      seen.add(pc);
-      const inst = this.nfa.insts[pc] as Inst;
-      switch (inst.op) {
-        case 'char':
-          chars.push(pc);
-          break;
-        case 'match':
-          matched = true;
-          break;
-        case 'split':
-          for (const o of inst.outs) stack.push(o);
-          break;
-        case 'assert':
-          if (assertHolds(inst.kind, prev, next)) stack.push(inst.out);
-          break;
+  /**
+   * The instructions reachable from `kernel` and the start instruction without reading a
+   * character, between a character of kind `prev` and one of kind `next`: the char instructions
+   * go to `this.chars`; returns whether a match instruction is reachable (then the chars are not
+   * all collected: the caller does not need them).
+   */
+  private closure(kernel: readonly number[], prev: number, next: number): boolean {
+    let gen = ++this.gen;
+    if (gen === 0xffffffff) {
+      this.mark.fill(0);
+      this.gen = gen = 1;
+    }
+    const { mark, stack, op, out, splitStart, splitOuts, akind, chars } = this;
+    let sp = 0;
+    let nc = 0;
+    for (const pc of kernel) {
+      if (mark[pc] !== gen) {
+        mark[pc] = gen;
+        stack[sp++] = pc;
       }
     }
-    return { chars, matched };
+    const start = this.nfa.start;
+    if (mark[start] !== gen) {
+      mark[start] = gen;
+      stack[sp++] = start;
+    }
+    while (sp > 0) {
+      const pc = stack[--sp] as number;
+      switch (op[pc]) {
+        case OP_CHAR:
+          chars[nc++] = pc;
+          break;
+        case OP_MATCH:
+          this.nChars = nc;
+          return true;
+        case OP_SPLIT:
+          for (let j = splitStart[pc] as number; j < (splitStart[pc + 1] as number); j++) {
+            const o = splitOuts[j] as number;
+            if (mark[o] !== gen) {
+              mark[o] = gen;
+              stack[sp++] = o;
+            }
+          }
+          break;
+        case OP_ASSERT: {
+          const o = out[pc] as number;
+          if (mark[o] !== gen && assertHolds(ASSERT_KINDS[akind[pc] as number] as AssertKind, prev, next)) {
+            mark[o] = gen;
+            stack[sp++] = o;
+          }
+          break;
+        }
+      }
+    }
+    this.nChars = nc;
+    return false;
   }
 
   /** Whether the start instruction can lead anywhere when not at the start of the text. */
@@ -406,4 +572,24 @@ export class SearchDfa {
     }
     return false;
   }
+}
+
+/** `xs` sorted and without repeats, as a new array. */
+function uniqueSorted(xs: readonly number[]): number[] {
+  if (xs.length === 0) return [];
+  const sorted = Int32Array.from(xs).sort();
+  const out: number[] = [sorted[0] as number];
+  for (let i = 1; i < sorted.length; i++) if (sorted[i] !== sorted[i - 1]) out.push(sorted[i] as number);
+  return out;
+}
+
+function lowerBound(arr: readonly number[], v: number): number {
+  let lo = 0;
+  let hi = arr.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if ((arr[mid] as number) < v) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }

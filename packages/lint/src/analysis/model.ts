@@ -129,14 +129,13 @@ function sharedStore(maxStates: number): SharedStore {
   return s;
 }
 
-/** Whether a DFA may outlive the run that built it (see `SharedStore`): explored in full. */
-function keepable(d: SearchDfa | 'all' | 'none' | null, maxStates: number): boolean {
-  if (typeof d !== 'object' || d === null) return true;
-  if (!d.complete()) {
-    d.setBudget(makeBudget({ timeMs: 100, maxStates }));
-    d.distances();
-  }
-  return d.complete();
+/**
+ * Whether a DFA may be handed to later runs (see `SharedStore`): explored in full, or not explored
+ * at all (only its start state exists), so that it behaves as a fresh one would. Exploring a DFA
+ * only to share it would cost every file that brings a new pattern.
+ */
+function keepable(d: SearchDfa | 'all' | 'none' | null): boolean {
+  return typeof d !== 'object' || d === null || d.complete() || d.size <= 2;
 }
 
 /** Builds search DFAs and caches them by pattern, shared (see `SharedStore`) across runs. */
@@ -145,8 +144,13 @@ export class LanguageCache {
   private readonly shapes: Map<string, SearchDfa | null>;
   private readonly values: Map<string, SearchDfa | null>;
   private readonly store: SharedStore;
-  /** Keys this run added to the shared store (checked by `release`). */
+  /** Keys this run built, and keys it took from the shared store (checked by `release`). */
   private readonly added: { lang: string[]; value: string[]; shape: string[] } = { lang: [], value: [], shape: [] };
+  private readonly used: { lang: Set<string>; value: Set<string>; shape: Set<string> } = {
+    lang: new Set(),
+    value: new Set(),
+    shape: new Set(),
+  };
   private budget: Budget;
 
   constructor(readonly options: { maxStates?: number } = {}) {
@@ -158,21 +162,31 @@ export class LanguageCache {
   }
 
   /**
-   * Ends the run: what it built goes to the shared store when it is complete (explored in full);
-   * the rest is forgotten with this cache.
+   * Ends the run: what it built goes to the shared store when `keepable`; what it took from the
+   * store and explored in part leaves it. The rest is forgotten with this cache.
    */
   release(): void {
+    const store = this.store;
+    for (const key of this.used.lang) {
+      const lang = store.byKey.get(key);
+      if (lang !== undefined && !(keepable(lang.upper) && keepable(lang.lower))) store.byKey.delete(key);
+    }
+    for (const key of this.used.value) if (!keepable(store.values.get(key) ?? null)) store.values.delete(key);
+    for (const key of this.used.shape) if (!keepable(store.shapes.get(key) ?? null)) store.shapes.delete(key);
+    this.used.lang.clear();
+    this.used.value.clear();
+    this.used.shape.clear();
     for (const key of this.added.lang) {
       const lang = this.byKey.get(key) as RuleLanguage;
-      if (keepable(lang.upper, this.budget.maxStates) && keepable(lang.lower, this.budget.maxStates)) this.store.byKey.set(key, lang);
+      if (keepable(lang.upper) && keepable(lang.lower)) this.store.byKey.set(key, lang);
     }
     for (const key of this.added.value) {
       const d = this.values.get(key) ?? null;
-      if (keepable(d, this.budget.maxStates)) this.store.values.set(key, d);
+      if (keepable(d)) this.store.values.set(key, d);
     }
     for (const key of this.added.shape) {
       const d = this.shapes.get(key) ?? null;
-      if (keepable(d, this.budget.maxStates)) this.store.shapes.set(key, d);
+      if (keepable(d)) this.store.shapes.set(key, d);
     }
     this.added.lang.length = 0;
     this.added.value.length = 0;
@@ -207,7 +221,11 @@ export class LanguageCache {
   /** The language of a rule's `match` (and `field`) over the texts of `domain`. */
   rule(match: string, field: string | undefined, domain: Domain): RuleLanguage {
     const key = `${domain}\u0000${field ?? '\u0001'}\u0000${match}`;
-    let lang = this.byKey.get(key) ?? this.store.byKey.get(key);
+    let lang = this.byKey.get(key);
+    if (lang === undefined) {
+      lang = this.store.byKey.get(key);
+      if (lang !== undefined) this.used.lang.add(key);
+    }
     if (lang === undefined) {
       lang = this.build(match, field, domain);
       this.byKey.set(key, lang);
@@ -289,7 +307,10 @@ export class LanguageCache {
   valueDfa(group: string, match: string): SearchDfa | null {
     const key = `${group}\u0000${match}`;
     const kept = this.store.values.get(key);
-    if (kept !== undefined) return kept;
+    if (kept !== undefined) {
+      this.used.value.add(key);
+      return kept;
+    }
     if (!this.values.has(key)) {
       try {
         this.values.set(key, this.wholeDfa(match));
@@ -305,7 +326,10 @@ export class LanguageCache {
   /** A regular shape of the input domain, built once. */
   shape(name: ShapeName): SearchDfa | null {
     const kept = this.store.shapes.get(name);
-    if (kept !== undefined) return kept;
+    if (kept !== undefined) {
+      this.used.shape.add(name);
+      return kept;
+    }
     if (!this.shapes.has(name)) {
       const p = SHAPES[name];
       this.shapes.set(name, p === null ? null : this.patternDfa(p));

@@ -127,7 +127,8 @@ export function findWitness(formula: Formula, budget: Budget): SearchResult {
         const k = slot.get(f.dfa) as number;
         const table = dists[k];
         if (table === null || table === undefined) return 0;
-        return table.get(t[k] as number) ?? Infinity;
+        const d = table[t[k] as number] as number;
+        return d < 0 ? Infinity : d;
       }
       case 'and':
         return f.xs.reduce((m, x) => Math.max(m, need(x, t)), 0);
