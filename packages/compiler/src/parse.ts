@@ -50,7 +50,7 @@ export function parseTree(
     doc = parseDocument(text, {
       lineCounter: new LineCounter(),
       prettyErrors: false,
-      uniqueKeys: true,
+      uniqueKeys: false, // repeated keys are found by `treeFromYaml` in linear time
       keepSourceTokens: false,
     });
   } catch (e) {

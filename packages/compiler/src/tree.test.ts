@@ -9,7 +9,7 @@ describe('tree: aliases resolve in linear time', () => {
     const text = ['mode: pattern', 'default: deny', 'allow:', '  - &r {tool: bash, match: "^ls$"}', `deny: [${Array(20000).fill('*r').join(',')}]`].join('\n');
     const t0 = performance.now();
     const r = compileSource(text, 'many-aliases.yaml');
-    expect(performance.now() - t0).toBeLessThan(3000);
+    expect(performance.now() - t0).toBeLessThan(10000);
     expect(codes(r)).toEqual([]);
     expect(r.ir?.approver?.deny).toHaveLength(20000);
     expect(r.approver?.approve({ toolName: 'bash', input: 'ls' })).toEqual({ decision: 'deny', reason: 'denied by pattern policy' });
@@ -65,5 +65,33 @@ describe('tree: depth counts aliases expanded', () => {
     const r = compileSource(text, 'ok.yaml', { stopAfter: 'parse' });
     expect(codes(r)).toEqual([]);
     expect(r.ir?.tests[0]?.input).toBe('[[[{"tool":"bash"}]]]');
+  });
+});
+
+describe('tree: duplicate keys in linear time', () => {
+  it('a mapping of 40000 keys compiles in seconds, not minutes (yaml checks each key against every earlier one)', () => {
+    const text = 'approver:\n  mode: pattern\nextra:\n' + Array.from({ length: 40000 }, (_, i) => `  k${i}: 1`).join('\n') + '\n';
+    const t0 = performance.now();
+    const r = compileSource(text, 'wide.yaml');
+    expect(performance.now() - t0).toBeLessThan(10000);
+    expect(r.diagnostics.map((d) => `${d.code}@${d.span?.start.line}:${d.span?.start.column}`)).toEqual(['schema/unknown-key@3:1']);
+  });
+
+  it('reports every repeated key, spanned whole, under its decoded name, and stops', () => {
+    const text = ['approver:', '  mode: pattern', '  "m\\x6fde": allow_all', '  allow: [{tool: a, tool: b}]', '  1: x', '  0x1: y', '  "1": z'].join('\n');
+    const r = compileSource(text, 'dups.yaml');
+    expect(r.diagnostics.map((d) => [d.code, d.message, d.span?.start.line, d.span?.start.column, d.span?.end.column])).toEqual([
+      ['yaml/duplicate-key', 'duplicate key `mode`', 3, 3, 12],
+      ['yaml/duplicate-key', 'duplicate key `tool`', 4, 21, 25],
+      ['yaml/duplicate-key', 'duplicate key `0x1`', 6, 3, 6],
+    ]);
+    expect(r.diagnostics[0]?.help).toBe('the later value would silently replace the earlier one: keep only one');
+    expect(r.ir).toBeUndefined();
+    expect(r.approver).toBeUndefined();
+  });
+
+  it('a repeated key inside an anchored mapping is reported once, at the anchor', () => {
+    const r = compileSource('a: &x {k: 1, k: 2}\nb: [*x, *x]\n', 'anchored.yaml');
+    expect(r.diagnostics.map((d) => `${d.code}@${d.span?.start.line}:${d.span?.start.column}`)).toEqual(['yaml/duplicate-key@1:14']);
   });
 });

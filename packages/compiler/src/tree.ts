@@ -81,6 +81,8 @@ interface BuildContext {
   active: Set<YamlNode>;
   written: number;
   failed: boolean;
+  /** A mapping repeats a key: every one is reported, then the tree is refused. */
+  duplicates: boolean;
 }
 
 /** The tree of a parsed yaml document; `undefined` (with a diagnostic) when it cannot be built safely. */
@@ -101,13 +103,14 @@ export function treeFromYaml(
     active: new Set(),
     written: 0,
     failed: false,
+    duplicates: false,
   };
   const contents = doc.contents;
   if (contents === null || contents === undefined) {
     return { kind: 'map', entries: [], span: spanOf(file, index, 0, 0), size: 1 };
   }
   const root = build(ctx, contents as YamlNode, 0);
-  if (ctx.failed || root === undefined) return undefined;
+  if (ctx.failed || ctx.duplicates || root === undefined) return undefined;
   if (root.size > ctx.written + ALIAS_EXPANSION_LIMIT) {
     diagnostics.push({
       code: 'yaml/alias-limit',
@@ -212,6 +215,7 @@ function build(ctx: BuildContext, node: YamlNode, depth: number): JNode | undefi
   } else if (isMap(node)) {
     ctx.active.add(node);
     const entries: JMapEntry[] = [];
+    const seen = new Set<string>();
     let size = 1;
     for (const pair of node.items) {
       if (!isPair(pair)) continue;
@@ -219,6 +223,18 @@ function build(ctx: BuildContext, node: YamlNode, depth: number): JNode | undefi
       const keySpan = keyNode ? spanFromYamlRange(ctx.file, ctx.index, keyNode.range) : undefined;
       const key = keyString(ctx, keyNode, keySpan ?? span);
       if (key === undefined) continue;
+      const identity = keyIdentity(ctx, keyNode);
+      if (seen.has(identity)) {
+        ctx.duplicates = true;
+        ctx.diagnostics.push({
+          code: 'yaml/duplicate-key',
+          severity: 'error',
+          message: `duplicate key \`${key}\``,
+          help: 'the later value would silently replace the earlier one: keep only one',
+          span: keySpan ?? span,
+        });
+      }
+      seen.add(identity);
       const valueNode = pair.value as YamlNode | null;
       let value: JNode | undefined;
       if (valueNode === null || valueNode === undefined) {
@@ -293,6 +309,27 @@ function scalarNode(ctx: BuildContext, value: unknown, span: Span, source: unkno
   const out: JScalarNode = { kind: 'scalar', value: v, span, size: 1 };
   if (src !== undefined) out.source = src;
   return out;
+}
+
+/**
+ * What makes two keys the same, as yaml's `uniqueKeys` sees it (equal resolved scalar values:
+ * `1` and `0x1` are one key, `1` and `"1"` are two). The parser runs with `uniqueKeys: false`
+ * because its check compares each key with every earlier one (40000 keys took a minute); this is
+ * the same check with a set.
+ */
+let uniqueKeyCount = 0;
+
+function keyIdentity(ctx: BuildContext, keyNode: YamlNode | null): string {
+  let k: YamlNode | null | undefined = keyNode;
+  if (isAlias(k)) k = ctx.aliases.get(k);
+  if (k === null || k === undefined) return 'null:';
+  // A complex key (refused anyway) and NaN (equal to nothing) never repeat.
+  if (!isScalar(k)) return `unique:${++uniqueKeyCount}`;
+  const v = k.value;
+  if (typeof v === 'string') return `string:${v}`;
+  if (typeof v === 'number' && Number.isNaN(v)) return `unique:${++uniqueKeyCount}`;
+  if (v === null || v === undefined) return 'null:';
+  return `${typeof v}:${String(v)}`;
 }
 
 function keyString(ctx: BuildContext, keyNode: YamlNode | null, span: Span): string | undefined {
