@@ -46,11 +46,18 @@ describe('verdict test', () => {
   it('walks folders, pairing case files with their policies', async () => {
     const r = await runCommand(testCommand, ['fixtures/testing', '-f', 'json']);
     expect(r.code).toBe(2); // fixtures/testing/broken holds a broken policy and an orphan case file
-    const doc = JSON.parse(r.stdout) as { tests: { file: string; passed: boolean }[] };
-    expect(doc.tests.filter((t) => t.file === 'fixtures/testing/coverage.test.yaml')).toHaveLength(1);
+    const doc = JSON.parse(r.stdout) as { tests: { file: string; passed: boolean; rule?: { file: string } }[] };
+    // The case file runs once against each policy beside it: coverage.yaml and its twin coverage.verdict.
+    expect(doc.tests.filter((t) => t.file === 'fixtures/testing/coverage.test.yaml').map((t) => t.rule?.file)).toEqual([
+      'fixtures/testing/coverage.yaml',
+      'fixtures/testing/coverage.verdict',
+    ]);
+    // Every policy has a .verdict twin with the same tests: the twins fail the same tests as their originals.
     expect(doc.tests.filter((t) => !t.passed).map((t) => t.file)).toEqual([
       'fixtures/testing/dsl/workspace.verdict',
+      ...Array(3).fill('fixtures/testing/failing.verdict'),
       ...Array(3).fill('fixtures/testing/failing.yaml'),
+      'fixtures/testing/loop/step2.verdict',
       'fixtures/testing/loop/step2.yaml',
     ]);
     expect(doc.tests.filter((t) => t.file === 'fixtures/testing/dsl/workspace.test.yaml')).toHaveLength(1);
