@@ -228,6 +228,7 @@ export class SearchDfa {
   private gen = 0;
   private readonly stack: Int32Array;
   private readonly chars: Int32Array;
+  private readonly sortKeys: Int32Array;
   private nChars = 0;
   /** Per block: the targets collected while expanding a state (reused). */
   private readonly acc: number[][];
@@ -292,6 +293,7 @@ export class SearchDfa {
     this.mark = new Uint32Array(n);
     this.stack = new Int32Array(n + 1);
     this.chars = new Int32Array(n);
+    this.sortKeys = new Int32Array(n);
 
     this.states.push({ kernel: [], prev: PREV_OTHER, trans: this.emptyTrans().fill(ACCEPT), expanded: true, accepting: true, dead: false });
     this.anchored = !this.canStartLater();
@@ -305,6 +307,14 @@ export class SearchDfa {
 
   get size(): number {
     return this.states.length;
+  }
+
+  /**
+   * The DFA's alphabet as sorted range starts (scalar values; each range runs to the next start)
+   * and the block of each range.
+   */
+  alphabet(): { starts: readonly number[]; blocks: readonly number[] } {
+    return { starts: this.rangeStarts, blocks: this.rangeBlock };
   }
 
   /** The character sets the NFA tells apart (the alphabet the DFA needs). */
@@ -471,30 +481,48 @@ export class SearchDfa {
         continue;
       }
       for (const b of blocks) (acc[b] as number[]).length = 0;
-      const chars = this.chars;
-      for (let i = 0; i < this.nChars; i++) {
-        const pc = chars[i] as number;
+      // Char instructions by target, so that each block's targets come out sorted.
+      const order = this.byTarget();
+      for (let i = 0; i < order.length; i++) {
+        const pc = order[i] as number;
         const o = this.out[pc] as number;
         for (let j = this.charStart[pc] as number; j < (this.charStart[pc + 1] as number); j++) {
           const b = this.charBlocks[j] as number;
-          if (blockKind[b] === kind) (acc[b] as number[]).push(o);
+          if (blockKind[b] !== kind) continue;
+          const list = acc[b] as number[];
+          if (list.length === 0 || list[list.length - 1] !== o) list.push(o);
         }
       }
       for (const b of blocks) {
-        if ((trans[b] as number) < 0) trans[b] = this.intern(uniqueSorted(acc[b] as number[]), kind);
+        if ((trans[b] as number) < 0) trans[b] = this.intern(acc[b] as number[], kind);
       }
     }
     st.expanded = true;
     return trans;
   }
 
-  private intern(kernel: number[], prev: number): number {
+  /** The char instructions of the last closure, ordered by target (a view into scratch space). */
+  private byTarget(): Int32Array {
+    const n = this.nChars;
+    const keys = this.sortKeys.subarray(0, n);
+    const chars = this.chars;
+    const wide = this.out.length > 0x7fff;
+    if (wide) return Int32Array.from(chars.subarray(0, n)).sort((x, y) => (this.out[x] as number) - (this.out[y] as number));
+    // Target and instruction packed in one number (both below 2^15): a plain numeric sort.
+    for (let i = 0; i < n; i++) keys[i] = ((this.out[chars[i] as number] as number) << 15) | (chars[i] as number);
+    keys.sort();
+    for (let i = 0; i < n; i++) keys[i] = (keys[i] as number) & 0x7fff;
+    return keys;
+  }
+
+  /** The state for `kernel` (sorted, no repeats; copied when new) after a character of kind `prev`. */
+  private intern(kernel: readonly number[], prev: number): number {
     const key = `${prev}:${kernel.join(',')}`;
     const hit = this.index.get(key);
     if (hit !== undefined) return hit;
     if (this.states.length >= this.budget.maxStates) throw new LimitExceeded('state limit');
     const dead = kernel.length === 0 && this.anchored && prev !== PREV_START;
-    this.states.push({ kernel, prev, trans: this.emptyTrans(), expanded: false, accepting: dead ? false : undefined, dead });
+    this.states.push({ kernel: kernel.slice(), prev, trans: this.emptyTrans(), expanded: false, accepting: dead ? false : undefined, dead });
     this.index.set(key, this.states.length - 1);
     return this.states.length - 1;
   }
@@ -572,15 +600,6 @@ export class SearchDfa {
     }
     return false;
   }
-}
-
-/** `xs` sorted and without repeats, as a new array. */
-function uniqueSorted(xs: readonly number[]): number[] {
-  if (xs.length === 0) return [];
-  const sorted = Int32Array.from(xs).sort();
-  const out: number[] = [sorted[0] as number];
-  for (let i = 1; i < sorted.length; i++) if (sorted[i] !== sorted[i - 1]) out.push(sorted[i] as number);
-  return out;
 }
 
 function lowerBound(arr: readonly number[], v: number): number {

@@ -159,36 +159,53 @@ export function pick(a: CharSet): number | undefined {
  * transitions are labelled by the given sets behaves the same on every member of a block.
  */
 export function partition(sets: readonly CharSet[]): { block: CharSet; rep: number }[] {
-  const bounds = new Set<number>([0, MAX_RUNE + 1]);
-  for (const s of sets) {
+  const unique = [...new Set(sets)];
+  let n = 2;
+  for (const s of unique) n += s.length;
+  const bounds = new Int32Array(n);
+  let k = 0;
+  bounds[k++] = 0;
+  bounds[k++] = MAX_RUNE + 1;
+  for (const s of unique) {
     for (let i = 0; i < s.length; i += 2) {
-      bounds.add(s[i] as number);
-      bounds.add((s[i + 1] as number) + 1);
+      bounds[k++] = s[i] as number;
+      bounds[k++] = (s[i + 1] as number) + 1;
     }
   }
-  const cuts = [...bounds].sort((a, b) => a - b);
-  // Signature of each elementary interval: which sets hold it.
-  const sigs: string[] = new Array<string>(cuts.length - 1).fill('');
-  const unique = dedupe(sets);
-  unique.forEach((s, k) => {
+  bounds.sort();
+  const cuts: number[] = [];
+  for (let i = 0; i < n; i++) if (i === 0 || bounds[i] !== bounds[i - 1]) cuts.push(bounds[i] as number);
+  // Refinement: each set splits the blocks it cuts through (renaming the part inside it), so two
+  // elementary intervals end with the same id exactly when every set holds both or neither.
+  const id = new Int32Array(cuts.length - 1);
+  let fresh = 1;
+  const renamed = new Map<number, number>();
+  for (const s of unique) {
+    renamed.clear();
     for (let i = 0; i < s.length; i += 2) {
       let idx = lowerBound(cuts, s[i] as number);
       const end = (s[i + 1] as number) + 1;
       while (idx < cuts.length - 1 && (cuts[idx] as number) < end) {
-        sigs[idx] += `${k},`;
+        const old = id[idx] as number;
+        let to = renamed.get(old);
+        if (to === undefined) {
+          to = fresh++;
+          renamed.set(old, to);
+        }
+        id[idx] = to;
         idx++;
       }
     }
-  });
-  const groups = new Map<string, [number, number][]>();
+  }
+  const groups = new Map<number, [number, number][]>();
   for (let i = 0; i < cuts.length - 1; i++) {
-    const sig = sigs[i] as string;
-    let g = groups.get(sig);
-    if (g === undefined) {
-      g = [];
-      groups.set(sig, g);
+    const g = id[i] as number;
+    let pairs = groups.get(g);
+    if (pairs === undefined) {
+      pairs = [];
+      groups.set(g, pairs);
     }
-    g.push([cuts[i] as number, (cuts[i + 1] as number) - 1]);
+    pairs.push([cuts[i] as number, (cuts[i + 1] as number) - 1]);
   }
   const out: { block: CharSet; rep: number }[] = [];
   for (const pairs of groups.values()) {
@@ -197,12 +214,6 @@ export function partition(sets: readonly CharSet[]): { block: CharSet; rep: numb
     if (rep !== undefined) out.push({ block, rep });
   }
   return out;
-}
-
-function dedupe(sets: readonly CharSet[]): CharSet[] {
-  const seen = new Map<string, CharSet>();
-  for (const s of sets) seen.set(s.join(','), s);
-  return [...seen.values()];
 }
 
 function lowerBound(arr: readonly number[], v: number): number {

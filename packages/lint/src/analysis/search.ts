@@ -6,8 +6,7 @@
  * exhausting the reachable product, or stops at the budget (the caller then says "unknown").
  */
 import { type Budget, checkTime, LimitExceeded, type SearchDfa } from './automaton.ts';
-import { type CharSet, partition, readability, single } from './charset.ts';
-import { WORD } from './unicode.ts';
+import { type CharSet, fromRanges, MAX_RUNE, pick, readability } from './charset.ts';
 
 export type Formula =
   | { op: 'atom'; dfa: SearchDfa; neg: boolean }
@@ -210,15 +209,50 @@ function productAlphabet(dfas: readonly SearchDfa[]): number[] {
   const key = dfas.map((d) => d.id).join(',');
   let reps = alphabets.get(key);
   if (reps === undefined) {
-    const sets: CharSet[] = [single(0x0a), WORD];
-    for (const d of dfas) sets.push(...d.charSets());
-    reps = partition(sets)
-      .map((b) => b.rep)
+    reps = commonRefinement(dfas)
+      .map((block) => pick(block) as number)
       .sort((a, b) => readability(a) - readability(b));
     if (alphabets.size >= ALPHABETS_MAX) alphabets.clear();
     alphabets.set(key, reps);
   }
   return reps;
+}
+
+/**
+ * The blocks of the coarsest partition that refines every DFA's alphabet (which is the partition
+ * of all their character sets, `\n` and word characters together), from the DFAs' own ranges.
+ */
+function commonRefinement(dfas: readonly SearchDfa[]): CharSet[] {
+  const alphabets = dfas.map((d) => d.alphabet());
+  const cutSet = new Set<number>();
+  for (const a of alphabets) for (const s of a.starts) cutSet.add(s);
+  const cuts = Int32Array.from(cutSet).sort();
+  const cursor = new Int32Array(dfas.length);
+  const groups = new Map<string, [number, number][]>();
+  for (let i = 0; i < cuts.length; i++) {
+    const lo = cuts[i] as number;
+    const hi = i + 1 < cuts.length ? (cuts[i + 1] as number) - 1 : MAX_RUNE;
+    let sig = '';
+    for (let k = 0; k < alphabets.length; k++) {
+      const a = alphabets[k] as { starts: readonly number[]; blocks: readonly number[] };
+      let c = cursor[k] as number;
+      while (c + 1 < a.starts.length && (a.starts[c + 1] as number) <= lo) c++;
+      cursor[k] = c;
+      sig += `${a.blocks[c] as number},`;
+    }
+    let pairs = groups.get(sig);
+    if (pairs === undefined) {
+      pairs = [];
+      groups.set(sig, pairs);
+    }
+    pairs.push([lo, hi]);
+  }
+  const out: CharSet[] = [];
+  for (const pairs of groups.values()) {
+    const block = fromRanges(pairs);
+    if (block.length > 0) out.push(block);
+  }
+  return out;
 }
 
 /** A binary min-heap of ids by priority (ties: insertion order). */
