@@ -198,7 +198,8 @@ export class SearchDfa {
   /** Distinct per DFA (a cache key for alphabets of products). */
   readonly id = nextId++;
   private readonly states: DState[] = [];
-  private readonly index = new Map<string, number>();
+  /** States by a hash of their kernel and `prev`. */
+  private readonly index = new Map<number, number[]>();
   /** Whether no match can start after the first position (the pattern begins with `\A` or `^`). */
   private readonly anchored: boolean;
   readonly start: number;
@@ -517,14 +518,22 @@ export class SearchDfa {
 
   /** The state for `kernel` (sorted, no repeats; copied when new) after a character of kind `prev`. */
   private intern(kernel: readonly number[], prev: number): number {
-    const key = `${prev}:${kernel.join(',')}`;
-    const hit = this.index.get(key);
-    if (hit !== undefined) return hit;
+    let h = Math.imul(prev + 1, 0x9e3779b1);
+    for (let i = 0; i < kernel.length; i++) h = Math.imul(h ^ (kernel[i] as number), 0x85ebca6b) ^ (h >>> 13);
+    const bucket = this.index.get(h);
+    if (bucket !== undefined) {
+      for (const id of bucket) {
+        const st = this.states[id] as DState;
+        if (st.prev === prev && sameList(st.kernel, kernel)) return id;
+      }
+    }
     if (this.states.length >= this.budget.maxStates) throw new LimitExceeded('state limit');
     const dead = kernel.length === 0 && this.anchored && prev !== PREV_START;
     this.states.push({ kernel: kernel.slice(), prev, trans: this.emptyTrans(), expanded: false, accepting: dead ? false : undefined, dead });
-    this.index.set(key, this.states.length - 1);
-    return this.states.length - 1;
+    const id = this.states.length - 1;
+    if (bucket === undefined) this.index.set(h, [id]);
+    else bucket.push(id);
+    return id;
   }
 
   /**
@@ -600,6 +609,12 @@ export class SearchDfa {
     }
     return false;
   }
+}
+
+function sameList(a: readonly number[], b: readonly number[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 function lowerBound(arr: readonly number[], v: number): number {

@@ -2,6 +2,7 @@ import { compileRegex } from '@verdict/engine';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { makeBudget, NfaBuilder, SearchDfa } from './automaton.ts';
+import { escapeCodePoint, LanguageCache } from './model.ts';
 import { parseRegex, UnsupportedPattern } from './syntax.ts';
 
 /** Whether the analysis' DFA for `pattern` accepts `text` (Go: the regex is found in `text`). */
@@ -97,5 +98,34 @@ describe('regex languages agree with the engine', () => {
 
   it('refuses what it cannot model instead of guessing', () => {
     expect(() => parseRegex('\\p{NotAScript}')).toThrow(UnsupportedPattern);
+  });
+});
+
+describe('field rules under canonical input see values as canonical JSON writes them', () => {
+  const accepts = (dfa: SearchDfa, text: string): boolean => {
+    let s = dfa.start;
+    for (const ch of text) s = dfa.step(s, ch.codePointAt(0) as number);
+    return dfa.isAccepting(s);
+  };
+  const escape = (v: string): string => Array.from(v, (c) => escapeCodePoint(c.codePointAt(0) as number)).join('');
+  const value = fc
+    .array(fc.constantFrom('a', 'n', 'u', '0', '"', '\\', '\n', '\t', '\u0001', '\u0008', '\u000b', '\u001f', '\u2028', '\u2029', '\u007f', 'é'), { maxLength: 5 })
+    .map((cs) => cs.join(''));
+  const patterns = ['.*', '(?s).*', '[\\x00-\\x1f]+', 'a"b|\\\\', '(?s:.)\\x{2028}?', '[^a]*', '\\n\\t|u00', '[\\x{2028}\\x{2029}"]*'];
+
+  it('the bounds hold exactly the escaped values the pattern matches whole', () => {
+    const cache = new LanguageCache();
+    fc.assert(
+      fc.property(fc.constantFrom(...patterns), value, (p, v) => {
+        const lang = cache.rule(p, 'command', 'canonical');
+        const whole = compileRegex(`^(?:${p})$`);
+        if (!whole.ok) throw new Error(whole.error);
+        const want = whole.regex.test(v);
+        const text = `{"command":"${escape(v)}"}`;
+        expect(accepts(lang.upper as SearchDfa, text), `${p} upper on ${JSON.stringify(text)}`).toBe(want);
+        expect(accepts(lang.lower as SearchDfa, text), `${p} lower on ${JSON.stringify(text)}`).toBe(want);
+      }),
+      { numRuns: 400 },
+    );
   });
 });

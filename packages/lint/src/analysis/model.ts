@@ -409,18 +409,57 @@ export function escapeCodePoint(cp: number): string {
 }
 
 /** Edges for "one character of `set`, as canonical JSON writes it", continuing at `next`. */
-function escapedClass(b: NfaBuilder, set: CharSet, next: number): number {
+function escapedClass(b: NfaBuilder, set: CharSet, next: number, tries?: Map<string, number>): number {
   const outs: number[] = [];
   const plain = subtract(set, ESCAPED);
   if (plain.length > 0) outs.push(b.add({ op: 'char', set: plain, out: next }));
   const special = intersect(set, ESCAPED);
-  for (let i = 0; i < special.length; i += 2) {
-    for (let cp = special[i] as number; cp <= (special[i + 1] as number); cp++) {
-      outs.push(b.literal(escapeCodePoint(cp), next));
+  if (special.length > 0) {
+    const key = `${next}:${special.join(',')}`;
+    let entry = tries?.get(key);
+    if (entry === undefined) {
+      entry = escapeTrie(b, special, next);
+      tries?.set(key, entry);
     }
+    outs.push(entry);
   }
   if (outs.length === 1) return outs[0] as number;
   return b.add({ op: 'split', outs });
+}
+
+/**
+ * The escape sequences of the characters in `special` (a subset of `ESCAPED`) as a trie: shared
+ * prefixes (`\u00`) once, and the last characters of sequences that end together as one class.
+ */
+function escapeTrie(b: NfaBuilder, special: CharSet, next: number): number {
+  const words: number[][] = [];
+  for (let i = 0; i < special.length; i += 2) {
+    for (let cp = special[i] as number; cp <= (special[i + 1] as number); cp++) {
+      words.push(Array.from(escapeCodePoint(cp), (c) => c.codePointAt(0) as number));
+    }
+  }
+  const node = (ws: readonly number[][], depth: number): number => {
+    const groups = new Map<number, number[][]>();
+    for (const w of ws) {
+      const c = w[depth] as number;
+      let g = groups.get(c);
+      if (g === undefined) {
+        g = [];
+        groups.set(c, g);
+      }
+      g.push(w);
+    }
+    const outs: number[] = [];
+    const last: [number, number][] = [];
+    for (const [c, g] of groups) {
+      if (g.some((w) => w.length === depth + 1)) last.push([c, c]);
+      const longer = g.filter((w) => w.length > depth + 1);
+      if (longer.length > 0) outs.push(b.add({ op: 'char', set: single(c), out: node(longer, depth + 1) }));
+    }
+    if (last.length > 0) outs.push(b.add({ op: 'char', set: fromRanges(last), out: next }));
+    return outs.length === 1 ? (outs[0] as number) : b.add({ op: 'split', outs });
+  };
+  return node(words, 0);
 }
 
 /**
@@ -430,6 +469,7 @@ function escapedClass(b: NfaBuilder, set: CharSet, next: number): number {
 function escapedLanguage(b: NfaBuilder, value: SearchDfa, next: number, budget: Budget): number {
   const blocks = partition([single(0x0a), WORD, ESCAPED, ...value.charSets()]);
   const node = new Map<number, number>();
+  const tries = new Map<string, number>();
   const order: number[] = [value.start];
   node.set(value.start, b.add({ op: 'split', outs: [] }));
   for (let i = 0; i < order.length; i++) {
@@ -447,7 +487,7 @@ function escapedLanguage(b: NfaBuilder, value: SearchDfa, next: number, budget: 
           node.set(t, target);
           order.push(t);
         }
-        outs.push(escapedClass(b, block, target));
+        outs.push(escapedClass(b, block, target, tries));
       }
     }
     (b.insts[node.get(s) as number] as { outs: number[] }).outs = outs;
