@@ -127,7 +127,7 @@ function printApprovals(a: ApprovalsIR, push: Push): void {
   add('on_timeout', a.onTimeout);
   add('on_reject', a.onReject);
   if (a.maxRetries) {
-    const e: { key: string; value: string; span?: Span } = { key: 'max_retries', value: String(a.maxRetries.value) };
+    const e: { key: string; value: string; span?: Span } = { key: 'max_retries', value: Object.is(a.maxRetries.value, -0) ? '-0' : String(a.maxRetries.value) };
     if (a.maxRetries.span) e.span = a.maxRetries.span;
     entries.push(e);
   }

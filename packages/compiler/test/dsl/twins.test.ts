@@ -48,14 +48,8 @@ const EXPECTED_SKIPS: Record<string, number> = {
 };
 const EXPECTED_SKIPPED_FILES = 18;
 
-/**
- * Twins that `verdict fmt` does not leave as they are, because of a printer bug: the number `-0`
- * is printed as `0`, which drops the `policy/negative-zero` warning the YAML original gets. The
- * twin keeps `-0` (the same meaning); when the printer is fixed this test fails: drop the entry.
- */
-const NOT_CANONICAL: Record<string, string> = {
-  'cli/check-negative-zero/policy.verdict': '`max_retries -0` is printed as `max_retries 0`',
-};
+/** Twins that `verdict fmt` would not leave as they are (none: every twin is in canonical layout). */
+const NOT_CANONICAL: Record<string, string> = {};
 
 /** `.verdict` policies written only in the DSL (no YAML original). */
 const DSL_ONLY = ['lint/policies/failing-tests.verdict', 'testing/dsl/workspace.verdict'];
