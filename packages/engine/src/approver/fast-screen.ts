@@ -226,14 +226,16 @@ export function matchesAtStart(re: RE2JS, subject: string): boolean {
   return r.matchMachineInput(MatcherInput.utf16(subject), 0, subject.length, RE2Set.ANCHOR_START, 0)[0] === true;
 }
 
-// More inst op codes (src/Inst.js).
+// More inst op codes (src/Inst.js) and empty-width flags (src/Utils.js).
 const OP_ALT = 1;
-const OP_ALT_MATCH = 2;
 const OP_FAIL = 5;
-/** Folded leads: at most this many alternatives, each of at least `MIN_FOLD_LEN` and at most `MAX_FOLD_LEN` characters. */
-const MAX_FOLD_PATHS = 8;
-const MIN_FOLD_LEN = 3;
-const MAX_FOLD_LEN = 16;
+const OP_MATCH = 6;
+const EMPTY_END_TEXT = 8;
+const EMPTY_WORD_BOUNDARY = 16;
+/** Literal paths: at most this many, a screen's each of at least `MIN_PATH_LEN` characters, at most `MAX_PATH_LEN`. */
+const MAX_PATHS = 8;
+const MIN_PATH_LEN = 3;
+const MAX_PATH_LEN = 64;
 
 const hex = (u: number) => `\\u${u.toString(16).padStart(4, '0')}`;
 
@@ -252,17 +254,47 @@ function unitClass(rune: number, fold: boolean): string | null {
 }
 
 /**
- * For a pattern re2js has no literal screen for (typically `(?i)…`): a JavaScript RegExp that every
- * subject the pattern matches also matches, or `null`. It is the alternation of the literal runs
- * every match must begin with (a walk of the program from its start over single-character
- * instructions, skipping assertions, branching at alternations), each character as its fold class.
+ * The JavaScript text (no flags) of an empty-width assertion that means exactly what it means to
+ * re2js, or `null`: beginning and end of text are `^` and `$`; RE2's `\b` is ASCII, as JavaScript's
+ * is without the `u` and `i` flags (a surrogate is not a word character in either, so no boundary
+ * falls inside a pair). Not `\B`: JavaScript finds one between the two halves of a pair.
  */
-export function foldedLeads(re: RE2JS): RegExp | null {
+function assertion(arg: number): string | null {
+  switch (arg) {
+    case EMPTY_BEGIN_TEXT:
+      return '^';
+    case EMPTY_END_TEXT:
+      return '$';
+    case EMPTY_WORD_BOUNDARY:
+      return '\\b';
+    default:
+      return null;
+  }
+}
+
+export interface LiteralPaths {
+  /** Every subject the pattern matches (unanchored) also matches this. */
+  readonly regex: RegExp;
+  /** The regex decides exactly as the pattern does (the program is nothing but these paths). */
+  readonly exact: boolean;
+}
+
+/**
+ * The literal runs every match begins with, as a JavaScript RegExp: a walk of the program from its
+ * start over single-character instructions (each as its class; folded ASCII letters as their fold
+ * orbit) and assertions (kept when JavaScript means the same, else skipped, which only weakens the
+ * screen), branching at alternations. When every path ends at the program's match and nothing was
+ * skipped or cut, the alternation is the whole pattern and decides exactly; else it is a screen and
+ * each path must be at least `MIN_PATH_LEN` characters. `null` when neither.
+ */
+export function literalPaths(re: RE2JS): LiteralPaths | null {
   const r = internals(re);
   if (r === undefined) return null;
   const prog = r.prog;
   const paths: string[] = [];
   let ok = true;
+  let exact = true;
+  let shortest = Infinity;
   const walk = (start: number, acc: string, len: number, seen: readonly number[]): void => {
     let pc = start;
     let text = acc;
@@ -270,23 +302,32 @@ export function foldedLeads(re: RE2JS): RegExp | null {
     for (;;) {
       if (!ok) return;
       const inst = prog.getInst(pc);
+      let complete = false;
       switch (inst.op) {
         case OP_NOP:
         case OP_CAPTURE:
-        case OP_EMPTY_WIDTH:
           pc = inst.out;
           continue;
+        case OP_EMPTY_WIDTH: {
+          const a = assertion(inst.arg);
+          if (a === null) exact = false;
+          else text += a;
+          pc = inst.out;
+          continue;
+        }
         case OP_FAIL:
           return;
         case OP_ALT:
-        case OP_ALT_MATCH:
-          if (seen.includes(pc) || paths.length >= MAX_FOLD_PATHS) break;
+          if (seen.includes(pc) || paths.length >= MAX_PATHS) break;
           walk(inst.out, text, n, [...seen, pc]);
           walk(inst.arg, text, n, [...seen, pc]);
           return;
+        case OP_MATCH:
+          complete = true;
+          break;
         case OP_RUNE:
         case OP_RUNE1: {
-          if (inst.runes.length !== 1 || n >= MAX_FOLD_LEN) break;
+          if (inst.runes.length !== 1 || n >= MAX_PATH_LEN) break;
           const c = unitClass(inst.runes[0]!, inst.op === OP_RUNE && (inst.arg & FOLD_CASE) !== 0);
           if (c === null) break;
           text += c;
@@ -296,12 +337,22 @@ export function foldedLeads(re: RE2JS): RegExp | null {
         }
       }
       // The literal run ends here: every match through this path begins with it.
-      if (n < MIN_FOLD_LEN || paths.length >= MAX_FOLD_PATHS) ok = false;
-      else paths.push(text);
+      if (!complete) exact = false;
+      if (paths.length >= MAX_PATHS) ok = false;
+      else {
+        paths.push(text);
+        shortest = Math.min(shortest, n);
+      }
       return;
     }
   };
   walk(prog.start, '', 0, []);
   if (!ok || paths.length === 0) return null;
-  return new RegExp([...new Set(paths)].join('|'));
+  if (!exact && shortest < MIN_PATH_LEN) return null;
+  return { regex: new RegExp([...new Set(paths)].join('|')), exact };
+}
+
+/** `literalPaths(re).regex` for a pattern with no case-sensitive screen (typically `(?i)…`), or `null`. */
+export function foldedLeads(re: RE2JS): RegExp | null {
+  return literalPaths(re)?.regex ?? null;
 }

@@ -26,7 +26,7 @@ import type { RuleList } from '../ir.ts';
 import type { CompiledRegex } from '../regex/regex.ts';
 import { buildGate, Q, scan } from './fast-gate.ts';
 import type { Gate } from './fast-gate.ts';
-import { checks, foldedLeads, matchesAtStart, screenFor } from './fast-screen.ts';
+import { checks, literalPaths, matchesAtStart, screenFor } from './fast-screen.ts';
 
 export interface FastRule {
   readonly list: RuleList;
@@ -76,6 +76,11 @@ interface Step {
   readonly groups: readonly (readonly string[])[];
   /** `FOLD` steps: a JavaScript RegExp every subject the rule matches also matches. */
   readonly fold: RegExp | null;
+  /**
+   * A JavaScript RegExp (literal paths, `fast-screen.ts` `literalPaths`) that decides exactly as the
+   * rule's regex: it replaces the re2js run once the step's screens have passed; else `null`.
+   */
+  readonly exact: RegExp | null;
   /** The re2js program, when the regex exposes it; else `rule.regex` runs. */
   readonly re: RE2JS | null;
   /** Position in the list's set (`RUN` steps of a list with a set), else -1. */
@@ -136,26 +141,20 @@ function engineOf(regex: CompiledRegex | null): RE2JS | null {
 type PreparedStep = Omit<Step, 'setIndex' | 'gateId'>;
 
 function makeStep(rule: FastRule): PreparedStep {
-  const base = { rule, needle: '', groups: [] as readonly (readonly string[])[], re: engineOf(rule.regex), lead: '', anchored: false, fold: null };
+  const base = { rule, needle: '', groups: [] as readonly (readonly string[])[], re: engineOf(rule.regex), lead: '', anchored: false, fold: null, exact: null };
   if (rule.field !== undefined) return { ...base, kind: FIELD };
   if (rule.regex === null) return { ...base, kind: ALWAYS };
   if (base.re === null) return { ...base, kind: RUN };
   const s = screenFor(base.re);
-  switch (s.kind) {
-    case 'literal':
-      return { ...base, kind: LITERAL, needle: s.needle };
-    case 'check': {
-      const only = s.groups[0];
-      if (s.prefix === '' && s.lead === '' && !s.anchored && s.groups.length === 1 && only !== undefined && only.length === 1) {
-        return { ...base, kind: ONE, needle: only[0]! };
-      }
-      return { ...base, kind: CHECK, needle: s.prefix, groups: s.groups, lead: s.lead, anchored: s.anchored };
-    }
-    case 'run': {
-      const fold = foldedLeads(base.re);
-      return fold === null ? { ...base, kind: RUN } : { ...base, kind: FOLD, fold };
-    }
+  if (s.kind === 'literal') return { ...base, kind: LITERAL, needle: s.needle };
+  const paths = literalPaths(base.re);
+  const exact = paths !== null && paths.exact ? paths.regex : null;
+  if (s.kind === 'run') return paths === null ? { ...base, kind: RUN } : { ...base, kind: FOLD, fold: paths.regex, exact };
+  const only = s.groups[0];
+  if (s.prefix === '' && s.lead === '' && !s.anchored && s.groups.length === 1 && only !== undefined && only.length === 1) {
+    return { ...base, kind: ONE, needle: only[0]!, exact };
   }
+  return { ...base, kind: CHECK, needle: s.prefix, groups: s.groups, lead: s.lead, anchored: s.anchored, exact };
 }
 
 function buildStepList(rules: readonly FastRule[], cache: Map<FastRule, PreparedStep>): StepList {
@@ -301,6 +300,13 @@ export function ruleMatches(rule: FastRule, subject: FastSubject): boolean {
   return step === undefined ? matchesByDefinition(rule, subject) : stepMatches(step, subject);
 }
 
+/**
+ * Longest text an unanchored `exact` RegExp runs on: its alternatives are literal paths of up to 64
+ * characters, which a backtracking matcher may compare at every position; past this the DFA's one
+ * pass (bounded per character) is the safer run.
+ */
+const EXACT_MAX = 8192;
+
 /** One step alone (no set): screens, then the cheapest exact run. */
 function stepMatches(s: PreparedStep, subject: FastSubject): boolean {
   const text = subject.text;
@@ -311,14 +317,19 @@ function stepMatches(s: PreparedStep, subject: FastSubject): boolean {
       return text.includes(s.needle);
     case ONE:
       if (!text.includes(s.needle)) return false;
+      if (s.exact !== null && text.length <= EXACT_MAX) return s.exact.test(text);
       break;
     case CHECK:
+      // Anchored and exact: the prefix, then a test that reads no further than the pattern reaches.
+      if (s.anchored && s.exact !== null) return text.startsWith(s.needle) && s.exact.test(text);
       if (!checks(s.needle, s.groups, text)) return false;
+      if (s.exact !== null && text.length <= EXACT_MAX) return s.exact.test(text);
       if (s.lead !== '') return fromLead(s, text);
       if (s.anchored && s.re !== null) return matchesAtStart(s.re, text);
       break;
     case FOLD:
       if (!s.fold!.test(text)) return false;
+      if (s.exact !== null) return true; // the screen was the exact test
       break;
     case FIELD:
       return matchesByDefinition(s.rule, subject);
