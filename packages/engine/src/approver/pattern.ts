@@ -139,7 +139,6 @@ export function createPatternApprover(options: PatternApproverOptions): Compiled
     ref: ruleRef(r.list, r.index, r.span),
   }));
   const plan = buildPlan(prepared);
-  const refs = new Map(prepared.map((r) => [`${r.list}:${r.index}`, r.ref] as const));
   const inOrder = [
     ...prepared.filter((r) => r.list === 'deny').sort((a, b) => a.index - b.index),
     ...prepared.filter((r) => r.list === 'allow').sort((a, b) => a.index - b.index),
@@ -154,15 +153,24 @@ export function createPatternApprover(options: PatternApproverOptions): Compiled
       if (!p.ok) return { decision: 'deny', reason: CANONICAL_REJECT_REASON, rule: null };
       const rule = decideTool(plan, request.toolName, p.subject);
       if (rule === null) return { ...defaultResult, rule: null };
-      const ref = refs.get(`${rule.list}:${rule.index}`) ?? null;
+      // The plan hands back the rule objects it was built from: these prepared rules.
+      const ref = (rule as PreparedRule).ref;
       return rule.list === 'deny' ? { decision: 'deny', reason, rule: ref } : { decision: 'allow', reason: '', rule: ref };
     } catch (e) {
       return { decision: 'deny', reason: internalErrorReason(e), rule: null };
     }
   };
   const approve = (request: ApprovalRequest): ApprovalResult => {
-    const { decision, reason: why } = decide(request);
-    return { decision, reason: why };
+    try {
+      checkRequest(request);
+      const p = prepareSubject(request.input, mode, plan.usesFields);
+      if (!p.ok) return { decision: 'deny', reason: CANONICAL_REJECT_REASON };
+      const rule = decideTool(plan, request.toolName, p.subject);
+      if (rule === null) return { ...defaultResult };
+      return rule.list === 'deny' ? { decision: 'deny', reason } : { decision: 'allow', reason: '' };
+    } catch (e) {
+      return { decision: 'deny', reason: internalErrorReason(e) };
+    }
   };
 
   const explain = (request: ApprovalRequest): Explanation => {
