@@ -5,7 +5,7 @@
  * reported as `unknown` (or, for overlaps, not reported).
  */
 import type { ApproverIR, CompiledApprover, InputMode, RuleIR, RuleList, Span } from '@verdict/engine';
-import type { Domain } from './model.ts';
+import type { Domain, RuleLanguage } from './model.ts';
 import { matches, misses } from './model.ts';
 import { fieldAtoms } from './fields.ts';
 import { and, type Formula, not } from './search.ts';
@@ -114,6 +114,10 @@ function analyze(ir: ApproverIR, options: AnalysisOptions, session: Session): An
   // Dead rules (also needed, unreported, by the other questions: a dead rule shadows nothing).
   const dead = new Set<Indexed>();
   for (const x of [...allows, ...denies]) {
+    // A field rule under canonical input whose value language is not empty matches the flat
+    // object holding such a value: decided over values, without the rule's text language.
+    const exact = exactFields(x.rule);
+    if (exact !== null && fields.solve(exact[0] as Formula).status === 'witness') continue;
     const lang = session.language(x.rule, domain);
     const tool = toolFor(x.rule);
     // An example must be a text the rule really sees: under canonical input, a canonical text.
@@ -137,21 +141,23 @@ function analyze(ir: ApproverIR, options: AnalysisOptions, session: Session): An
   // Shadowed allow rules and overlaps.
   for (const a of allows) {
     if (dead.has(a) || !(checks.shadowed || checks.overlap)) continue;
-    const A = session.language(a.rule, domain);
+    let langA: RuleLanguage | undefined;
+    const langOfA = (): RuleLanguage => (langA ??= session.language(a.rule, domain));
     const mine = classes.filter((c) => a.rule.tool === '' ? true : c.key === foldKey(a.rule.tool));
     const live = denies.filter((d) => !dead.has(d));
     /** Whether the deny rules `ds` cover the allow rule for every tool it applies to. */
     const covered = (ds: readonly Indexed[]): Outcome => {
       for (const cls of mine) {
         const mineDs = ds.filter((d) => appliesTo(d.rule, cls));
-        const langs = mineDs.map((d) => session.language(d.rule, domain));
-        if (langs.length === 0) return { status: 'witness', text: '' };
+        if (mineDs.length === 0) return { status: 'witness', text: '' };
         const fa = exactFields(a.rule, ...mineDs.map((d) => d.rule));
         if (fa !== null) {
           const r = fields.solve(and(fa[0] as Formula, ...fa.slice(1).map((x) => not(x))));
           if (r.status === 'empty') continue;
           return r;
         }
+        const A = langOfA();
+        const langs = mineDs.map((d) => session.language(d.rule, domain));
         const r = session.solve((m) => and(matches(A, m), ...langs.map((D) => misses(D, m))), shapes.object, shapes.flat, (w) => w);
         if (r.status === 'witness') return r;
         if (r.status === 'unknown') return { status: 'unknown', why: reasonOf(r, [A, ...langs].find((l) => !l.exact)?.note) };
@@ -169,7 +175,7 @@ function analyze(ir: ApproverIR, options: AnalysisOptions, session: Session): An
     for (const d of denies) {
       if (dead.has(d) || !(shadowed || checks.overlap)) continue;
       if (a.rule.tool !== '' && d.rule.tool !== '' && foldKey(a.rule.tool) !== foldKey(d.rule.tool)) continue;
-      const D = session.language(d.rule, domain);
+      const langD = (): RuleLanguage => session.language(d.rule, domain);
       const tool = toolFor(a.rule, d.rule);
       const both = (w: string): string | null => {
         const v = show(w);
@@ -179,7 +185,11 @@ function analyze(ir: ApproverIR, options: AnalysisOptions, session: Session): An
       };
       const fa = exactFields(a.rule, d.rule);
       let r: Outcome;
-      if (fa === null) r = session.solve((m) => and(matches(A, m), matches(D, m)), shapes.object, shapes.flat, both);
+      if (fa === null) {
+        const A = langOfA();
+        const D = langD();
+        r = session.solve((m) => and(matches(A, m), matches(D, m)), shapes.object, shapes.flat, both);
+      }
       else {
         const s = fields.solve(and(...fa));
         const shown = s.status === 'witness' ? both(s.text) : null;
@@ -190,7 +200,7 @@ function analyze(ir: ApproverIR, options: AnalysisOptions, session: Session): An
         by.push(d.loc);
         if (!shadowed) findings.push({ kind: 'overlap', allow: a.loc, deny: d.loc, witness: { toolName: tool, input: r.text } });
       } else if (r.status === 'unknown' && !shadowed) {
-        findings.push({ kind: 'unknown', question: 'overlap', rule: a.loc, related: d.loc, reason: reasonOf(r, [A, D].find((l) => !l.exact)?.note) });
+        findings.push({ kind: 'unknown', question: 'overlap', rule: a.loc, related: d.loc, reason: reasonOf(r, [langOfA(), langD()].find((l) => !l.exact)?.note) });
       }
     }
     if (!shadowed) continue;
@@ -204,6 +214,7 @@ function analyze(ir: ApproverIR, options: AnalysisOptions, session: Session): An
       const e = session.oracle.explain(approver, tool, v);
       return e.decision === 'deny' && e.rule?.list === 'deny' ? v : null;
     };
+    const A = langOfA();
     const ex = session.solve((m) => matches(A, m), shapes.object, shapes.flat, denied);
     // Name a minimal set of deny rules that still covers it: the overlapping ones, less any that
     // the others make unnecessary.

@@ -3,6 +3,7 @@
  * questions whose rules are enabled, and the wording of witnesses in messages.
  */
 import type { ApproverIR } from '@verdict/engine';
+import type { RuleContext } from '../types.ts';
 import type { AnalysisFinding, RuleLocation, Witness } from './analyze.ts';
 import { analyzeApprover } from './analyze.ts';
 
@@ -12,8 +13,13 @@ export const OVERLAP = 'analysis/overlap';
 
 const cache = new WeakMap<ApproverIR, Map<string, AnalysisFinding[]>>();
 
-/** The findings for `approver`, computed once per approver and set of enabled questions. */
-export function findingsFor(approver: ApproverIR, enabled: (id: string) => boolean): AnalysisFinding[] {
+/**
+ * The findings for `approver`, computed once per approver and set of enabled questions; regex
+ * validity comes from the run's shared regex cache (the patterns are compiled for the regex rules
+ * anyway).
+ */
+export function findingsFor(approver: ApproverIR, ctx: Pick<RuleContext, 'isRuleEnabled' | 'regexCache'>): AnalysisFinding[] {
+  const enabled = (id: string): boolean => ctx.isRuleEnabled(id);
   const checks = { dead: enabled(DEAD_RULE), shadowed: enabled(SHADOWED_RULE), overlap: enabled(OVERLAP) };
   const key = `${checks.dead}${checks.shadowed}${checks.overlap}`;
   let byKey = cache.get(approver);
@@ -23,7 +29,7 @@ export function findingsFor(approver: ApproverIR, enabled: (id: string) => boole
   }
   let findings = byKey.get(key);
   if (findings === undefined) {
-    findings = analyzeApprover(approver, { checks });
+    findings = analyzeApprover(approver, { checks, regexValid: (p) => ctx.regexCache.get(p).ok });
     byKey.set(key, findings);
   }
   return findings;

@@ -35,6 +35,8 @@ export interface AnalysisOptions {
   checks?: { dead?: boolean; shadowed?: boolean; overlap?: boolean };
   /** Treat a policy with invalid regexes as the engine's compatibility mode does (deny all). */
   compat?: boolean;
+  /** Whether the engine compiles `pattern` (a shared cache's answer); default: compile it here. */
+  regexValid?: (pattern: string) => boolean;
 }
 
 export type Outcome = { status: 'empty' } | { status: 'witness'; text: string } | { status: 'unknown'; why: string };
@@ -46,7 +48,7 @@ export class Session {
 
   constructor(readonly options: AnalysisOptions = {}) {
     this.cache = new LanguageCache(options.maxStates === undefined ? {} : { maxStates: options.maxStates });
-    this.oracle = new EngineOracle(options.compat === true);
+    this.oracle = new EngineOracle(options.compat === true, options.regexValid);
     this.totalDeadline = cpuNow() + (options.totalTimeMs ?? 5_000);
   }
 

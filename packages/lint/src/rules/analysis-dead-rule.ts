@@ -27,7 +27,7 @@ export default createRule({
   create(ctx) {
     return {
       approver(approver) {
-        for (const f of findingsFor(approver, (id) => ctx.isRuleEnabled(id))) {
+        for (const f of findingsFor(approver, ctx)) {
           if (f.kind !== 'dead-rule') continue;
           const rule = (f.rule.list === 'allow' ? approver.allow : approver.deny)[f.rule.index];
           if (rule === undefined) continue;

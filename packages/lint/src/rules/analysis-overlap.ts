@@ -21,7 +21,7 @@ export default createRule({
   create(ctx) {
     return {
       approver(approver) {
-        for (const f of findingsFor(approver, (id) => ctx.isRuleEnabled(id))) {
+        for (const f of findingsFor(approver, ctx)) {
           if (f.kind !== 'overlap') continue;
           const rule = approver.allow[f.allow.index];
           const deny = approver.deny[f.deny.index];

@@ -25,7 +25,7 @@ export default createRule({
   create(ctx) {
     return {
       approver(approver) {
-        for (const f of findingsFor(approver, (id) => ctx.isRuleEnabled(id))) {
+        for (const f of findingsFor(approver, ctx)) {
           if (f.kind !== 'shadowed-rule') continue;
           const rule = approver.allow[f.rule.index];
           if (rule === undefined) continue;
