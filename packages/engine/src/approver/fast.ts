@@ -26,7 +26,9 @@ import type { RuleList } from '../ir.ts';
 import type { CompiledRegex } from '../regex/regex.ts';
 import { buildGate, Q, scan } from './fast-gate.ts';
 import type { Gate } from './fast-gate.ts';
-import { checks, literalPaths, matchesAtStart, screenFor } from './fast-screen.ts';
+import { find, findAll, needle } from './fast-find.ts';
+import type { Needle } from './fast-find.ts';
+import { literalPaths, matchesAtStart, screenFor } from './fast-screen.ts';
 
 export interface FastRule {
   readonly list: RuleList;
@@ -60,7 +62,7 @@ export interface FastSubject {
 const ALWAYS = 0; // empty match: matches every subject
 const LITERAL = 1; // the pattern is a literal: matches iff the text contains it
 const ONE = 2; // the text must contain `needle`, then the regex decides
-const CHECK = 3; // the text must pass `checks(needle, groups)`, then the regex decides
+const CHECK = 3; // the text must start with `needle` and hold one literal of each group, then the regex decides
 const RUN = 4; // only the regex (or the list's set) can say
 const FIELD = 5; // a field rule: `ruleMatches`
 const FOLD = 6; // the text must match `fold` (the literals a match begins with, any case), then the regex decides
@@ -74,6 +76,10 @@ interface Step {
   readonly kind: number;
   readonly needle: string;
   readonly groups: readonly (readonly string[])[];
+  /** `needle`, `groups` and `lead` prepared for `find` (searched from their rarest character). */
+  readonly needleN: Needle;
+  readonly groupsN: readonly (readonly Needle[])[];
+  readonly leadN: Needle;
   /** `FOLD` steps: a JavaScript RegExp every subject the rule matches also matches. */
   readonly fold: RegExp | null;
   /**
@@ -141,6 +147,11 @@ function engineOf(regex: CompiledRegex | null): RE2JS | null {
 type PreparedStep = Omit<Step, 'setIndex' | 'gateId'>;
 
 function makeStep(rule: FastRule): PreparedStep {
+  const s = makeStepOf(rule);
+  return { ...s, needleN: needle(s.needle), groupsN: s.groups.map((g) => g.map(needle)), leadN: needle(s.lead) };
+}
+
+function makeStepOf(rule: FastRule): Omit<PreparedStep, 'needleN' | 'groupsN' | 'leadN'> {
   const base = { rule, needle: '', groups: [] as readonly (readonly string[])[], re: engineOf(rule.regex), lead: '', anchored: false, fold: null, exact: null };
   if (rule.field !== undefined) return { ...base, kind: FIELD };
   if (rule.regex === null) return { ...base, kind: ALWAYS };
@@ -314,15 +325,15 @@ function stepMatches(s: PreparedStep, subject: FastSubject): boolean {
     case ALWAYS:
       return true;
     case LITERAL:
-      return text.includes(s.needle);
+      return find(text, s.needleN) >= 0;
     case ONE:
-      if (!text.includes(s.needle)) return false;
+      if (find(text, s.needleN) < 0) return false;
       if (s.exact !== null && text.length <= EXACT_MAX) return s.exact.test(text);
       break;
     case CHECK:
       // Anchored and exact: the prefix, then a test that reads no further than the pattern reaches.
       if (s.anchored && s.exact !== null) return text.startsWith(s.needle) && s.exact.test(text);
-      if (!checks(s.needle, s.groups, text)) return false;
+      if ((s.needle !== '' && !text.startsWith(s.needle)) || !findAll(s.groupsN, text)) return false;
       if (s.exact !== null && text.length <= EXACT_MAX) return s.exact.test(text);
       if (s.lead !== '') return fromLead(s, text);
       if (s.anchored && s.re !== null) return matchesAtStart(s.re, text);
@@ -380,14 +391,14 @@ const MAX_LEAD_TRIES = 8;
  * starting there decides as the whole text would. After a few tries one unanchored pass decides.
  */
 function fromLead(s: PreparedStep, text: string): boolean {
-  let at = text.indexOf(s.lead);
+  let at = find(text, s.leadN);
   const re = s.re;
   if (re === null) return at >= 0 && s.rule.regex!.testWellFormed(text);
   for (let tries = 0; at >= 0; tries++) {
     const rest = at === 0 ? text : text.slice(at);
     if (tries === MAX_LEAD_TRIES) return re.test(rest);
     if (matchesAtStart(re, rest)) return true;
-    at = text.indexOf(s.lead, at + 1);
+    at = find(text, s.leadN, at + 1);
   }
   return false;
 }
