@@ -154,6 +154,7 @@ export function looksLikePolicy(file: string): boolean {
 }
 
 export function textLooksLikePolicy(text: string): boolean {
+  if (startsWithPolicyKey(text)) return true;
   try {
     const doc = parseDocument(text, { uniqueKeys: false });
     if (doc.errors.length === 0) {
@@ -166,4 +167,24 @@ export function textLooksLikePolicy(text: string): boolean {
   }
   // Broken files are linted when they mention a policy key at the top level, so the error shows.
   return /^(?:\s*\{\s*)?["']?(approver|policy|agent|driver|mode)["']?\s*:/m.test(text);
+}
+
+/**
+ * A shortcut that gives the same answer as parsing: the first line that is not blank or a comment
+ * starts, at column 0, with a policy key the textual check knows (plain, or the first key of a JSON
+ * object). Such a line makes the document a mapping with that key, and if the document does not
+ * parse, the textual check matches that line.
+ */
+function startsWithPolicyKey(text: string): boolean {
+  let i = 0;
+  for (;;) {
+    const nl = text.indexOf('\n', i);
+    const line = text.slice(i, nl < 0 ? text.length : nl);
+    if (!/^[ \t]*(?:#.*)?\r?$/.test(line)) {
+      if (/^(?:approver|policy|agent|driver|mode)[ \t]*:(?:[ \t]|\r?$)/.test(line)) return true;
+      return /^\{\s*"(?:approver|policy|agent|driver|mode)"\s*:/.test(text.slice(i, i + 256));
+    }
+    if (nl < 0) return false;
+    i = nl + 1;
+  }
 }
