@@ -10,7 +10,7 @@
 import { type Budget, LimitExceeded, makeBudget, NfaBuilder, SearchDfa } from './automaton.ts';
 import { type CharSet, fromRanges, has, intersect, partition, single, subtract } from './charset.ts';
 import { and, atom, FALSE, type Formula, not, or, TRUE } from './search.ts';
-import { parseRegex, UnsupportedPattern } from './syntax.ts';
+import { parseRegex, type RegexNode, UnsupportedPattern } from './syntax.ts';
 import { orbit, WORD } from './unicode.ts';
 
 export type Domain = 'raw' | 'canonical';
@@ -287,9 +287,9 @@ export class LanguageCache {
     // `field` under folding is rejected, so never canonical.
     const lower = this.dfa((b) => {
       const eot = b.add({ op: 'assert', kind: 'eot', out: b.match() });
-      const v = valueNfa(b, b.literal('"', b.regex(parseRegex(`(?:,${CANON_PAIR})*\\}`), eot)));
+      const v = valueNfa(b, b.literal('"', b.regex(canonTail(), eot)));
       const pair = b.literal(`${JSON.stringify(field)}:"`, v);
-      return b.add({ op: 'assert', kind: 'bot', out: b.regex(parseRegex(`\\{(?:${CANON_PAIR},)*`), pair) });
+      return b.add({ op: 'assert', kind: 'bot', out: b.regex(canonHead(), pair) });
     });
     return {
       upper,
@@ -356,6 +356,14 @@ const CANON_STR =
   '"(?:[^"\\\\\\x00-\\x1f\\x{2028}\\x{2029}]|\\\\["\\\\bfnrt]|\\\\u00(?:0[0-7]|0b|0e|0f|1[0-9a-f])|\\\\u202[89])*"';
 const CANON_VAL = `(?:${CANON_STR}|${NUM}|true|false|null|\\{\\}|\\[(?:${CANON_STR}(?:,${CANON_STR})*)?\\])`;
 const CANON_PAIR = `${CANON_STR}:${CANON_VAL}`;
+
+let canonTrees: { head: RegexNode; tail: RegexNode } | undefined;
+const canonParsed = (): { head: RegexNode; tail: RegexNode } =>
+  (canonTrees ??= { head: parseRegex(`\\{(?:${CANON_PAIR},)*`), tail: parseRegex(`(?:,${CANON_PAIR})*\\}`) });
+/** The pairs before a field's pair in a flat canonical object (parsed once). */
+const canonHead = (): RegexNode => canonParsed().head;
+/** The pairs after it and the closing brace. */
+const canonTail = (): RegexNode => canonParsed().tail;
 
 export type ShapeName = 'raw-any' | 'raw-object' | 'raw-object-flat' | 'canonical-any' | 'canonical-object' | 'canonical-object-flat';
 

@@ -129,10 +129,24 @@ export function findWitness(formula: Formula, budget: Budget): SearchResult {
         const d = table[t[k] as number] as number;
         return d < 0 ? Infinity : d;
       }
-      case 'and':
-        return f.xs.reduce((m, x) => Math.max(m, need(x, t)), 0);
-      case 'or':
-        return f.xs.reduce((m, x) => Math.min(m, need(x, t)), Infinity);
+      case 'and': {
+        let m = 0;
+        for (const x of f.xs) {
+          const v = need(x, t);
+          if (v > m) m = v;
+          if (m === Infinity) break;
+        }
+        return m;
+      }
+      case 'or': {
+        let m = Infinity;
+        for (const x of f.xs) {
+          const v = need(x, t);
+          if (v < m) m = v;
+          if (m === 0) break;
+        }
+        return m;
+      }
     }
   };
 
@@ -228,17 +242,22 @@ function commonRefinement(dfas: readonly SearchDfa[]): CharSet[] {
   for (const a of alphabets) for (const s of a.starts) cutSet.add(s);
   const cuts = Int32Array.from(cutSet).sort();
   const cursor = new Int32Array(dfas.length);
-  const groups = new Map<string, [number, number][]>();
+  // The tuple of blocks as one number while that is exact (block counts multiply below 2^53).
+  let room = 1;
+  for (const a of alphabets) room *= a.starts.length + 1;
+  const numeric = room < Number.MAX_SAFE_INTEGER;
+  const groups = new Map<string | number, [number, number][]>();
   for (let i = 0; i < cuts.length; i++) {
     const lo = cuts[i] as number;
     const hi = i + 1 < cuts.length ? (cuts[i + 1] as number) - 1 : MAX_RUNE;
-    let sig = '';
+    let sig: string | number = numeric ? 0 : '';
     for (let k = 0; k < alphabets.length; k++) {
       const a = alphabets[k] as { starts: readonly number[]; blocks: readonly number[] };
       let c = cursor[k] as number;
       while (c + 1 < a.starts.length && (a.starts[c + 1] as number) <= lo) c++;
       cursor[k] = c;
-      sig += `${a.blocks[c] as number},`;
+      const b = a.blocks[c] as number;
+      sig = typeof sig === 'number' ? sig * (a.starts.length + 1) + b : `${sig}${b},`;
     }
     let pairs = groups.get(sig);
     if (pairs === undefined) {
