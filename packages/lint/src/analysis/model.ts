@@ -115,18 +115,27 @@ interface SharedStore {
   byKey: Map<string, RuleLanguage>;
   values: Map<string, SearchDfa | null>;
   shapes: Map<string, SearchDfa | null>;
+  /** DFA states held (a bound on memory, with the number of entries). */
+  states: number;
 }
 
 const SHARED_MAX = 2_000;
+const SHARED_MAX_STATES = 200_000;
 const shared = new Map<number, SharedStore>();
 
 function sharedStore(maxStates: number): SharedStore {
   let s = shared.get(maxStates);
-  if (s === undefined || s.byKey.size + s.values.size > SHARED_MAX) {
-    s = { byKey: new Map(), values: new Map(), shapes: s?.shapes ?? new Map() };
+  if (s === undefined || s.byKey.size + s.values.size > SHARED_MAX || s.states > SHARED_MAX_STATES) {
+    s = { byKey: new Map(), values: new Map(), shapes: s?.shapes ?? new Map(), states: 0 };
     shared.set(maxStates, s);
   }
   return s;
+}
+
+function statesOf(...ds: (SearchDfa | 'all' | 'none' | null)[]): number {
+  let n = 0;
+  for (const d of ds) if (typeof d === 'object' && d !== null) n += d.size;
+  return n;
 }
 
 /**
@@ -178,11 +187,17 @@ export class LanguageCache {
     this.used.shape.clear();
     for (const key of this.added.lang) {
       const lang = this.byKey.get(key) as RuleLanguage;
-      if (keepable(lang.upper) && keepable(lang.lower)) this.store.byKey.set(key, lang);
+      if (keepable(lang.upper) && keepable(lang.lower)) {
+        this.store.byKey.set(key, lang);
+        this.store.states += statesOf(lang.upper, lang.lower === lang.upper ? null : lang.lower);
+      }
     }
     for (const key of this.added.value) {
       const d = this.values.get(key) ?? null;
-      if (keepable(d)) this.store.values.set(key, d);
+      if (keepable(d)) {
+        this.store.values.set(key, d);
+        this.store.states += statesOf(d);
+      }
     }
     for (const key of this.added.shape) {
       const d = this.shapes.get(key) ?? null;
