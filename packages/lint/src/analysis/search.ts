@@ -72,6 +72,44 @@ const U = 2;
 /** Finds a shortest string in the language of `formula`, or proves there is none. */
 export function findWitness(formula: Formula, budget: Budget): SearchResult {
   if (formula.op === 'const') return formula.value ? { status: 'witness', text: '' } : { status: 'empty' };
+  // The same question over the same (shared) DFAs recurs across files: a rule's pattern in every
+  // policy of a repository. Answers are kept per formula and state limit; limits are not kept.
+  const key = formulaKey(formula);
+  const memoKey = key === null ? null : `${budget.maxStates}#${key}`;
+  const hit = memoKey === null ? undefined : answers.get(memoKey);
+  if (hit !== undefined) return hit;
+  const r = search(formula, budget);
+  if (memoKey !== null && r.status !== 'limit') {
+    if (answers.size >= ANSWERS_MAX) answers.clear();
+    answers.set(memoKey, r);
+  }
+  return r;
+}
+
+const answers = new Map<string, SearchResult>();
+const ANSWERS_MAX = 10_000;
+
+/** A text naming the formula over DFA ids (`null` when an atom is not a real DFA). */
+function formulaKey(f: Formula): string | null {
+  switch (f.op) {
+    case 'const':
+      return f.value ? 'T' : 'F';
+    case 'atom':
+      return typeof f.dfa.id === 'number' ? `${f.neg ? '!' : ''}${f.dfa.id}` : null;
+    case 'and':
+    case 'or': {
+      const parts: string[] = [];
+      for (const x of f.xs) {
+        const k = formulaKey(x);
+        if (k === null) return null;
+        parts.push(k);
+      }
+      return `${f.op === 'and' ? '&' : '|'}(${parts.join(',')})`;
+    }
+  }
+}
+
+function search(formula: Formula, budget: Budget): SearchResult {
   if (propositionallySatisfiable(formula) === false) return { status: 'empty' };
   const dfas: SearchDfa[] = [];
   const slot = new Map<SearchDfa, number>();
