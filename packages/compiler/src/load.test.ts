@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { compileFile, compileSource } from './index.ts';
-import { detectSyntax, firstInvalidUtf8, MAX_SOURCE_BYTES } from './load.ts';
+import { detectSyntax, firstInvalidUtf8, MAX_SOURCE_BYTES, MAX_SOURCE_VALUES } from './load.ts';
 
 const tmp = mkdtempSync(join(tmpdir(), 'verdict-load-'));
 
@@ -89,5 +89,49 @@ describe('load', () => {
       }),
       { numRuns: 2000 },
     );
+  });
+});
+
+describe('load: a value budget (the YAML parser needs minutes for millions of values)', () => {
+  it('refuses a 9 MB flow sequence of 4.5 million numbers at once, located at the value over the budget', () => {
+    const text = 'x: [' + '1,'.repeat(4_500_000) + '1]\n';
+    const t0 = performance.now();
+    const r = compileSource(text, 'wide.yaml');
+    expect(performance.now() - t0).toBeLessThan(1500);
+    expect(r.diagnostics.map((d) => [d.code, d.message, d.span?.start.line, d.span?.start.column])).toEqual([
+      ['load/too-large', `file has more than ${MAX_SOURCE_VALUES} lines and commas, over the limit for a policy file`, 1, 4 + 2 * MAX_SOURCE_VALUES + 2],
+    ]);
+    expect(r.stoppedAfter).toBe('load');
+  });
+
+  it('refuses 9 million blank lines (JSON too), and counts nothing else', () => {
+    for (const [file, text] of [
+      ['blank.yaml', 'mode: deny\n' + '\n'.repeat(9_000_000)],
+      ['blank.json', '{"mode": "deny"' + '\n'.repeat(9_000_000) + '}'],
+    ] as const) {
+      const t0 = performance.now();
+      const r = compileSource(text, file);
+      expect(performance.now() - t0).toBeLessThan(1500);
+      expect(r.diagnostics.map((d) => [d.code, d.span?.start.line])).toEqual([['load/too-large', MAX_SOURCE_VALUES + 1]]);
+    }
+    const spaces = compileSource('mode: deny' + ' '.repeat(9_000_000) + '\n', 'spaces.yaml');
+    expect(spaces.diagnostics).toEqual([]);
+    expect(spaces.approver?.approve({ toolName: 't', input: '' })).toEqual({ decision: 'deny', reason: 'denied by policy' });
+  });
+
+  it('accepts a file with as many lines and commas as the budget allows', () => {
+    const text = 'approver: {mode: pattern}\n' + '#,\n'.repeat(MAX_SOURCE_VALUES / 2 - 1);
+    const r = compileSource(text, 'edge.yaml');
+    expect(r.diagnostics).toEqual([]);
+    expect(r.approver).toBeDefined();
+  });
+
+  it('twenty thousand findings are all reported, none an internal error', () => {
+    const n = 20_000;
+    const text = '{' + Array.from({ length: n }, (_, i) => `k${i}: 1`).join(',') + '}';
+    const r = compileSource(text, 'many.yaml');
+    expect(r.diagnostics.filter((d) => d.code === 'internal/error')).toEqual([]);
+    expect(r.diagnostics).toHaveLength(n);
+    expect(r.diagnostics.every((d) => d.code === 'schema/unknown-key')).toBe(true);
   });
 });

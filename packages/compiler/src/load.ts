@@ -11,6 +11,14 @@ import { checkJsonSyntax } from './json-syntax.ts';
 
 export const MAX_SOURCE_BYTES = 10 * 1024 * 1024;
 
+/**
+ * Most lines and commas a YAML or JSON policy may hold. The yaml parser spends about 10 µs per value
+ * (minutes for the millions of values 10 MiB can hold, and several for millions of blank lines);
+ * every value but a few nested on one line starts after a line break or a comma, so counting those
+ * bounds the parser's work. A policy file never comes near it.
+ */
+export const MAX_SOURCE_VALUES = 100_000;
+
 export interface LoadedText {
   text?: string;
   diagnostics: Diagnostic[];
@@ -172,6 +180,18 @@ export function detectSyntax(file: string, text: string): Syntax {
   return 'yaml';
 }
 
+/** Offset of the line break or comma that takes `text` over `MAX_SOURCE_VALUES`, or -1. */
+function overValueBudget(text: string): number {
+  let count = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x0a || c === 0x2c || (c === 0x0d && text.charCodeAt(i + 1) !== 0x0a)) {
+      if (++count > MAX_SOURCE_VALUES) return i;
+    }
+  }
+  return -1;
+}
+
 export function runLoad(state: CompileState): void {
   let loaded: LoadedText;
   if (state.sourceText !== undefined) {
@@ -183,9 +203,24 @@ export function runLoad(state: CompileState): void {
   } else {
     loaded = readSourceFile(state.file);
   }
-  state.diagnostics.push(...loaded.diagnostics);
+  for (const d of loaded.diagnostics) state.diagnostics.push(d);
   if (loaded.text === undefined) return;
+  const index = new LineIndex(loaded.text);
+  const syntax = state.options.syntax ?? detectSyntax(state.file, loaded.text);
+  if (syntax !== 'verdict') {
+    const at = overValueBudget(loaded.text);
+    if (at >= 0) {
+      state.diagnostics.push({
+        code: 'load/too-large',
+        severity: 'error',
+        message: `file has more than ${MAX_SOURCE_VALUES} lines and commas, over the limit for a policy file`,
+        help: 'policy files are small; split the file or check that this is the right path',
+        span: spanOf(state.file, index, at, at + 1),
+      });
+      return;
+    }
+  }
   state.text = loaded.text;
-  state.index = new LineIndex(loaded.text);
-  state.syntax = state.options.syntax ?? detectSyntax(state.file, loaded.text);
+  state.index = index;
+  state.syntax = syntax;
 }

@@ -285,7 +285,7 @@ export function runValidate(state: CompileState): void {
     const v = getValidators();
     const isAgentFile = tree.kind === 'map' && entryOf(tree, 'agent') !== undefined;
     const validate = isAgentFile ? v.agentFile : v.file;
-    if (!validate(plain)) state.diagnostics.push(...schemaDiagnostics(validate.errors ?? [], sourceMap));
+    if (!validate(plain)) for (const d of schemaDiagnostics(validate.errors ?? [], sourceMap)) state.diagnostics.push(d);
   }
   checkApprover(state);
   checkPolicy(state);
