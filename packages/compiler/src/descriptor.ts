@@ -1,6 +1,6 @@
 /** Driver descriptor files (YAML or JSON), validated with the engine's descriptor JSON Schema. */
 import type { Diagnostic, DriverDescriptor } from '@verdict/engine';
-import { detectSyntax, readSourceFile } from './load.ts';
+import { checkValueBudget, detectSyntax, readSourceFile } from './load.ts';
 import { parseTree } from './parse.ts';
 import { LineIndex, SourceMap } from './positions.ts';
 import { getValidators, schemaDiagnostics } from './schemas.ts';
@@ -17,6 +17,8 @@ export function parseDescriptorSource(text: string, file: string): LoadedDescrip
   try {
     const index = new LineIndex(text);
     const syntax = detectSyntax(file, text);
+    const over = checkValueBudget(file, text, index);
+    if (over) return { diagnostics: [over] };
     const tree = parseTree(file, text, index, syntax === 'json' ? 'json' : 'yaml', diagnostics);
     if (!tree) return { diagnostics };
     if (tree.kind !== 'map') {
@@ -32,7 +34,7 @@ export function parseDescriptorSource(text: string, file: string): LoadedDescrip
     const plain = toPlain(tree, sourceMap);
     const validate = getValidators().descriptor;
     if (!validate(plain)) {
-      diagnostics.push(...schemaDiagnostics(validate.errors ?? [], sourceMap));
+      for (const d of schemaDiagnostics(validate.errors ?? [], sourceMap)) diagnostics.push(d);
       return { diagnostics };
     }
     // The schema allows no extra keys, so the plain view is exactly a descriptor; copy it to plain objects.

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { compileFile, compileSource } from './index.ts';
+import { compileFile, compileSource, parseDescriptorSource } from './index.ts';
 import { detectSyntax, firstInvalidUtf8, MAX_SOURCE_BYTES, MAX_SOURCE_VALUES } from './load.ts';
 
 const tmp = mkdtempSync(join(tmpdir(), 'verdict-load-'));
@@ -133,5 +133,15 @@ describe('load: a value budget (the YAML parser needs minutes for millions of va
     expect(r.diagnostics.filter((d) => d.code === 'internal/error')).toEqual([]);
     expect(r.diagnostics).toHaveLength(n);
     expect(r.diagnostics.every((d) => d.code === 'schema/unknown-key')).toBe(true);
+  });
+});
+
+describe('descriptor files: the same value budget', () => {
+  it('a descriptor file of millions of values is refused at once', () => {
+    const t0 = performance.now();
+    const r = parseDescriptorSource('{"type": [' + '1,'.repeat(2_000_000) + '1]}', 'huge-driver.json');
+    expect(performance.now() - t0).toBeLessThan(1500);
+    expect(r.descriptor).toBeUndefined();
+    expect(r.diagnostics.map((d) => [d.code, d.span?.start.line, d.span?.start.column])).toEqual([['load/too-large', 1, 11 + 2 * MAX_SOURCE_VALUES + 1]]);
   });
 });

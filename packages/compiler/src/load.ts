@@ -192,6 +192,19 @@ function overValueBudget(text: string): number {
   return -1;
 }
 
+/** The `load/too-large` finding of a YAML or JSON text over `MAX_SOURCE_VALUES`, located; else nothing. */
+export function checkValueBudget(file: string, text: string, index: LineIndex): Diagnostic | undefined {
+  const at = overValueBudget(text);
+  if (at < 0) return undefined;
+  return {
+    code: 'load/too-large',
+    severity: 'error',
+    message: `file has more than ${MAX_SOURCE_VALUES} lines and commas, over the limit for a policy file`,
+    help: 'policy files are small; split the file or check that this is the right path',
+    span: spanOf(file, index, at, at + 1),
+  };
+}
+
 export function runLoad(state: CompileState): void {
   let loaded: LoadedText;
   if (state.sourceText !== undefined) {
@@ -207,18 +220,10 @@ export function runLoad(state: CompileState): void {
   if (loaded.text === undefined) return;
   const index = new LineIndex(loaded.text);
   const syntax = state.options.syntax ?? detectSyntax(state.file, loaded.text);
-  if (syntax !== 'verdict') {
-    const at = overValueBudget(loaded.text);
-    if (at >= 0) {
-      state.diagnostics.push({
-        code: 'load/too-large',
-        severity: 'error',
-        message: `file has more than ${MAX_SOURCE_VALUES} lines and commas, over the limit for a policy file`,
-        help: 'policy files are small; split the file or check that this is the right path',
-        span: spanOf(state.file, index, at, at + 1),
-      });
-      return;
-    }
+  const over = syntax === 'verdict' ? undefined : checkValueBudget(state.file, loaded.text, index);
+  if (over) {
+    state.diagnostics.push(over);
+    return;
   }
   state.text = loaded.text;
   state.index = index;
