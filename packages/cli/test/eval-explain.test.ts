@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { compileSource } from '@verdict/compiler';
 import type { CompiledApprover } from '@verdict/engine';
 import type { CommandIo } from '../src/args.ts';
-import { parseRequestLine, streamDecisions } from '../src/commands/eval.ts';
+import { MAX_LINE_CHARS, parseRequestLine, streamDecisions } from '../src/commands/eval.ts';
 import { runCli } from './harness.ts';
 
 const POLICY = [
@@ -94,6 +94,17 @@ describe('verdict eval: line handling', () => {
     expect(lines).toEqual([
       ALLOW0,
       '{"decision":"deny","reason":"no","rule":{"list":"deny","index":0,"file":"p.yaml","line":10,"column":7}}',
+      ALLOW0,
+    ]);
+  });
+});
+
+describe('verdict eval: an over-long line', () => {
+  it('is denied without being held whole, and the next line is still decided', async () => {
+    const mib = 'x'.repeat(1 << 20);
+    const chunks = ['{"toolName":"read","input":"', ...Array<string>(Math.ceil(MAX_LINE_CHARS / mib.length) + 1).fill(mib), '"}\n', `${req('read', '{"path":"/w/a"}')}\n`];
+    expect(await evalChunks(chunks)).toEqual([
+      `{"decision":"deny","reason":"verdict: request line is longer than ${MAX_LINE_CHARS} characters","rule":null}`,
       ALLOW0,
     ]);
   });
