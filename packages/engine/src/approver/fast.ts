@@ -85,8 +85,9 @@ interface Step {
   /**
    * A JavaScript RegExp (literal paths, `fast-screen.ts` `literalPaths`) that decides exactly as the
    * rule's regex: it replaces the re2js run once the step's screens have passed; else `null`.
+   * `undefined` until first needed (`exactOf`): most steps of a large policy never pass their screens.
    */
-  readonly exact: RegExp | null;
+  exact: RegExp | null | undefined;
   /** The re2js program, when the regex exposes it; else `rule.regex` runs. */
   readonly re: RE2JS | null;
   /** Position in the list's set (`RUN` steps of a list with a set), else -1. */
@@ -158,14 +159,15 @@ function makeStepOf(rule: FastRule): Omit<PreparedStep, 'needleN' | 'groupsN' | 
   if (base.re === null) return { ...base, kind: RUN };
   const s = screenFor(base.re);
   if (s.kind === 'literal') return { ...base, kind: LITERAL, needle: s.needle };
-  const paths = literalPaths(base.re);
-  const exact = paths !== null && paths.exact ? paths.regex : null;
-  if (s.kind === 'run') return paths === null ? { ...base, kind: RUN } : { ...base, kind: FOLD, fold: paths.regex, exact };
+  if (s.kind === 'run') {
+    const paths = literalPaths(base.re);
+    return paths === null ? { ...base, kind: RUN } : { ...base, kind: FOLD, fold: paths.regex, exact: paths.exact ? paths.regex : null };
+  }
   const only = s.groups[0];
   if (s.prefix === '' && s.lead === '' && !s.anchored && s.groups.length === 1 && only !== undefined && only.length === 1) {
-    return { ...base, kind: ONE, needle: only[0]!, exact };
+    return { ...base, kind: ONE, needle: only[0]!, exact: undefined };
   }
-  return { ...base, kind: CHECK, needle: s.prefix, groups: s.groups, lead: s.lead, anchored: s.anchored, exact };
+  return { ...base, kind: CHECK, needle: s.prefix, groups: s.groups, lead: s.lead, anchored: s.anchored, exact: undefined };
 }
 
 function buildStepList(rules: readonly FastRule[], cache: Map<FastRule, PreparedStep>): StepList {
@@ -318,6 +320,15 @@ export function ruleMatches(rule: FastRule, subject: FastSubject): boolean {
  */
 const EXACT_MAX = 8192;
 
+/** The step's exact RegExp, computed on first use. */
+function exactOf(s: PreparedStep): RegExp | null {
+  if (s.exact === undefined) {
+    const paths = s.re === null ? null : literalPaths(s.re);
+    s.exact = paths !== null && paths.exact ? paths.regex : null;
+  }
+  return s.exact;
+}
+
 /** One step alone (no set): screens, then the cheapest exact run. */
 function stepMatches(s: PreparedStep, subject: FastSubject): boolean {
   const text = subject.text;
@@ -328,19 +339,25 @@ function stepMatches(s: PreparedStep, subject: FastSubject): boolean {
       return find(text, s.needleN) >= 0;
     case ONE:
       if (find(text, s.needleN) < 0) return false;
-      if (s.exact !== null && text.length <= EXACT_MAX) return s.exact.test(text);
+      if (text.length <= EXACT_MAX) {
+        const exact = exactOf(s);
+        if (exact !== null) return exact.test(text);
+      }
       break;
-    case CHECK:
-      // Anchored and exact: the prefix, then a test that reads no further than the pattern reaches.
-      if (s.anchored && s.exact !== null) return text.startsWith(s.needle) && s.exact.test(text);
-      if ((s.needle !== '' && !text.startsWith(s.needle)) || !findAll(s.groupsN, text)) return false;
-      if (s.exact !== null && text.length <= EXACT_MAX) return s.exact.test(text);
+    case CHECK: {
+      if (s.needle !== '' && !text.startsWith(s.needle)) return false;
+      // Anchored and exact: a test that reads no further than the pattern reaches, no group search.
+      const exact = s.anchored || text.length <= EXACT_MAX ? exactOf(s) : null;
+      if (s.anchored && exact !== null) return exact.test(text);
+      if (!findAll(s.groupsN, text)) return false;
+      if (exact !== null) return exact.test(text);
       if (s.lead !== '') return fromLead(s, text);
       if (s.anchored && s.re !== null) return matchesAtStart(s.re, text);
       break;
+    }
     case FOLD:
       if (!s.fold!.test(text)) return false;
-      if (s.exact !== null) return true; // the screen was the exact test
+      if (s.exact !== null && s.exact !== undefined) return true; // the screen was the exact test
       break;
     case FIELD:
       return matchesByDefinition(s.rule, subject);
