@@ -191,6 +191,22 @@ describe('edges', () => {
     });
   });
 
+  it('decides deep nesting in raw mode: field rules read it as unreadable past 10000 levels, fail closed', () => {
+    const deep = '['.repeat(1_000_000);
+    const fieldDeny = build(approverIRFromCase({ mode: 'pattern', default: 'allow', deny: [{ field: 'command', match: 'x' }] }));
+    expect(fieldDeny.approve({ toolName: 'bash', input: deep })).toEqual({ decision: 'deny', reason: 'denied by pattern policy' });
+    expect(fieldDeny.approve({ toolName: 'bash', input: '{"a":' + '['.repeat(10000) + ']'.repeat(10000) + '}' })).toEqual({
+      decision: 'deny',
+      reason: 'denied by pattern policy',
+    });
+    expect(fieldDeny.approve({ toolName: 'bash', input: '{"a":' + '['.repeat(9999) + ']'.repeat(9999) + '}' })).toEqual({
+      decision: 'allow',
+      reason: '',
+    });
+    const fieldAllow = build(approverIRFromCase({ mode: 'pattern', allow: [{ field: 'command', match: '.*' }, { match: '^\\[+$' }] }));
+    expect(fieldAllow.explain({ toolName: 'bash', input: deep })).toMatchObject({ decision: 'allow', rule: { list: 'allow', index: 1 } });
+  });
+
   it('handles lone surrogates in tool names and inputs', () => {
     for (const mode of ['raw', 'canonical'] as const) {
       const approver = build({ ...rules, input: mode });
