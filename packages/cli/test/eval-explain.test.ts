@@ -128,6 +128,18 @@ describe('verdict eval: request shapes', () => {
     expect(lines).toEqual([ALLOW1, ALLOW1, ALLOW1, ALLOW1, ALLOW1, DEFAULT_DENY, REJECTED, DEFAULT_DENY, ALLOW0]);
   });
 
+  it('an input nested too deeply to write back as text denies that line only', async () => {
+    const deep = '{"toolName":"read","input":' + '['.repeat(200_000) + ']'.repeat(200_000) + '}';
+    const lines = await evalChunks([`${deep}\n${req('read', '{"path":"/w/a"}')}\n`]);
+    expect(lines).toEqual([
+      '{"decision":"deny","reason":"verdict: request `input` nests too deeply to be read as JSON text","rule":null}',
+      ALLOW0,
+    ]);
+    const r = await runCli(['eval', '--policy', 'fixtures/policies/workspace.yaml'], `${deep}\n{"toolName":"read","input":"{\\"path\\":\\"/workspace/x\\"}"}\n`);
+    expect(r.code).toBe(0);
+    expect(r.stdout.split('\n')[1]).toMatch(/^\{"decision":"allow"/);
+  });
+
   it('parseRequestLine: what is not a request says why; nothing throws', () => {
     expect(parseRequestLine('{"toolName":"t","input":"{}","sessionId":"s"}')).toEqual({ toolName: 't', input: '{}', sessionId: 's' });
     expect(parseRequestLine('{"toolName":"t","input":1e999}')).toEqual({ toolName: 't', input: 'null' });

@@ -69,7 +69,14 @@ export function parseRequestLine(line: string): ApprovalRequest | string {
   let input: string;
   if (raw === undefined) input = '';
   else if (typeof raw === 'string') input = raw;
-  else input = JSON.stringify(raw);
+  else {
+    try {
+      input = JSON.stringify(raw);
+    } catch {
+      // JSON.stringify recurses: an array nested a few thousand levels deep exhausts the stack.
+      return 'request `input` nests too deeply to be read as JSON text';
+    }
+  }
   const sessionId = Object.hasOwn(record, 'sessionId') ? record['sessionId'] : undefined;
   return typeof sessionId === 'string' ? { toolName, input, sessionId } : { toolName, input };
 }
@@ -104,9 +111,9 @@ export function createDecisionFormatter(): (e: RuledResult) => string {
 
 function decideLine(approver: CompiledApprover, format: (e: RuledResult) => string, line: string): string {
   if (line.endsWith('\r')) line = line.slice(0, -1);
-  const request = parseRequestLine(line);
-  if (typeof request === 'string') return badRequest(request);
   try {
+    const request = parseRequestLine(line);
+    if (typeof request === 'string') return badRequest(request);
     return format(approver.decide(request));
   } catch (err) {
     return badRequest(`internal error: ${err instanceof Error ? err.message : String(err)}`);
