@@ -200,7 +200,7 @@ function adversarialSection(opts: Options): { worstMs: number; linear: boolean }
     const ms = (bytes: number, e: BenchEngine) => {
       const c = { ...call, input: bytes === 1048576 ? call.input : truncate(call.input, bytes) };
       e.decide(c);
-      return timeMs(() => e.decide(c), opts.quick ? 1 : 3).ms;
+      return timeMs(() => e.decide(c), opts.quick ? 3 : 7).ms;
     };
     const quarter = ms(262144, v);
     const full = ms(1048576, v);
