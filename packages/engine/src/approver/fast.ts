@@ -253,6 +253,19 @@ function buildGroup(deny: StepList, allow: StepList, minGate: number): Group {
   return { deny: d, allow: a, gate: buildGate(keys) };
 }
 
+/** Two lists sorted by `index`, merged into one sorted list. */
+function mergeByIndex(a: readonly FastRule[], b: readonly FastRule[]): FastRule[] {
+  if (b.length === 0) return [...a];
+  if (a.length === 0) return [...b];
+  const out: FastRule[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < a.length && j < b.length) out.push(a[i]!.index <= b[j]!.index ? a[i++]! : b[j++]!);
+  while (i < a.length) out.push(a[i++]!);
+  while (j < b.length) out.push(b[j++]!);
+  return out;
+}
+
 /** `minGate`: the fewest keyed rules of a tool for which its group gets a gate (tests lower it). */
 export function buildPlan(rules: readonly FastRule[], options: { readonly minGate?: number } = {}): FastPlan {
   const minGate = options.minGate ?? MIN_GATE;
@@ -261,11 +274,21 @@ export function buildPlan(rules: readonly FastRule[], options: { readonly minGat
   const allow = sorted('allow');
   const tools = new Set<string>();
   for (const r of rules) if (r.foldedTool !== '') tools.add(r.foldedTool);
-  const pick = (list: readonly FastRule[], tool: string) => list.filter((r) => r.foldedTool === '' || r.foldedTool === tool);
-  const fastList = (list: readonly FastRule[]): FastList => ({
-    byTool: new Map([...tools].map((t) => [t, pick(list, t)])),
-    anyTool: pick(list, ''),
-  });
+  // One pass buckets each tool's own rules; each tool's list is then its rules merged in index order
+  // with the rules that name no tool: linear in rules + tools × tool-less rules, not tools × rules.
+  const fastList = (list: readonly FastRule[]): FastList => {
+    const anyTool = list.filter((r) => r.foldedTool === '');
+    const own = new Map<string, FastRule[]>();
+    for (const r of list) {
+      if (r.foldedTool === '') continue;
+      const bucket = own.get(r.foldedTool);
+      if (bucket) bucket.push(r);
+      else own.set(r.foldedTool, [r]);
+    }
+    const byTool = new Map<string, FastRule[]>();
+    for (const t of tools) byTool.set(t, mergeByIndex(own.get(t) ?? [], anyTool));
+    return { byTool, anyTool };
+  };
   const denyList = fastList(deny);
   const allowList = fastList(allow);
   const cache = new Map<FastRule, PreparedStep>();
