@@ -12,7 +12,7 @@ import {
   sortDiagnostics,
   validatePolicy,
 } from '@verdict/engine';
-import { compileFile } from '@verdict/compiler';
+import { compileFile, encodePolicy } from '@verdict/compiler';
 import { type Command, parse, UsageError, write } from '../args.ts';
 import { renderDiagnostics } from '../render.ts';
 
@@ -72,23 +72,6 @@ function check(policy: Policy, driver: string, descriptor: DriverDescriptor): Ro
   return { driver, valid: err === null, error: err ? errorJson(err) : null };
 }
 
-function effectiveJson(p: Policy): object {
-  const a = p.approvals;
-  return {
-    sandbox: p.sandbox,
-    web_search: p.webSearch,
-    browser: p.browser,
-    approvals: {
-      permission: a.permission,
-      plan_review: a.planReview,
-      question: a.question,
-      timeout: formatGoDuration(a.timeout),
-      on_timeout: a.onTimeout,
-      on_reject: a.onReject,
-      max_retries: a.maxRetries,
-    },
-  };
-}
 
 function effectiveText(p: Policy): string {
   const a = p.approvals;
@@ -174,10 +157,10 @@ export const checkCommand: Command = {
 
     if (format === 'json') {
       const body = all
-        ? { file, policy: effectiveJson(effective), valid: rows.every((r) => r.valid), drivers: rows, diagnostics }
+        ? { file, policy: encodePolicy(effective), valid: rows.every((r) => r.valid), drivers: rows, diagnostics }
         : {
             file,
-            policy: effectiveJson(effective),
+            policy: encodePolicy(effective),
             ...rows[0],
             ...(descriptorFile === undefined ? {} : { descriptor: descriptorFile }),
             diagnostics,
