@@ -33,14 +33,17 @@ export default createRule({
     return {
       rule(rule) {
         if (rule.match === '' || rule.matchSpan === undefined) return;
-        const style = ctx.scalarStyleAt(rule.matchSpan);
-        if (style === undefined || style === 'QUOTE_DOUBLE') return;
         const p = rule.match;
+        // The pattern text is checked first: most patterns have no doubled backslash, and the
+        // scalar's style needs the YAML tree.
+        if (!p.includes('\\\\')) return;
         for (let i = 0; i < p.length; i++) {
           if (p[i] !== '\\') continue;
           if (p[i + 1] === '\\') {
             const next = p[i + 2];
             if (next !== undefined && ESCAPABLE.test(next)) {
+              const style = ctx.scalarStyleAt(rule.matchSpan);
+              if (style === undefined || style === 'QUOTE_DOUBLE') return;
               ctx.report({
                 span: rule.matchSpan,
                 messageId: 'doubled',

@@ -14,6 +14,7 @@ export class SourceInfo {
   readonly syntax: 'yaml' | 'json' | 'verdict' | undefined;
   readonly lines: LineIndex;
   private doc: Document | null | undefined;
+  private scalars: ScalarRange[] | null | undefined;
 
   constructor(file: string, text: string, syntax: 'yaml' | 'json' | 'verdict' | undefined) {
     this.file = file;
@@ -74,23 +75,47 @@ export class SourceInfo {
   /** The style of the YAML scalar whose text contains the start of `span`. */
   scalarStyleAt(span: Span | undefined): ScalarStyle | undefined {
     if (span === undefined) return undefined;
-    const doc = this.document();
-    if (doc === null) return undefined;
+    const scalars = this.scalarIndex();
+    if (scalars === null) return undefined;
     const at = span.start.offset;
     let found: ScalarStyle | undefined;
     let width = Infinity;
+    // The narrowest scalar containing `at`; the first one visited wins a tie.
+    for (const s of scalars) {
+      if (at < s.start || at > s.end) continue;
+      if (s.end - s.start < width) {
+        width = s.end - s.start;
+        found = s.style;
+      }
+    }
+    return found;
+  }
+
+  /** Every scalar's range and style, in visit order, collected once per file. */
+  private scalarIndex(): ScalarRange[] | null {
+    if (this.scalars !== undefined) return this.scalars;
+    const doc = this.document();
+    if (doc === null) {
+      this.scalars = null;
+      return null;
+    }
+    const out: ScalarRange[] = [];
     visit(doc, {
       Scalar(_key, node) {
         const r = node.range;
-        if (!r || at < r[0] || at > r[1]) return;
-        if (r[1] - r[0] < width) {
-          width = r[1] - r[0];
-          found = (node.type as ScalarStyle | undefined) ?? 'PLAIN';
-        }
+        if (!r) return;
+        out.push({ start: r[0], end: r[1], style: (node.type as ScalarStyle | undefined) ?? 'PLAIN' });
       },
     });
-    return found;
+    this.scalars = out;
+    return out;
   }
+}
+
+interface ScalarRange {
+  start: number;
+  end: number;
+  style: ScalarStyle;
 }
 
 function isNodeWithRange(n: unknown): n is YamlNode {
