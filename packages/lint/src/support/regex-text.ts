@@ -136,6 +136,8 @@ const PERL_CLASSES: Record<string, (c: string) => boolean> = {
 
 const SIMPLE_ESCAPES: Record<string, string> = { n: '\n', t: '\t', r: '\r', f: '\f', v: '\v', a: '\x07' };
 
+const QUANTIFIER = /^(?:\*|\+|\?|\{(\d+)(,(\d*))?\})/;
+
 /** Splits a branch into atoms with their quantifiers; `null` when the text is not understood. */
 export function atoms(branch: string): Atom[] | null {
   const out: Atom[] = [];
@@ -202,7 +204,8 @@ export function atoms(branch: string): Atom[] | null {
     // quantifier
     let min = 1;
     let max = 1;
-    const q = /^(?:\*|\+|\?|\{(\d+)(,(\d*))?\})/.exec(branch.slice(i));
+    const qc = branch[i];
+    const q = qc === '*' || qc === '+' || qc === '?' || qc === '{' ? QUANTIFIER.exec(branch.slice(i)) : null;
     if (q !== null) {
       const t = q[0];
       if (t === '*') [min, max] = [0, Infinity];

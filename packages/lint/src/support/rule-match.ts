@@ -14,20 +14,33 @@ export interface ProbeRule {
   field?: string | undefined;
 }
 
-const approvers = new WeakMap<RegexCache, Map<string, CompiledApprover | null>>();
+/** Per run: probe approvers by `list|mode|field`, then by pattern. */
+const approvers = new WeakMap<RegexCache, Map<string, Map<string, CompiledApprover | null>>>();
 
-function singleRuleApprover(regexes: RegexCache, rule: ProbeRule, list: RuleList, mode: InputMode): CompiledApprover | null {
-  let byKey = approvers.get(regexes);
-  if (byKey === undefined) {
-    byKey = new Map();
-    approvers.set(regexes, byKey);
+function singleRuleApprover(
+  regexes: RegexCache,
+  match: string,
+  field: string | undefined,
+  list: RuleList,
+  mode: InputMode,
+): CompiledApprover | null {
+  let byKind = approvers.get(regexes);
+  if (byKind === undefined) {
+    byKind = new Map();
+    approvers.set(regexes, byKind);
   }
-  const key = JSON.stringify([rule.match, rule.field ?? null, list, mode]);
-  let approver = byKey.get(key);
+  // `list` and `mode` never contain `|`, so the field (last) keeps the key unambiguous.
+  const kind = `${list}|${mode}|${field === undefined ? 'n' : `f${field}`}`;
+  let byPattern = byKind.get(kind);
+  if (byPattern === undefined) {
+    byPattern = new Map();
+    byKind.set(kind, byPattern);
+  }
+  let approver = byPattern.get(match);
   if (approver === undefined) {
     approver = null;
-    if (regexes.get(rule.match).ok) {
-      const probe = { tool: '', match: rule.match, ...(rule.field !== undefined ? { field: rule.field } : {}) };
+    if (regexes.get(match).ok) {
+      const probe = { tool: '', match, ...(field !== undefined ? { field } : {}) };
       approver =
         compileApprover({
           mode: 'pattern',
@@ -38,7 +51,7 @@ function singleRuleApprover(regexes: RegexCache, rule: ProbeRule, list: RuleList
           deny: list === 'deny' ? [probe] : [],
         }).approver ?? null;
     }
-    byKey.set(key, approver);
+    byPattern.set(match, approver);
   }
   return approver;
 }
@@ -51,7 +64,7 @@ export function ruleMatchesInput(
   mode: InputMode,
   input: string,
 ): boolean | undefined {
-  const approver = singleRuleApprover(regexes, { tool: '', match: rule.match, field: rule.field }, list, mode);
+  const approver = singleRuleApprover(regexes, rule.match, rule.field, list, mode);
   if (approver === null) return undefined;
   const e = approver.explain({ toolName: 'probe', input });
   if (e.by === 'invalid-input' || e.by === 'internal-error') return undefined;

@@ -17,8 +17,46 @@ export interface Witness {
 
 const COMMON_KEYS = ['command', 'cmd', 'path', 'file_path', 'input'];
 
+/**
+ * Witnesses found so far, per run (regex cache): rules that probe the same pattern in the same
+ * list and mode share one search. Bounded: cleared when it grows past `WITNESS_CACHE_LIMIT`.
+ */
+const witnesses = new WeakMap<RegexCache, Map<string, Map<string, Witness | undefined>>>();
+const WITNESS_CACHE_LIMIT = 4096;
+let cachedWitnesses = 0;
+
 /** A compact JSON object input the rule matches, or `undefined` when none was found. */
 export function findWitness(
+  regexes: RegexCache,
+  rule: Pick<RuleIR, 'match' | 'field'>,
+  list: RuleList,
+  mode: InputMode,
+): Witness | undefined {
+  let byKind = witnesses.get(regexes);
+  if (byKind === undefined) {
+    byKind = new Map();
+    witnesses.set(regexes, byKind);
+  }
+  // `list` and `mode` never contain `|`, so the field (last) keeps the key unambiguous.
+  const kind = `${list}|${mode}|${rule.field === undefined ? 'n' : `f${rule.field}`}`;
+  let byPattern = byKind.get(kind);
+  if (byPattern === undefined) {
+    byPattern = new Map();
+    byKind.set(kind, byPattern);
+  }
+  if (byPattern.has(rule.match)) return byPattern.get(rule.match);
+  const found = searchWitness(regexes, rule, list, mode);
+  if (found !== undefined) Object.freeze(found.value);
+  if (cachedWitnesses >= WITNESS_CACHE_LIMIT) {
+    for (const m of byKind.values()) m.clear();
+    cachedWitnesses = 0;
+  }
+  byPattern.set(rule.match, found === undefined ? undefined : Object.freeze(found));
+  cachedWitnesses++;
+  return found;
+}
+
+function searchWitness(
   regexes: RegexCache,
   rule: Pick<RuleIR, 'match' | 'field'>,
   list: RuleList,
@@ -37,13 +75,24 @@ export function findWitness(
       candidates.push(`{"${key}":"${s}"}`, JSON.stringify({ [key]: s }));
     }
   }
+  // The matcher is deterministic: an input already tried (and not matched) is not tried again.
+  const tried = new Set<string>();
+  const matches = (input: string): boolean => {
+    if (tried.has(input)) return false;
+    tried.add(input);
+    return ruleMatchesInput(regexes, rule, list, mode, input) === true;
+  };
+  const seen = new Set<string>();
   for (const text of candidates) {
+    // The same candidate twice gives the same answer: no match the first time.
+    if (seen.has(text)) continue;
+    seen.add(text);
     const value = parseObject(text);
     if (value === undefined) continue;
     // The compact re-encoding is what probes extend, so it must match too.
     const compact = JSON.stringify(value);
-    if (ruleMatchesInput(regexes, rule, list, mode, compact) === true) return { text: compact, value };
-    if (compact !== text && ruleMatchesInput(regexes, rule, list, mode, text) === true) {
+    if (matches(compact)) return { text: compact, value };
+    if (compact !== text && matches(text)) {
       // Formatting-sensitive pattern: keep the original text, probes use the object form only.
       return { text, value };
     }
@@ -52,6 +101,10 @@ export function findWitness(
 }
 
 function parseObject(text: string): Record<string, unknown> | undefined {
+  // Only text whose first non-blank character is `{` can parse to an object: skip the throw.
+  let i = 0;
+  while (i < text.length && (text[i] === ' ' || text[i] === '\t' || text[i] === '\n' || text[i] === '\r')) i++;
+  if (text[i] !== '{') return undefined;
   try {
     const v: unknown = JSON.parse(text);
     if (typeof v === 'object' && v !== null && !Array.isArray(v)) return v as Record<string, unknown>;
