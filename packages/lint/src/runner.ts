@@ -115,9 +115,10 @@ export function lintSource(text: string, file: string, options: LintSourceOption
   const ruleMessages: LintMessage[] = [];
   if (compiled?.ir !== undefined) {
     const ir = compiled.ir;
+    const shared = fileContext(ir, source, regexes, enabled);
     for (const r of resolved) {
       try {
-        const visitor = r.rule.create(makeContext(r, ir, compiled, source, regexes, enabled, ruleMessages));
+        const visitor = r.rule.create(makeContext(r, ir, compiled, source, regexes, shared, ruleMessages));
         if (visitor) walk(ir, visitor);
       } catch (e) {
         internal(`rule \`${r.rule.id}\``, e);
@@ -222,29 +223,47 @@ function fromCompilerDiagnostic(d: Diagnostic, config: LintConfig | undefined, s
   };
 }
 
+/** What every rule's context shares for one file: built once per file, not once per rule. */
+interface FileContext {
+  approverPath: () => (string | number)[];
+  locate: (d: {
+    span?: Span | undefined;
+    node?: { span?: Span | undefined } | undefined;
+    path?: readonly (string | number)[] | undefined;
+    atKey?: boolean | undefined;
+  }) => Span;
+  regex: RuleContext['regex'];
+  scalarStyleAt: RuleContext['scalarStyleAt'];
+  isRuleEnabled: RuleContext['isRuleEnabled'];
+}
+
+function fileContext(ir: PolicyFileIR, source: SourceInfo, regexes: RegexCache, enabled: ReadonlySet<string>): FileContext {
+  return {
+    approverPath: () =>
+      ir.approverPlacement === 'agent.approver' ? ['agent', 'approver'] : ir.approverPlacement === 'approver' ? ['approver'] : [],
+    locate: (d) =>
+      d.span ??
+      d.node?.span ??
+      (d.path !== undefined ? source.pathSpan(d.path, d.atKey === true) : undefined) ??
+      ir.approver?.span ??
+      source.fileStart(),
+    regex: (pattern) => regexes.get(pattern),
+    scalarStyleAt: (span) => source.scalarStyleAt(span),
+    isRuleEnabled: (id) => enabled.has(id),
+  };
+}
+
 function makeContext(
   r: ResolvedRule,
   ir: PolicyFileIR,
   compiled: CompileResult,
   source: SourceInfo,
   regexes: RegexCache,
-  enabled: ReadonlySet<string>,
+  shared: FileContext,
   sink: LintMessage[],
 ): RuleContext {
   const { rule } = r;
-  const approverPath = (): (string | number)[] =>
-    ir.approverPlacement === 'agent.approver' ? ['agent', 'approver'] : ir.approverPlacement === 'approver' ? ['approver'] : [];
-  const locate = (d: {
-    span?: Span | undefined;
-    node?: { span?: Span | undefined } | undefined;
-    path?: readonly (string | number)[] | undefined;
-    atKey?: boolean | undefined;
-  }): Span =>
-    d.span ??
-    d.node?.span ??
-    (d.path !== undefined ? source.pathSpan(d.path, d.atKey === true) : undefined) ??
-    ir.approver?.span ??
-    source.fileStart();
+  const { locate } = shared;
   return {
     id: rule.id,
     file: source.file,
@@ -256,11 +275,11 @@ function makeContext(
     descriptor: compiled.descriptor,
     policy: compiled.policy,
     options: r.options,
-    regex: (pattern) => regexes.get(pattern),
+    regex: shared.regex,
     regexCache: regexes,
-    scalarStyleAt: (span) => source.scalarStyleAt(span),
-    approverPath,
-    isRuleEnabled: (id) => enabled.has(id),
+    scalarStyleAt: shared.scalarStyleAt,
+    approverPath: shared.approverPath,
+    isRuleEnabled: shared.isRuleEnabled,
     report(d: ReportDescriptor) {
       const template = rule.meta.messages[d.messageId];
       if (template === undefined) throw new Error(`unknown message id \`${d.messageId}\``);

@@ -138,8 +138,28 @@ const SIMPLE_ESCAPES: Record<string, string> = { n: '\n', t: '\t', r: '\r', f: '
 
 const QUANTIFIER = /^(?:\*|\+|\?|\{(\d+)(,(\d*))?\})/;
 
+/**
+ * Atoms of recently seen branches: the witness search and several rules read the same branches of
+ * a file. Bounded (cleared when full); the lists are frozen, as they are shared.
+ */
+const atomCache = new Map<string, Atom[] | null>();
+const ATOM_CACHE_LIMIT = 2048;
+
 /** Splits a branch into atoms with their quantifiers; `null` when the text is not understood. */
 export function atoms(branch: string): Atom[] | null {
+  const cached = atomCache.get(branch);
+  if (cached !== undefined) return cached;
+  const list = parseAtoms(branch);
+  if (list !== null) {
+    for (const a of list) Object.freeze(a);
+    Object.freeze(list);
+  }
+  if (atomCache.size >= ATOM_CACHE_LIMIT) atomCache.clear();
+  atomCache.set(branch, list);
+  return list;
+}
+
+function parseAtoms(branch: string): Atom[] | null {
   const out: Atom[] = [];
   let i = 0;
   while (i < branch.length) {
@@ -218,7 +238,12 @@ export function atoms(branch: string): Atom[] | null {
       i += t.length;
       if (branch[i] === '?') i++;
     }
-    out.push({ ...atom, min, max, start });
+    // Same keys, same order as a spread of `atom`, without the copy.
+    const full = atom as Atom;
+    full.min = min;
+    full.max = max;
+    full.start = start;
+    out.push(full);
   }
   return out;
 }
