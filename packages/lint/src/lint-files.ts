@@ -181,10 +181,38 @@ function startsWithPolicyKey(text: string): boolean {
     const nl = text.indexOf('\n', i);
     const line = text.slice(i, nl < 0 ? text.length : nl);
     if (!/^[ \t]*(?:#.*)?\r?$/.test(line)) {
-      if (/^(?:approver|policy|agent|driver|mode)[ \t]*:(?:[ \t]|\r?$)/.test(line)) return true;
+      if (POLICY_KEY_LINE.test(line)) return true;
+      if (PLAIN_KEY_LINE.test(line) && !RISKY.test(line)) return laterPolicyKey(text, nl);
       return /^\{\s*"(?:approver|policy|agent|driver|mode)"\s*:/.test(text.slice(i, i + 256));
     }
     if (nl < 0) return false;
     i = nl + 1;
   }
+}
+
+const POLICY_KEY_LINE = /^(?:approver|policy|agent|driver|mode)[ \t]*:(?:[ \t]|\r?$)/;
+const PLAIN_KEY_LINE = /^[A-Za-z_][A-Za-z0-9_-]*[ \t]*:(?:[ \t]|\r?$)/;
+/**
+ * Characters that may start a construct spanning lines (quotes, flow collections, block
+ * scalars) or other syntax this scan does not model; a line with any of them ends the scan.
+ */
+const RISKY = /["'`[\]{}|>&*!%@?\t]/;
+
+/**
+ * The document starts with a plain key at column 0 (a block mapping at indent 0): a later line
+ * that starts at column 0 with a policy key the textual check knows is then a key of that
+ * mapping, as long as no earlier line can carry content over lines (checked conservatively). If
+ * the document does not parse, the textual check matches that line. `false` means "parse".
+ */
+function laterPolicyKey(text: string, nl: number): boolean {
+  let i = nl + 1;
+  while (nl >= 0 && i < text.length) {
+    nl = text.indexOf('\n', i);
+    const line = text.slice(i, nl < 0 ? text.length : nl);
+    i = nl + 1;
+    if (/^[ \t]*(?:#.*)?\r?$/.test(line)) continue;
+    if (POLICY_KEY_LINE.test(line)) return true;
+    if (RISKY.test(line) || line.startsWith('---') || line.startsWith('...')) return false;
+  }
+  return false;
 }
