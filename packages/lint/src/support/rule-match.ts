@@ -4,7 +4,7 @@
  * (input mode, `field` lookup, fail-closed parsing). Each probe approver is built once per run
  * (pattern, field, list, mode) and only for patterns the run's cache already compiled.
  */
-import { compileApprover } from '@verdict/engine';
+import { compileApprover, wellFormed } from '@verdict/engine';
 import type { CompiledApprover, InputMode, RuleIR, RuleList } from '@verdict/engine';
 import type { RegexCache } from './regex-cache.ts';
 
@@ -58,6 +58,35 @@ function singleRuleApprover(
 
 /** `true`/`false`, or `undefined` when the pattern does not compile or canonical mode rejects the input. */
 export function ruleMatchesInput(
+  regexes: RegexCache,
+  rule: Pick<RuleIR, 'match' | 'field'>,
+  list: RuleList,
+  mode: InputMode,
+  input: string,
+): boolean | undefined {
+  if (mode === 'raw' && rule.field === undefined) return rawRuleMatches(regexes, rule.match, input);
+  return ruleMatchesInputByApprover(regexes, rule, list, mode, input);
+}
+
+/**
+ * A rule without `field` in raw mode, without building an approver: the engine matches the
+ * pattern against the input made well-formed (an empty pattern matches everything), whichever the
+ * list, and a matcher error is an internal error. `ruleMatchesInputByApprover` is the reference
+ * (a property test keeps the two equal).
+ */
+function rawRuleMatches(regexes: RegexCache, match: string, input: string): boolean | undefined {
+  const compiled = regexes.get(match);
+  if (!compiled.ok) return undefined;
+  if (match === '') return true;
+  try {
+    return compiled.regex.testWellFormed(wellFormed(input));
+  } catch {
+    return undefined;
+  }
+}
+
+/** `ruleMatchesInput` through a one-rule engine approver (every mode and rule shape). */
+export function ruleMatchesInputByApprover(
   regexes: RegexCache,
   rule: Pick<RuleIR, 'match' | 'field'>,
   list: RuleList,
