@@ -101,10 +101,15 @@ function searchWitness(
 }
 
 function parseObject(text: string): Record<string, unknown> | undefined {
-  // Only text whose first non-blank character is `{` can parse to an object: skip the throw.
-  let i = 0;
-  while (i < text.length && (text[i] === ' ' || text[i] === '\t' || text[i] === '\n' || text[i] === '\r')) i++;
+  // A JSON object starts with `{` and then `"` or `}` (JSON whitespace aside) and ends with `}`:
+  // other text cannot parse to an object, so the throw is skipped.
+  let i = skipJsonSpace(text, 0);
   if (text[i] !== '{') return undefined;
+  i = skipJsonSpace(text, i + 1);
+  if (text[i] !== '"' && text[i] !== '}') return undefined;
+  let end = text.length - 1;
+  while (end > i && isJsonSpace(text[end])) end--;
+  if (text[end] !== '}') return undefined;
   try {
     const v: unknown = JSON.parse(text);
     if (typeof v === 'object' && v !== null && !Array.isArray(v)) return v as Record<string, unknown>;
@@ -112,6 +117,13 @@ function parseObject(text: string): Record<string, unknown> | undefined {
     // not JSON
   }
   return undefined;
+}
+
+const isJsonSpace = (c: string | undefined): boolean => c === ' ' || c === '\t' || c === '\n' || c === '\r';
+
+function skipJsonSpace(text: string, i: number): number {
+  while (i < text.length && isJsonSpace(text[i])) i++;
+  return i;
 }
 
 /** The top-level keys whose value is a string. */
