@@ -1,16 +1,10 @@
-/** `verdict fuzz`: golden runs (fixtures/cli/fuzz-*), and the behaviours a user notices. */
+/** `verdict fuzz`: the behaviours a user notices (its golden runs, fixtures/cli/fuzz-*, run in golden.test.ts). */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { fuzzCommand } from '../src/commands/fuzz.ts';
-import { checkGolden, goldenCases, runCommand } from './command-harness.ts';
+import { runCommand } from './command-harness.ts';
 import { repoRoot } from './harness.ts';
 
 beforeAll(() => process.chdir(repoRoot));
-
-describe('verdict fuzz golden runs', () => {
-  const cases = goldenCases('fuzz-');
-  it('has golden cases', () => expect(cases.length).toBeGreaterThan(5));
-  for (const name of cases) it(name, () => checkGolden(fuzzCommand, name));
-});
 
 describe('verdict fuzz', () => {
   const flawed = 'fixtures/testing/rm-flawed.yaml';

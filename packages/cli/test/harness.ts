@@ -19,11 +19,15 @@ function sink(): { stream: PassThrough; text: () => string } {
 }
 
 /** Runs the CLI in-process, as a user would from the repository root. */
-export async function runCli(argv: string[], stdin: string | Buffer | Iterable<string> = ''): Promise<RunResult> {
+export async function runCli(
+  argv: string[],
+  stdin: string | Buffer | Iterable<string> = '',
+  options: { isTTY?: boolean } = {},
+): Promise<RunResult> {
   const out = sink();
   const err = sink();
   const input = typeof stdin === 'string' || Buffer.isBuffer(stdin) ? Readable.from([Buffer.from(stdin)]) : Readable.from(stdin);
-  const io: CommandIo = { stdin: input, stdout: out.stream, stderr: err.stream, cwd: repoRoot, isTTY: false };
+  const io: CommandIo = { stdin: input, stdout: out.stream, stderr: err.stream, cwd: repoRoot, isTTY: options.isTTY === true };
   const code = await main(argv, io);
   await new Promise((r) => setImmediate(r));
   return { code, stdout: out.text(), stderr: err.text() };

@@ -1,19 +1,13 @@
-/** `verdict test`: golden runs (fixtures/cli/test-*), and the behaviours a user notices. */
+/** `verdict test`: the behaviours a user notices (its golden runs, fixtures/cli/test-*, run in golden.test.ts). */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { fuzzCommand } from '../src/commands/fuzz.ts';
 import { testCommand } from '../src/commands/test.ts';
-import { checkGolden, goldenCases, runCommand } from './command-harness.ts';
+import { runCommand } from './command-harness.ts';
 import { repoRoot } from './harness.ts';
 
 beforeAll(() => process.chdir(repoRoot));
-
-describe('verdict test golden runs', () => {
-  const cases = goldenCases('test-');
-  it('has golden cases', () => expect(cases.length).toBeGreaterThan(5));
-  for (const name of cases) it(name, () => checkGolden(testCommand, name));
-});
 
 describe('verdict test', () => {
   it('counts, per rule, the tests it decided and the tests it matched', async () => {
