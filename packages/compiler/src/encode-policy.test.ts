@@ -1,6 +1,6 @@
-import { materialize } from '@verdict/engine';
+import { encodePolicy, materialize } from '@verdict/engine';
 import { describe, expect, it } from 'vitest';
-import { compileSource, encodePolicy } from './index.ts';
+import { compileSource } from './index.ts';
 
 describe('encodePolicy', () => {
   it('writes a lowered policy back in the file encoding, durations as Go writes them', () => {

@@ -1,5 +1,5 @@
 /** The run Policy IR lowered to the engine's `Policy` (zero fields stay zero: not materialised). */
-import { formatGoDuration, parseGoDuration } from '@verdict/engine';
+import { parseGoDuration } from '@verdict/engine';
 import type { Located, Policy, PolicyIR } from '@verdict/engine';
 
 function v(l: Located<string> | undefined): string {
@@ -27,41 +27,6 @@ export function lowerPolicy(ir: PolicyIR): Policy {
       onTimeout: v(a?.onTimeout),
       onReject: v(a?.onReject),
       maxRetries: Object.is(maxRetries, -0) ? 0 : maxRetries,
-    },
-  };
-}
-
-/** A `Policy` in the file encoding (semantics.md B1): snake_case keys, the timeout as a Go duration. */
-export interface PolicyFileShape {
-  sandbox: string;
-  web_search: string;
-  browser: string;
-  approvals: {
-    permission: string;
-    plan_review: string;
-    question: string;
-    timeout: string;
-    on_timeout: string;
-    on_reject: string;
-    max_retries: number;
-  };
-}
-
-/** The inverse of lowering, for printing a policy (e.g. the effective one `verdict check` shows). */
-export function encodePolicy(p: Policy): PolicyFileShape {
-  const a = p.approvals;
-  return {
-    sandbox: p.sandbox,
-    web_search: p.webSearch,
-    browser: p.browser,
-    approvals: {
-      permission: a.permission,
-      plan_review: a.planReview,
-      question: a.question,
-      timeout: formatGoDuration(a.timeout),
-      on_timeout: a.onTimeout,
-      on_reject: a.onReject,
-      max_retries: a.maxRetries,
     },
   };
 }

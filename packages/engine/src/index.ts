@@ -122,6 +122,8 @@ export {
   resolvePolicy,
   zeroPolicy,
 } from './policy/defaults.ts';
+export { encodePolicy } from './policy/encode.ts';
+export type { PolicyFileShape } from './policy/encode.ts';
 export type { PolicyEnumKey, PolicyFileKey } from './policy/domains.ts';
 export { isInPolicyDomain, POLICY_DOMAIN_ORDER, POLICY_DOMAINS, POLICY_FIELD_NAMES } from './policy/domains.ts';
 export type { PolicyCapabilityDimension, PolicyError, PolicyErrorCode } from './policy/errors.ts';

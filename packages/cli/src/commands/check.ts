@@ -1,5 +1,6 @@
 import {
   BUILTIN_DRIVER_NAMES,
+  encodePolicy,
   type Diagnostic,
   type DriverDescriptor,
   formatGoDuration,
@@ -12,7 +13,7 @@ import {
   sortDiagnostics,
   validatePolicy,
 } from '@verdict/engine';
-import { compileFile, encodePolicy } from '@verdict/compiler';
+import { compileFile } from '@verdict/compiler';
 import { type Command, parse, UsageError, write } from '../args.ts';
 import { renderDiagnostics } from '../render.ts';
 

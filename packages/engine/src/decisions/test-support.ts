@@ -1,6 +1,7 @@
 // Shared helpers for the decision tests (not exported from the package).
 import type { DriverDescriptor, Policy } from '../policy/types.ts';
 import type { ApprovalPolicy } from '../policy/types.ts';
+import { zeroPolicy } from '../policy/defaults.ts';
 
 export function descriptor(retry: boolean, type = retry ? 'test-retry' : 'test-no-retry'): DriverDescriptor {
   const modes = { ask: true, auto_approve: true, auto_reject: true, retry };
@@ -19,21 +20,8 @@ export function descriptor(retry: boolean, type = retry ? 'test-retry' : 'test-n
 }
 
 export function policy(approvals: Partial<ApprovalPolicy> = {}): Policy {
-  return {
-    sandbox: '',
-    webSearch: '',
-    browser: '',
-    approvals: {
-      permission: '',
-      planReview: '',
-      question: '',
-      timeout: 0n,
-      onTimeout: '',
-      onReject: '',
-      maxRetries: 0,
-      ...approvals,
-    },
-  };
+  const p = zeroPolicy();
+  return { ...p, approvals: { ...p.approvals, ...approvals } };
 }
 
 /** Lets every pending microtask and immediate run. */

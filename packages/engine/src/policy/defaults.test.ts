@@ -14,12 +14,13 @@ import {
   zeroPolicy,
 } from './defaults.ts';
 import { SECOND } from './duration.ts';
-import { fromFilePolicy, toFilePolicy } from './testutil.ts';
+import { fromFilePolicy } from './testutil.ts';
+import { encodePolicy } from './encode.ts';
 import type { Policy } from './types.ts';
 
 describe('presets (B1)', () => {
   it('sandbox presets set the sandbox only', () => {
-    expect(toFilePolicy(presetReadOnly())).toEqual(toFilePolicy(fromFilePolicy({ sandbox: 'read_only' })));
+    expect(encodePolicy(presetReadOnly())).toEqual(encodePolicy(fromFilePolicy({ sandbox: 'read_only' })));
     expect(presetWorkspaceWrite()).toEqual(fromFilePolicy({ sandbox: 'workspace_write' }));
     expect(presetUnrestricted()).toEqual(fromFilePolicy({ sandbox: 'unrestricted' }));
   });
@@ -44,7 +45,7 @@ describe('presets (B1)', () => {
 
 describe('materialize (B3)', () => {
   it('fills the SDK defaults of a zero policy', () => {
-    expect(toFilePolicy(materialize(zeroPolicy()))).toEqual({
+    expect(encodePolicy(materialize(zeroPolicy()))).toEqual({
       sandbox: '',
       web_search: '',
       browser: '',
@@ -66,7 +67,7 @@ describe('materialize (B3)', () => {
       web_search: 'deny',
       approvals: { permission: 'auto_approve', question: 'ask', timeout: '-5s', on_reject: 'retry', max_retries: 1 },
     });
-    expect(toFilePolicy(materialize(p))).toEqual({
+    expect(encodePolicy(materialize(p))).toEqual({
       sandbox: '',
       web_search: 'deny',
       browser: '',

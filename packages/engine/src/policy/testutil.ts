@@ -1,7 +1,7 @@
 /** Test helpers: the policy file encoding (semantics.md B1) to and from the engine's Policy. */
 import { readFileSync } from 'node:fs';
 import { zeroPolicy } from './defaults.ts';
-import { formatGoDuration, parseGoDuration } from './duration.ts';
+import { parseGoDuration } from './duration.ts';
 import type { Policy } from './types.ts';
 
 export interface FilePolicy {
@@ -39,23 +39,6 @@ export function fromFilePolicy(file: FilePolicy): Policy {
   return policy;
 }
 
-export function toFilePolicy(policy: Policy): Required<FilePolicy> {
-  const a = policy.approvals;
-  return {
-    sandbox: policy.sandbox,
-    web_search: policy.webSearch,
-    browser: policy.browser,
-    approvals: {
-      permission: a.permission,
-      plan_review: a.planReview,
-      question: a.question,
-      timeout: formatGoDuration(a.timeout),
-      on_timeout: a.onTimeout,
-      on_reject: a.onReject,
-      max_retries: a.maxRetries,
-    },
-  };
-}
 
 /** The repository root, from a file in `packages/engine/src/policy/`. */
 export const REPO_ROOT = new URL('../../../../', import.meta.url);

@@ -14,7 +14,8 @@ import {
   PolicyCapabilityUnsupportedError,
   StructuredOutputUnsupportedError,
 } from './errors.ts';
-import { fromFilePolicy, readRepoJson, toFilePolicy } from './testutil.ts';
+import { fromFilePolicy, readRepoJson } from './testutil.ts';
+import { encodePolicy } from './encode.ts';
 import type { FilePolicy } from './testutil.ts';
 import type { DriverDescriptor, Policy } from './types.ts';
 import { validatePolicy } from './validate.ts';
@@ -80,7 +81,7 @@ describe('validatePolicy: fixtures/cases/policy-validation.json (semantics.md C4
       case 'valid':
         expect(err).toBeNull();
         if (want.effective !== undefined && policy !== undefined) {
-          expect(toFilePolicy(materialize(policy))).toEqual(want.effective);
+          expect(encodePolicy(materialize(policy))).toEqual(want.effective);
         }
         break;
       case 'error': {
