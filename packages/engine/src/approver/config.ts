@@ -40,6 +40,29 @@ export interface CompileApproverResult {
 // Go's unicode.IsSpace, which strings.TrimSpace uses (JS `trim` differs on U+0085 and U+FEFF).
 const GO_SPACE = '\t\n\v\f\r \u0085\u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000';
 
+
+/**
+ * Compiled patterns shared by every configuration checked or compiled in this process: the
+ * compiler's validate stage checks a file's patterns and its compile stage builds the approver from
+ * the same ones, and reloading a policy compiles them again. Results are immutable values. Bounded:
+ * dropped whole when full, and very long patterns are not kept.
+ */
+const shared = new Map<string, ReturnType<typeof compileRegex>>();
+const SHARED_MAX_ENTRIES = 4096;
+const SHARED_MAX_PATTERN = 64 * 1024;
+
+function compileShared(pattern: string): ReturnType<typeof compileRegex> {
+  let compiled = shared.get(pattern);
+  if (compiled === undefined) {
+    compiled = compileRegex(pattern);
+    if (pattern.length <= SHARED_MAX_PATTERN) {
+      if (shared.size >= SHARED_MAX_ENTRIES) shared.clear();
+      shared.set(pattern, compiled);
+    }
+  }
+  return compiled;
+}
+
 /** Go `strings.TrimSpace`. */
 export function goTrimSpace(s: string): string {
   let start = 0;
@@ -137,7 +160,6 @@ function analyse(ir: ApproverIR): Analysis {
       field: 'default',
     });
   }
-  const cache = new Map<string, ReturnType<typeof compileRegex>>();
   const rules: PatternRule[] = [];
   // Allow first, then deny: the order the reference looks for the failing rule in (A3.6).
   const lists: [RuleList, readonly RuleIR[]][] = [
@@ -148,15 +170,11 @@ function analyse(ir: ApproverIR): Analysis {
     irRules.forEach((rule, index) => {
       let regex: CompiledRegex | null = null;
       if (rule.match !== '' || rule.field !== undefined) {
-        let compiled = cache.get(rule.match);
-        if (compiled === undefined) {
-          compiled = compileRegex(rule.match);
-          cache.set(rule.match, compiled);
-        }
+        let compiled = compileShared(rule.match);
         // A field rule runs `^(?:match)$` (A4.3). Matching uses the pattern whole, but the wrapped text
         // must compile too: `\Qa` (no `\E`) quotes the `)$` and leaves the group open, as it would there.
         if (compiled.ok && rule.field !== undefined) {
-          const wrapped = compileRegex(`^(?:${rule.match})$`);
+          const wrapped = compileShared(`^(?:${rule.match})$`);
           if (!wrapped.ok) compiled = wrapped;
         }
         if (!compiled.ok) {
