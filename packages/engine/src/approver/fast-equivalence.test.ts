@@ -107,12 +107,16 @@ describe('fast decision loop', () => {
         }),
         (gen, calls) => {
           const rules = fastRules(gen);
-          const plan = buildPlan(rules);
+          // With the DFA (groups without field rules), with a DFA too small to finish (calls fall back
+          // to the steps midway), and without it (the steps decide every call).
+          const plans = [buildPlan(rules), buildPlan(rules, { dfaStates: 2 }), buildPlan(rules, { dfa: false })];
           for (const [tool, text, fieldValue] of calls) {
             const s = subjectOf(text, { COMMAND: fieldValue });
             const want = key(reference(rules, tool, s));
-            expect(key(decide(plan, caseFold(tool), s)), `${tool} ${JSON.stringify(text)}`).toBe(want);
-            expect(key(decideTool(plan, tool, s))).toBe(want);
+            for (const plan of plans) {
+              expect(key(decide(plan, caseFold(tool), s)), `${tool} ${JSON.stringify(text)}`).toBe(want);
+              expect(key(decideTool(plan, tool, s))).toBe(want);
+            }
             // what `explain` calls, rule by rule, takes the same shortcuts and must agree too
             for (const r of rules) expect(ruleMatches(r, s), `${r.list}:${r.index} on ${JSON.stringify(text)}`).toBe(matchesByDefinition(r, s));
           }
@@ -128,7 +132,7 @@ describe('fast decision loop', () => {
     fc.assert(
       fc.property(fc.array(caseless, { minLength: 4, maxLength: 12 }), fc.array(subject, { minLength: 1, maxLength: 8 }), (patterns, texts) => {
         const rules = fastRules(patterns.map((match, i) => ({ list: i % 3 === 0 ? 'allow' : 'deny', tool: '', match, field: undefined })));
-        const plan = buildPlan(rules);
+        const plan = buildPlan(rules, { dfa: false });
         for (const t of texts) {
           const s = subjectOf(t, {});
           expect(key(decide(plan, 'X', s)), JSON.stringify(t)).toBe(key(reference(rules, 'x', s)));
@@ -180,7 +184,7 @@ describe('fast decision loop', () => {
       { list: 'deny', tool: '', match: '(?i)(.*a){8}z', field: undefined },
       { list: 'allow', tool: '', match: 'b', field: undefined },
     ]);
-    const plan = buildPlan(rules);
+    const plan = buildPlan(rules, { dfa: false });
     const big = 'a'.repeat(1 << 20);
     const t = performance.now();
     expect(key(decide(plan, 'BASH', subjectOf(big, {})))).toBe('deny:0');

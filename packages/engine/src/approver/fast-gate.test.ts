@@ -56,7 +56,7 @@ describe('literal gate', () => {
           if (c !== null && !c.ok) throw new Error(c.error);
           return { list, index: counters[list]++, foldedTool: '', regex: c === null ? null : c.regex, field: undefined };
         });
-        const plan = buildPlan(rules, { minGate: 2 });
+        const plan = buildPlan(rules, { minGate: 2, dfa: false });
         for (const t of subjects) {
           const s = { text: t, field: () => undefined };
           const byDef =

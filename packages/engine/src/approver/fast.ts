@@ -24,6 +24,8 @@ import type { RE2JS } from 're2js';
 import { caseFold } from '../canonical/casefold.ts';
 import type { RuleList } from '../ir.ts';
 import type { CompiledRegex } from '../regex/regex.ts';
+import { buildDfa, runDfa } from './fast-dfa.ts';
+import type { Dfa } from './fast-dfa.ts';
 import { buildGate, Q, scan } from './fast-gate.ts';
 import type { Gate } from './fast-gate.ts';
 import { find, findAll, needle } from './fast-find.ts';
@@ -107,6 +109,8 @@ interface Group {
   readonly allow: StepList;
   /** One pass over the text marks the keyed steps of both lists that can match; `null`: no gate. */
   readonly gate: Gate | null;
+  /** One pass over the text decides the call (`fast-dfa.ts`); `null`: the steps decide. */
+  readonly dfa: Dfa | null;
 }
 
 export interface FastList {
@@ -236,7 +240,17 @@ export function keyOf(s: PreparedStep): readonly string[] | null {
  */
 const MIN_GATE = 32;
 
-function buildGroup(deny: StepList, allow: StepList, minGate: number): Group {
+/** The group's DFA, when every rule of both lists can run in one (no field rules, re2js programs). */
+function dfaFor(deny: StepList, allow: StepList, maxStates: number | undefined): Dfa | null {
+  const programs = (list: StepList) => list.steps.map((s) => (s.kind === ALWAYS ? null : s.kind === FIELD ? undefined : s.re));
+  const d = programs(deny);
+  const a = programs(allow);
+  if ([...d, ...a].some((p) => p === undefined)) return null;
+  return buildDfa(d as (RE2JS | null)[], a as (RE2JS | null)[], maxStates === undefined ? {} : { maxStates });
+}
+
+function buildGroup(deny: StepList, allow: StepList, minGate: number, dfa: boolean, dfaStates: number | undefined): Group {
+  const machine = dfa ? dfaFor(deny, allow, dfaStates) : null;
   const keys: (readonly string[])[] = [];
   const keyed = (list: StepList): StepList => ({
     set: list.set,
@@ -249,8 +263,8 @@ function buildGroup(deny: StepList, allow: StepList, minGate: number): Group {
   });
   const d = keyed(deny);
   const a = keyed(allow);
-  if (keys.length < minGate) return { deny, allow, gate: null };
-  return { deny: d, allow: a, gate: buildGate(keys) };
+  if (keys.length < minGate) return { deny, allow, gate: null, dfa: machine };
+  return { deny: d, allow: a, gate: buildGate(keys), dfa: machine };
 }
 
 /** Two lists sorted by `index`, merged into one sorted list. */
@@ -266,9 +280,17 @@ function mergeByIndex(a: readonly FastRule[], b: readonly FastRule[]): FastRule[
   return out;
 }
 
-/** `minGate`: the fewest keyed rules of a tool for which its group gets a gate (tests lower it). */
-export function buildPlan(rules: readonly FastRule[], options: { readonly minGate?: number } = {}): FastPlan {
+/**
+ * `minGate`: the fewest keyed rules of a tool for which its group gets a gate (tests lower it);
+ * `dfa: false` leaves out the DFA, so that the steps decide every call (tests of the steps);
+ * `dfaStates` bounds each DFA's states (tests make it small, so that calls fall back to the steps).
+ */
+export function buildPlan(
+  rules: readonly FastRule[],
+  options: { readonly minGate?: number; readonly dfa?: boolean; readonly dfaStates?: number } = {},
+): FastPlan {
   const minGate = options.minGate ?? MIN_GATE;
+  const useDfa = options.dfa ?? true;
   const sorted = (list: RuleList) => rules.filter((r) => r.list === list).sort((a, b) => a.index - b.index);
   const deny = sorted('deny');
   const allow = sorted('allow');
@@ -297,6 +319,8 @@ export function buildPlan(rules: readonly FastRule[], options: { readonly minGat
       buildStepList(denyList.byTool.get(tool) ?? denyList.anyTool, cache),
       buildStepList(allowList.byTool.get(tool) ?? allowList.anyTool, cache),
       minGate,
+      useDfa,
+      options.dfaStates,
     );
   const groups = new Map<string, Group>();
   for (const t of tools) groups.set(t, groupFor(t));
@@ -462,6 +486,14 @@ function markSet(set: RE2Set, text: string): void {
 }
 
 function decideGroup(group: Group, subject: FastSubject): FastRule | null {
+  const dfa = group.dfa;
+  if (dfa !== null) {
+    const r = runDfa(dfa, subject.text);
+    if (r >= 0) {
+      if (r < dfa.deny) return group.deny.steps[r]!.rule;
+      return r < dfa.deny + dfa.allow ? group.allow.steps[r - dfa.deny]!.rule : null;
+    }
+  }
   scanGroup = null;
   return firstMatch(group, group.deny, subject) ?? firstMatch(group, group.allow, subject);
 }

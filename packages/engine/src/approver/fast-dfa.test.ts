@@ -1,0 +1,167 @@
+// The per-tool DFA must give every text the rule the rule-by-rule definition gives it: the first
+// deny rule whose regex matches anywhere, else the first allow rule, else none. Properties over
+// generated rule lists and texts (assertions, `(?i)` folds, astral characters, empty matches), texts
+// long enough for the scan to skip ahead, and budgets small enough to drop states mid-text.
+import fc from 'fast-check';
+import { RE2JS } from 're2js';
+import { describe, expect, it } from 'vitest';
+import { compileRegex, wellFormed } from '../regex/regex.ts';
+import { buildDfa, dfaStates, runDfa, UNKNOWN } from './fast-dfa.ts';
+import type { Dfa } from './fast-dfa.ts';
+
+const ATOMS = ['a', 'b', 'k', 'K', '\u212a', 's', 'ſ', 'é', '😀', '"', ':', '/', '.', 'x', ' ', '\n', '_', '0', 'ab', 'rm -rf', '"path":"'];
+const TEXT_UNITS = [...ATOMS, '\ufffd', 'A', 'S', 'É', '\u00a0', '\t', '-', 'z', 'sudo', 'AKIA'];
+const FILLER = ['lorem ipsum dolor ', 'const x = 1;\n', '{"k":"v"} ', 'ZZZZZZZZ', '— é ', '😀😀'];
+
+const escape = (s: string) => s.replace(/[\\.+*?()|[\]{}^$]/g, (c) => `\\${c}`);
+
+const piece: fc.Arbitrary<string> = fc.oneof(
+  { weight: 6, arbitrary: fc.constantFrom(...ATOMS).map(escape) },
+  { weight: 2, arbitrary: fc.constantFrom('.', '\\w', '\\s', '\\b', '\\B', '[a-c]', '[^"]*', '\\d+', '\\x{1F600}', '\\pL', '(?m:^)', '(?m:$)', '[^\\n]') },
+  { weight: 1, arbitrary: fc.constantFrom('*', '+', '?', '{1,2}').map((q) => `(?:b|x)${q}`) },
+  { weight: 1, arbitrary: fc.tuple(fc.constantFrom(...ATOMS), fc.constantFrom(...ATOMS)).map(([x, y]) => `(?:${escape(x)}|${escape(y)})`) },
+);
+const pattern: fc.Arbitrary<string> = fc
+  .tuple(
+    fc.constantFrom('', '', '', '(?i)', '(?m)', '(?s)', '(?i)(?m)'),
+    fc.constantFrom('', '', '', '', '^', '\\A', '\\b'),
+    fc.array(piece, { minLength: 0, maxLength: 5 }),
+    fc.constantFrom('', '', '', '$', '\\z', '|x', '\\b'),
+  )
+  .map(([flags, anchor, pieces, end]) => flags + anchor + pieces.join('') + end)
+  .filter((p) => compileRegex(p).ok);
+
+/** A rule: a pattern, or `null` for a rule whose empty pattern matches every text. */
+const ruleArb: fc.Arbitrary<string | null> = fc.oneof({ weight: 12, arbitrary: pattern }, { weight: 1, arbitrary: fc.constant(null) });
+
+const shortText = fc.array(fc.constantFrom(...TEXT_UNITS), { maxLength: 14 }).map((xs) => xs.join(''));
+/** Long runs of text no rule cares about, around the interesting units: the scan skips them. */
+const longText = fc
+  .array(fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...FILLER).map((f) => f.repeat(5)) }, { weight: 2, arbitrary: fc.constantFrom(...TEXT_UNITS) }), { maxLength: 12 })
+  .map((xs) => xs.join(''));
+
+const compile = (p: string | null): RE2JS | null => (p === null ? null : RE2JS.compile(p));
+
+/** The definition: index of the first matching deny rule, else `deny + ` the first allow rule, else `deny + allow`. */
+function reference(deny: readonly (string | null)[], allow: readonly (string | null)[], text: string): number {
+  const matches = (p: string | null) => p === null || RE2JS.compile(p).test(text);
+  const d = deny.findIndex(matches);
+  if (d >= 0) return d;
+  const a = allow.findIndex(matches);
+  return a >= 0 ? deny.length + a : deny.length + allow.length;
+}
+
+function dfaOf(deny: readonly (string | null)[], allow: readonly (string | null)[], maxStates?: number): Dfa {
+  const dfa = buildDfa(deny.map(compile), allow.map(compile), maxStates === undefined ? {} : { maxStates });
+  if (dfa === null) throw new Error(`no DFA for ${JSON.stringify([deny, allow])}`);
+  return dfa;
+}
+
+describe('per-tool DFA', () => {
+  it('gives every generated text the rule the definition gives it', () => {
+    fc.assert(
+      fc.property(fc.array(ruleArb, { maxLength: 6 }), fc.array(ruleArb, { maxLength: 6 }), fc.array(shortText, { minLength: 1, maxLength: 8 }), (deny, allow, texts) => {
+        const dfa = dfaOf(deny, allow);
+        for (const raw of texts) {
+          const text = wellFormed(raw);
+          expect(runDfa(dfa, text), `${JSON.stringify([deny, allow])} on ${JSON.stringify(text)}`).toBe(reference(deny, allow, text));
+        }
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('skipping ahead over long texts changes no answer', () => {
+    fc.assert(
+      fc.property(fc.array(ruleArb, { maxLength: 8 }), fc.array(ruleArb, { maxLength: 8 }), fc.array(longText, { minLength: 1, maxLength: 6 }), (deny, allow, texts) => {
+        const dfa = dfaOf(deny, allow);
+        for (const raw of texts) {
+          const text = wellFormed(raw);
+          expect(runDfa(dfa, text), `${JSON.stringify([deny, allow])} on ${JSON.stringify(text)}`).toBe(reference(deny, allow, text));
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('a budget of a few states answers UNKNOWN or the right rule, never a wrong one', () => {
+    fc.assert(
+      fc.property(fc.array(ruleArb, { maxLength: 6 }), fc.array(ruleArb, { maxLength: 6 }), fc.array(fc.oneof(shortText, longText), { minLength: 1, maxLength: 8 }), (deny, allow, texts) => {
+        const dfa = dfaOf(deny, allow, 3);
+        for (const raw of texts) {
+          const text = wellFormed(raw);
+          const got = runDfa(dfa, text);
+          if (got !== UNKNOWN) expect(got, `${JSON.stringify([deny, allow])} on ${JSON.stringify(text)}`).toBe(reference(deny, allow, text));
+          expect(dfaStates(dfa)).toBeLessThanOrEqual(3);
+        }
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it('decides assertions with the characters on both sides, as re2js does', () => {
+    const cases: Array<[string, string, boolean]> = [
+      ['\\bsudo\\b', 'x sudo y', true],
+      ['\\bsudo\\b', 'pseudo', false],
+      ['\\bsudo\\b', 'sudo_x', false],
+      ['\\bsudo\\b', 'ésudoé', true], // \b is ASCII: é is not a word character
+      ['\\Bb', 'ab', true],
+      ['\\Bb', '😀b', false],
+      ['^ls$', 'ls', true],
+      ['^ls$', 'ls\n', false],
+      ['(?m)^ls$', 'cd\nls\n', true],
+      ['(?m)^ls$', 'cd ls', false],
+      ['\\Ax', 'yx', false],
+      ['x\\z', 'x', true],
+      ['(?i)kube', '\u212aUBE', true],
+      ['(?i)ſ', 'S', true],
+      ['(?s)a.b', 'a\nb', true],
+      ['a.b', 'a\nb', false],
+      ['\\x{1F600}', 'x😀', true],
+      ['[^a]', '😀', true],
+      ['a*', '', true],
+      ['$', '', true],
+    ];
+    for (const [p, text, want] of cases) {
+      const dfa = dfaOf([p], []);
+      expect(runDfa(dfa, text), `${p} on ${JSON.stringify(text)}`).toBe(want ? 0 : 1);
+    }
+  });
+
+  it('stops at the first deny rule and prefers earlier rules of each list', () => {
+    const dfa = dfaOf(['rm', 'sudo'], ['ls', 'l']);
+    expect(runDfa(dfa, 'sudo rm')).toBe(0);
+    expect(runDfa(dfa, 'sudo')).toBe(1);
+    expect(runDfa(dfa, 'l then ls')).toBe(2);
+    expect(runDfa(dfa, 'l only')).toBe(3);
+    expect(runDfa(dfa, 'pwd')).toBe(4);
+    // a deny rule that matches every text decides before anything is read
+    expect(runDfa(dfaOf([null, 'x'], ['a']), 'a')).toBe(0);
+  });
+
+  it('decides a 1 MB text whose every position starts a partial match', () => {
+    const dfa = dfaOf(['(a+)+$', '(?i)(a|aa)*c', '(?i)(.*a){8}z'], ['b']);
+    const big = 'a'.repeat(1 << 20);
+    expect(runDfa(dfa, big)).toBe(0);
+    const got = runDfa(dfa, `${big}!`);
+    expect([UNKNOWN, 4]).toContain(got);
+  });
+
+  it('refuses rule sets it cannot hold: too many classes of characters', () => {
+    // 128 ASCII characters each treated differently: more classes than a DFA holds.
+    const each = Array.from({ length: 128 }, (_, c) => `\\x{${c.toString(16)}}x{${(c % 7) + 1}}y`);
+    expect(buildDfa(each.map(compile), [])).toBeNull();
+  });
+
+  it('answers UNKNOWN when non-ASCII characters need more classes than it holds, and goes on', () => {
+    // One allow rule per code point from U+0100 on: each code point of the text is a class of its own,
+    // and the scan must read them all (a later one may be an earlier rule).
+    const rules = Array.from({ length: 100 }, (_, i) => `\\x{${(0x100 + i).toString(16)}}`);
+    const dfa = dfaOf(['ascii'], rules);
+    const text = Array.from({ length: 100 }, (_, i) => String.fromCodePoint(0x163 - i)).join('');
+    expect(reference(['ascii'], rules, text)).toBe(1);
+    expect(runDfa(dfa, text)).toBe(UNKNOWN);
+    expect(runDfa(dfa, 'plain ascii')).toBe(0);
+    expect(runDfa(dfa, `x${String.fromCodePoint(0x105)}`)).toBe(6);
+  });
+});

@@ -1,0 +1,688 @@
+/**
+ * One lazily built DFA per tool: a single pass over the text decides the call (the first matching
+ * deny rule, else the first matching allow rule, else none), whatever the number of rules.
+ *
+ * The automaton runs the rules' own re2js programs (their instructions, their `matchRune`), so it
+ * matches exactly what re2js matches; it only changes how the programs are stepped. It is the DFA of
+ * RE2 (Cox, "Regular Expression Matching in the Wild"), built state by state as the text asks for
+ * them, with three changes for a rule list:
+ * - A state is the set of program counters alive at a position (all rules' programs side by side,
+ *   with the rules not anchored at the start restarted at every position: an unanchored search),
+ *   plus the best deny rule and the best allow rule seen to match so far. A rule that can no longer
+ *   change the answer (a later deny rule once a deny rule matched; every allow rule once a deny rule
+ *   matched; a later allow rule once an allow rule matched) is dropped from the set, so the scan
+ *   stops as soon as nothing left can change the answer (the first deny rule matched, or no rule is
+ *   alive and none restarts).
+ * - Empty-width assertions (`^ $ \A \z \b \B`, `(?m)` line anchors) wait in the set until the next
+ *   character is seen, then pass or die with the context of the previous and the next character;
+ *   the previous character's kind (start, newline, word, other) is part of a state only when the
+ *   state holds such an assertion.
+ * - Characters are read as code points (the text is well-formed: no lone surrogates) and mapped to
+ *   classes: code points every instruction treats alike share a class. ASCII classes are computed
+ *   when the DFA is built; other code points get theirs on first sight (bounded cache).
+ *
+ * Work is bounded: a transition is computed once (cost linear in the program), then it is one table
+ * read per character. Past `MAX_STATES` states or `MAX_CLASSES` classes the cache (states; classes
+ * of non-ASCII code points) is dropped and the call answers `UNKNOWN`; the caller then decides through the per-rule path, so a pathological
+ * text costs a bounded amount here and never changes a decision.
+ */
+import type { RE2JS } from 're2js';
+
+/** `runDfa` could not decide within its budget: decide another way. */
+export const UNKNOWN = -1;
+
+// re2js internals (2.10.0): src/Inst.js, src/Utils.js.
+const ALT = 1;
+const ALT_MATCH = 2;
+const CAPTURE = 3;
+const EMPTY_WIDTH = 4;
+const FAIL = 5;
+const MATCH = 6;
+const NOP = 7;
+const RUNE = 8;
+const RUNE1 = 9;
+const RUNE_ANY = 10;
+const RUNE_ANY_NOT_NL = 11;
+const FOLD_CASE = 1;
+
+const BEGIN_LINE = 1;
+const END_LINE = 2;
+const BEGIN_TEXT = 4;
+const END_TEXT = 8;
+const WORD_BOUNDARY = 16;
+const NO_WORD_BOUNDARY = 32;
+
+// Kinds of the character before a position (and after it; `END` only after).
+const K_BEGIN = 0;
+const K_NEWLINE = 1;
+const K_WORD = 2;
+const K_OTHER = 3;
+const K_END = 4;
+
+interface Inst {
+  op: number;
+  out: number;
+  arg: number;
+  runes: Int32Array | number[];
+  matchRune(r: number): boolean;
+}
+interface Prog {
+  start: number;
+  inst: Inst[];
+}
+
+/** States kept before the cache is dropped. */
+const MAX_STATES = 2048;
+/** Classes of code points (the end of text included) a DFA distinguishes. */
+const MAX_CLASSES = 96;
+/** Non-ASCII code points whose class is remembered. */
+const MAX_CP_CACHE = 4096;
+/** Programs larger than this (all rules of a tool together) are not run as one DFA. */
+export const MAX_DFA_INSTS = 6000;
+
+const CLASS_END = 0;
+
+export interface Dfa {
+  /** States kept before the cache is dropped (`MAX_STATES`; tests lower it). */
+  readonly maxStates: number;
+  /** Number of deny rules; results `0 … deny-1` are deny rules, `deny … deny+allow-1` allow rules. */
+  readonly deny: number;
+  readonly allow: number;
+  // The rules' programs, side by side: global program counter → instruction and rule.
+  readonly insts: readonly Inst[];
+  readonly ruleOf: Int32Array;
+  /** Global start of each rule (-1: the rule matches every text). */
+  readonly starts: Int32Array;
+  /** Rules restarted at every position (not anchored at the start of the text). */
+  readonly restartRules: readonly number[];
+  /** Global pcs of the rune instructions, for class signatures. */
+  readonly runeInsts: readonly number[];
+  readonly ascii: Uint8Array;
+  /** Classes made for ASCII (and the end of text) when the DFA was built; the rest come and go. */
+  asciiClasses: number;
+  readonly cpClass: Map<number, number>;
+  readonly classKey: Map<string, number>;
+  /** A code point of each class (`-1`: the end of text). */
+  readonly classRep: number[];
+  readonly classKind: number[];
+  // The states.
+  byKey: Map<string, number>;
+  pcs: Int32Array[];
+  prev: number[];
+  bestDeny: number[];
+  bestAllow: number[];
+  /** Transitions: `trans[state * MAX_CLASSES + class]`, -1 until computed. */
+  trans: Int32Array;
+  /** 1 when nothing the rest of the text holds can change the state's answer. */
+  fin: Uint8Array;
+  /**
+   * For an idle state (nothing under way: only the restarted rules, at the current position), a
+   * search for the next position where one of them can begin a match; `null` otherwise.
+   */
+  finder: (RegExp | null)[];
+  /** Finders by the set of restarted rules they look for (`null`: some rule has no lead). */
+  readonly finders: Map<string, RegExp | null>;
+  /** The state's answer at the end of the text (`-2` until computed). */
+  endResult: Int32Array;
+  start: number;
+  /** Scratch for closures: a stamp per global pc. */
+  readonly seen: Int32Array;
+  stamp: number;
+}
+
+function progOf(re: RE2JS): Prog | null {
+  const r = (re as unknown as { re2Input?: { prog?: Prog } }).re2Input;
+  const prog = r?.prog;
+  if (prog === undefined || prog === null || !Array.isArray(prog.inst)) return null;
+  return prog;
+}
+
+/** Whether every match of the program must start at 0 (it begins with `\A` / `^` without `(?m)`). */
+function anchoredAtStart(prog: Prog): boolean {
+  let pc = prog.start;
+  for (let guard = 0; guard < prog.inst.length; guard++) {
+    const inst = prog.inst[pc];
+    if (inst === undefined) return false;
+    if (inst.op === NOP || inst.op === CAPTURE) pc = inst.out;
+    else return inst.op === EMPTY_WIDTH && (inst.arg & BEGIN_TEXT) !== 0;
+  }
+  return false;
+}
+
+const SUPPORTED = new Set([ALT, ALT_MATCH, CAPTURE, EMPTY_WIDTH, FAIL, MATCH, NOP, RUNE, RUNE1, RUNE_ANY, RUNE_ANY_NOT_NL]);
+
+/**
+ * A DFA for a tool's deny and allow rules in list order (`null` entries match every text), or
+ * `null` when some rule cannot run in it (no re2js program, an instruction it does not know) or the
+ * programs together are larger than `MAX_DFA_INSTS`.
+ */
+export function buildDfa(
+  deny: readonly (RE2JS | null)[],
+  allow: readonly (RE2JS | null)[],
+  options: { readonly maxStates?: number } = {},
+): Dfa | null {
+  const all = [...deny, ...allow];
+  const insts: Inst[] = [];
+  const ruleOfList: number[] = [];
+  const starts = new Int32Array(all.length);
+  const restartRules: number[] = [];
+  const runeInsts: number[] = [];
+  for (let r = 0; r < all.length; r++) {
+    const re = all[r];
+    if (re === null || re === undefined) {
+      starts[r] = -1;
+      continue;
+    }
+    const prog = progOf(re);
+    if (prog === null) return null;
+    if (insts.length + prog.inst.length > MAX_DFA_INSTS) return null;
+    const base = insts.length;
+    for (let pc = 0; pc < prog.inst.length; pc++) {
+      const inst = prog.inst[pc]!;
+      if (!SUPPORTED.has(inst.op)) return null;
+      // Case folding applies to single runes only (Go's compiler); anything else is not understood.
+      if ((inst.op === RUNE || inst.op === RUNE1) && (inst.arg & FOLD_CASE) !== 0 && inst.runes.length !== 1) return null;
+      insts.push(inst);
+      ruleOfList.push(r);
+      if (inst.op >= RUNE && inst.op <= RUNE_ANY_NOT_NL) runeInsts.push(base + pc);
+    }
+    starts[r] = base + prog.start;
+    if (!anchoredAtStart(prog)) restartRules.push(r);
+  }
+  // Instructions are shared objects whose `out`/`arg` are local pcs: offsets live in `ruleBase`.
+  const dfa: Dfa = {
+    maxStates: options.maxStates ?? MAX_STATES,
+    deny: deny.length,
+    allow: allow.length,
+    insts,
+    ruleOf: Int32Array.from(ruleOfList),
+    starts,
+    restartRules,
+    runeInsts,
+    ascii: new Uint8Array(128),
+    asciiClasses: 0,
+    cpClass: new Map(),
+    classKey: new Map(),
+    classRep: [-1],
+    classKind: [K_END],
+    byKey: new Map(),
+    pcs: [],
+    prev: [],
+    bestDeny: [],
+    bestAllow: [],
+    trans: new Int32Array(0),
+    fin: new Uint8Array(0),
+    finder: [],
+    finders: new Map(),
+    endResult: new Int32Array(0),
+    start: 0,
+    seen: new Int32Array(insts.length),
+    stamp: 0,
+  };
+  baseOf.set(dfa, computeBases(all));
+  for (let c = 0; c < 128; c++) {
+    const k = classOfNew(dfa, c);
+    if (k < 0) return null;
+    dfa.ascii[c] = k;
+  }
+  dfa.asciiClasses = dfa.classRep.length;
+  resetStates(dfa);
+  return dfa;
+}
+
+/** Global pc of each rule's local pc 0. */
+const baseOf = new WeakMap<Dfa, Int32Array>();
+
+function computeBases(all: readonly (RE2JS | null)[]): Int32Array {
+  const bases = new Int32Array(all.length);
+  let n = 0;
+  for (let r = 0; r < all.length; r++) {
+    bases[r] = n;
+    const re = all[r];
+    if (re !== null && re !== undefined) n += progOf(re)!.inst.length;
+  }
+  return bases;
+}
+
+function kindOf(cp: number): number {
+  if (cp === 10) return K_NEWLINE;
+  if ((cp >= 48 && cp <= 57) || (cp >= 65 && cp <= 90) || (cp >= 97 && cp <= 122) || cp === 95) return K_WORD;
+  return K_OTHER;
+}
+
+/** The class of `cp`, made on first sight; -1 when the DFA has as many classes as it can hold. */
+function classOfNew(dfa: Dfa, cp: number): number {
+  let key = String(kindOf(cp));
+  for (const g of dfa.runeInsts) key += dfa.insts[g]!.matchRune(cp) ? '1' : '0';
+  let k = dfa.classKey.get(key);
+  if (k === undefined) {
+    if (dfa.classRep.length >= MAX_CLASSES) return -1;
+    k = dfa.classRep.length;
+    dfa.classRep.push(cp);
+    dfa.classKind.push(kindOf(cp));
+    dfa.classKey.set(key, k);
+  }
+  return k;
+}
+
+function classOfCp(dfa: Dfa, cp: number): number {
+  const k = dfa.cpClass.get(cp);
+  if (k !== undefined) return k;
+  const made = classOfNew(dfa, cp);
+  if (made < 0) return -1;
+  if (dfa.cpClass.size >= MAX_CP_CACHE) dfa.cpClass.clear();
+  dfa.cpClass.set(cp, made);
+  return made;
+}
+
+/** Drops the classes of non-ASCII code points, and so every state (their transitions use them). */
+function resetClasses(dfa: Dfa): void {
+  const keep = dfa.asciiClasses;
+  for (const [key, k] of dfa.classKey) if (k >= keep) dfa.classKey.delete(key);
+  dfa.classRep.length = keep;
+  dfa.classKind.length = keep;
+  dfa.cpClass.clear();
+  resetStates(dfa);
+}
+
+/** Drops every state and makes the start state again. */
+function resetStates(dfa: Dfa): void {
+  dfa.byKey = new Map();
+  dfa.pcs = [];
+  dfa.prev = [];
+  dfa.bestDeny = [];
+  dfa.bestAllow = [];
+  dfa.trans = new Int32Array(64 * MAX_CLASSES).fill(-1);
+  dfa.fin = new Uint8Array(64);
+  dfa.finder = [];
+  dfa.endResult = new Int32Array(64).fill(-2);
+  // The start state: every rule's program at position 0; rules that match every text have matched.
+  let bd = dfa.deny;
+  let ba = dfa.allow;
+  for (let r = 0; r < dfa.starts.length; r++) {
+    if (dfa.starts[r]! >= 0) continue;
+    if (r < dfa.deny) bd = Math.min(bd, r);
+    else ba = Math.min(ba, r - dfa.deny);
+  }
+  const out: number[] = [];
+  const stamp = nextStamp(dfa);
+  for (let r = 0; r < dfa.starts.length; r++) if (dfa.starts[r]! >= 0 && improves(dfa, r, bd, ba)) closure(dfa, dfa.starts[r]!, r, stamp, out);
+  dfa.start = stateFor(dfa, out, K_BEGIN, bd, ba);
+}
+
+function nextStamp(dfa: Dfa): number {
+  dfa.stamp++;
+  if (dfa.stamp > 0x3fffffff) {
+    dfa.seen.fill(0);
+    dfa.stamp = 1;
+  }
+  return dfa.stamp;
+}
+
+/** Whether rule `r` matching could still change the answer, given the best rules seen so far. */
+function improves(dfa: Dfa, r: number, bd: number, ba: number): boolean {
+  return r < dfa.deny ? r < bd : bd === dfa.deny && r - dfa.deny < ba;
+}
+
+/**
+ * Adds to `out` the instructions reachable from local pc `pc` of rule `r` without reading a
+ * character or passing an assertion: runes, matches and assertions wait in the state.
+ */
+function closure(dfa: Dfa, globalPc: number, r: number, stamp: number, out: number[]): void {
+  const base = baseOf.get(dfa)![r]!;
+  const stack = [globalPc];
+  while (stack.length > 0) {
+    const g = stack.pop()!;
+    if (dfa.seen[g] === stamp) continue;
+    dfa.seen[g] = stamp;
+    const inst = dfa.insts[g]!;
+    switch (inst.op) {
+      case ALT:
+      case ALT_MATCH:
+        stack.push(base + inst.arg, base + inst.out);
+        break;
+      case NOP:
+      case CAPTURE:
+        stack.push(base + inst.out);
+        break;
+      case FAIL:
+        break;
+      default:
+        out.push(g);
+    }
+  }
+}
+
+function stateKey(pcs: readonly number[], prev: number, bd: number, ba: number): string {
+  return `${prev}|${bd}|${ba}|${pcs.join(',')}`;
+}
+
+/** The id of the state (made if new); -1 when the cache is full. */
+function stateFor(dfa: Dfa, pcsIn: number[], prevIn: number, bd: number, ba: number): number {
+  const pcs = pcsIn.sort((a, b) => a - b);
+  let assertions = false;
+  for (const g of pcs) if (dfa.insts[g]!.op === EMPTY_WIDTH) assertions = true;
+  // The previous character matters only to assertions.
+  const prev = assertions ? prevIn : K_OTHER;
+  const key = stateKey(pcs, prev, bd, ba);
+  const known = dfa.byKey.get(key);
+  if (known !== undefined) return known;
+  const id = dfa.pcs.length;
+  if (id >= dfa.maxStates) return -1;
+  if (id * MAX_CLASSES >= dfa.trans.length) {
+    const trans = new Int32Array(dfa.trans.length * 2).fill(-1);
+    trans.set(dfa.trans);
+    dfa.trans = trans;
+    const fin = new Uint8Array(dfa.fin.length * 2);
+    fin.set(dfa.fin);
+    dfa.fin = fin;
+    const end = new Int32Array(dfa.endResult.length * 2).fill(-2);
+    end.set(dfa.endResult);
+    dfa.endResult = end;
+  }
+  dfa.byKey.set(key, id);
+  dfa.pcs.push(Int32Array.from(pcs));
+  dfa.prev.push(prev);
+  dfa.bestDeny.push(bd);
+  dfa.bestAllow.push(ba);
+  // Final: the first deny rule matched, or nothing is alive and nothing restarts.
+  let alive = pcs.length > 0;
+  if (!alive) for (const r of dfa.restartRules) if (improves(dfa, r, bd, ba)) alive = true;
+  dfa.fin[id] = (bd === 0 && dfa.deny > 0) || !alive ? 1 : 0;
+  dfa.finder.push(dfa.fin[id] === 1 ? null : idleFinder(dfa, pcs, bd, ba));
+  return id;
+}
+
+function context(prev: number, next: number): number {
+  let flags = 0;
+  if (prev === K_BEGIN) flags |= BEGIN_TEXT | BEGIN_LINE;
+  if (prev === K_NEWLINE) flags |= BEGIN_LINE;
+  if (next === K_END) flags |= END_TEXT | END_LINE;
+  if (next === K_NEWLINE) flags |= END_LINE;
+  flags |= (prev === K_WORD) !== (next === K_WORD) ? WORD_BOUNDARY : NO_WORD_BOUNDARY;
+  return flags;
+}
+
+/**
+ * Passes the assertions of state `s` that hold before a character of kind `nextKind`: the rune
+ * instructions then alive go to `runes`; returns the best deny and allow rules once the matches
+ * found here are counted.
+ */
+function expand(dfa: Dfa, s: number, nextKind: number, runes: number[]): [number, number] {
+  const flags = context(dfa.prev[s]!, nextKind);
+  let bd = dfa.bestDeny[s]!;
+  let ba = dfa.bestAllow[s]!;
+  const stamp = nextStamp(dfa);
+  const bases = baseOf.get(dfa)!;
+  const stack: number[] = [];
+  const pcs = dfa.pcs[s]!;
+  for (let i = pcs.length - 1; i >= 0; i--) stack.push(pcs[i]!);
+  while (stack.length > 0) {
+    const g = stack.pop()!;
+    if (dfa.seen[g] === stamp) continue;
+    dfa.seen[g] = stamp;
+    const inst = dfa.insts[g]!;
+    const base = bases[dfa.ruleOf[g]!]!;
+    switch (inst.op) {
+      case ALT:
+      case ALT_MATCH:
+        stack.push(base + inst.arg, base + inst.out);
+        break;
+      case NOP:
+      case CAPTURE:
+        stack.push(base + inst.out);
+        break;
+      case EMPTY_WIDTH:
+        if ((inst.arg & ~flags) === 0) stack.push(base + inst.out);
+        break;
+      case MATCH: {
+        const r = dfa.ruleOf[g]!;
+        if (r < dfa.deny) bd = Math.min(bd, r);
+        else ba = Math.min(ba, r - dfa.deny);
+        break;
+      }
+      case FAIL:
+        break;
+      default:
+        runes.push(g);
+    }
+  }
+  return [bd, ba];
+}
+
+/** The transition of state `s` on class `k`: the next state's id, or -1 when the cache is full. */
+function step(dfa: Dfa, s: number, k: number): number {
+  const runes: number[] = [];
+  const [bd, ba] = expand(dfa, s, dfa.classKind[k]!, runes);
+  const cp = dfa.classRep[k]!;
+  const out: number[] = [];
+  const stamp = nextStamp(dfa);
+  const bases = baseOf.get(dfa)!;
+  for (const g of runes) {
+    const r = dfa.ruleOf[g]!;
+    if (!improves(dfa, r, bd, ba)) continue;
+    const inst = dfa.insts[g]!;
+    const ok = inst.op === RUNE_ANY || (inst.op === RUNE_ANY_NOT_NL ? cp !== 10 : inst.matchRune(cp));
+    if (ok) closure(dfa, bases[r]! + inst.out, r, stamp, out);
+  }
+  for (const r of dfa.restartRules) if (improves(dfa, r, bd, ba)) closure(dfa, dfa.starts[r]!, r, stamp, out);
+  const next = stateFor(dfa, out, dfa.classKind[k]!, bd, ba);
+  if (next >= 0) dfa.trans[s * MAX_CLASSES + k] = next;
+  return next;
+}
+
+function resultOf(dfa: Dfa, bd: number, ba: number): number {
+  if (bd < dfa.deny) return bd;
+  if (ba < dfa.allow) return dfa.deny + ba;
+  return dfa.deny + dfa.allow;
+}
+
+function endOf(dfa: Dfa, s: number): number {
+  let res = dfa.endResult[s]!;
+  if (res === -2) {
+    if (dfa.fin[s] === 1) res = resultOf(dfa, dfa.bestDeny[s]!, dfa.bestAllow[s]!);
+    else {
+      const [bd, ba] = expand(dfa, s, K_END, []);
+      res = resultOf(dfa, bd, ba);
+    }
+    dfa.endResult[s] = res;
+  }
+  return res;
+}
+
+/**
+ * The first matching rule for `text` (well-formed): `k < deny` is deny rule `k`, `deny + k` allow rule
+ * `k`, `deny + allow` none; `UNKNOWN` when the DFA ran out of room (its states were dropped).
+ */
+export function runDfa(dfa: Dfa, text: string): number {
+  const ascii = dfa.ascii;
+  let trans = dfa.trans;
+  let fin = dfa.fin;
+  let finder = dfa.finder;
+  let s = dfa.start;
+  if (fin[s] === 1) return endOf(dfa, s);
+  const n = text.length;
+  // Jumps taken and characters they skipped: when jumps skip little, stop looking for them.
+  let jumps = 0;
+  let skipped = 0;
+  let skipping = true;
+  for (let i = 0; i < n; i++) {
+    if (skipping) {
+      const f = finder[s];
+      if (f !== null && f !== undefined) {
+        f.lastIndex = i;
+        // The next possible start is at `lastIndex - LEAD_UNITS` or after; the scan resumes one
+        // character before it, from this state (the last character when nothing can start).
+        let to = f.test(text) ? f.lastIndex - LEAD_UNITS - 1 : n - 1;
+        if (to > i) {
+          const u = text.charCodeAt(to);
+          if (u >= 0xdc00 && u <= 0xdfff && to - 1 > i) to--;
+          skipped += to - i;
+          i = to;
+        }
+        if (++jumps >= 16 && skipped < jumps * 16) skipping = false;
+      }
+    }
+    let c = text.charCodeAt(i);
+    let k: number;
+    if (c < 128) k = ascii[c]!;
+    else {
+      if (c >= 0xd800 && c < 0xdc00 && i + 1 < n) {
+        c = ((c - 0xd800) << 10) + (text.charCodeAt(i + 1) - 0xdc00) + 0x10000;
+        i++;
+      }
+      k = classOfCp(dfa, c);
+      if (k < 0) {
+        resetClasses(dfa);
+        return UNKNOWN;
+      }
+    }
+    let t = trans[s * MAX_CLASSES + k]!;
+    if (t < 0) {
+      t = step(dfa, s, k);
+      if (t < 0) {
+        resetStates(dfa);
+        return UNKNOWN;
+      }
+      trans = dfa.trans;
+      fin = dfa.fin;
+      finder = dfa.finder;
+    }
+    s = t;
+    if (fin[s] === 1) break;
+  }
+  return endOf(dfa, s);
+}
+
+/** States made so far (tests and measurements). */
+export function dfaStates(dfa: Dfa): number {
+  return dfa.pcs.length;
+}
+
+// ---- skipping ahead --------------------------------------------------------------------------------
+
+/** Characters of each rule's leads: a finder looks for the first `LEAD_DEPTH` characters of a match. */
+const LEAD_DEPTH = 3;
+/** More lead paths than this for one rule, and the rule's leads are cut one character shorter. */
+const MAX_LEAD_PATHS = 16;
+/** The most UTF-16 code units a finder's match spans. */
+const LEAD_UNITS = 2 * LEAD_DEPTH;
+
+/** A code point as a JavaScript escape (`\uXXXX`, or `\u{…}` under the `u` flag). */
+function esc(cp: number): string {
+  return cp > 0xffff ? `\\u{${cp.toString(16)}}` : `\\u${cp.toString(16).padStart(4, '0')}`;
+}
+
+/**
+ * The JavaScript class (source) of the characters rune instruction `inst` accepts, or `null` when it
+ * cannot be written soundly. Folded ASCII letters are their Go fold orbit (`k` also U+212A, `s` also
+ * U+017F); other folded runes are not attempted.
+ */
+function classSource(inst: Inst): string | null {
+  if (inst.op === RUNE_ANY) return '[^]';
+  if (inst.op === RUNE_ANY_NOT_NL) return '[^\\n]';
+  const runes = inst.runes;
+  if (runes.length === 1) {
+    const r = runes[0]!;
+    if ((inst.arg & FOLD_CASE) === 0) return `[${esc(r)}]`;
+    const lower = r | 0x20;
+    if (lower >= 0x61 && lower <= 0x7a) return `[${esc(lower & ~0x20)}${esc(lower)}${lower === 0x6b ? esc(0x212a) : lower === 0x73 ? esc(0x17f) : ''}]`;
+    return r <= 0x7f ? `[${esc(r)}]` : null;
+  }
+  if (runes.length === 0 || runes.length % 2 !== 0) return null;
+  let src = '[';
+  for (let j = 0; j < runes.length; j += 2) src += runes[j] === runes[j + 1] ? esc(runes[j]!) : `${esc(runes[j]!)}-${esc(runes[j + 1]!)}`;
+  return `${src}]`;
+}
+
+/**
+ * The sequences of up to `depth` character classes every match of rule `r` begins with (assertions
+ * skipped, which only widens them), or `null` when some match can begin with fewer characters (the
+ * rule matches the empty string) or a class cannot be written.
+ */
+function leadPaths(dfa: Dfa, r: number, depth: number): string[] | null {
+  const base = baseOf.get(dfa)![r]!;
+  const paths = new Set<string>();
+  let ok = true;
+  const walk = (g: number, acc: string, n: number, seen: readonly number[]): void => {
+    if (!ok) return;
+    if (n === depth) {
+      paths.add(acc);
+      if (paths.size > MAX_LEAD_PATHS) ok = false;
+      return;
+    }
+    const inst = dfa.insts[g]!;
+    switch (inst.op) {
+      case ALT:
+      case ALT_MATCH:
+        if (seen.includes(g)) return; // a loop that reads nothing adds no path
+        walk(base + inst.out, acc, n, [...seen, g]);
+        walk(base + inst.arg, acc, n, [...seen, g]);
+        return;
+      case NOP:
+      case CAPTURE:
+      case EMPTY_WIDTH:
+        if (seen.includes(g)) return;
+        walk(base + inst.out, acc, n, [...seen, g]);
+        return;
+      case FAIL:
+        return;
+      case MATCH:
+        if (n === 0) ok = false;
+        else paths.add(acc);
+        return;
+      default: {
+        const c = classSource(inst);
+        if (c === null) ok = false;
+        else walk(base + inst.out, acc + c, n + 1, []);
+      }
+    }
+  };
+  walk(dfa.starts[r]!, '', 0, []);
+  return ok ? [...paths] : null;
+}
+
+function finderFor(dfa: Dfa, rules: readonly number[]): RegExp | null {
+  const key = rules.join(',');
+  if (dfa.finders.has(key)) return dfa.finders.get(key)!;
+  const all: string[] = [];
+  let finder: RegExp | null = null;
+  for (const r of rules) {
+    let paths: string[] | null = null;
+    for (let depth = LEAD_DEPTH; depth >= 1 && paths === null; depth--) paths = leadPaths(dfa, r, depth);
+    if (paths === null) {
+      all.length = 0;
+      break;
+    }
+    all.push(...paths);
+  }
+  if (all.length > 0) {
+    const src = [...new Set(all)].join('|');
+    try {
+      // No lookahead (it makes V8 give up its fast scan, ~3× slower): the match ends at `lastIndex`
+      // and began at most `LEAD_DEPTH` code points (two code units each at most) before.
+      finder = new RegExp(src, /\\u\{/.test(src) ? 'gu' : 'g');
+    } catch {
+      finder = null;
+    }
+  }
+  dfa.finders.set(key, finder);
+  return finder;
+}
+
+/**
+ * The finder of a state whose set is exactly the restarted rules' starts (nothing under way), else
+ * `null`. From such a state, positions where no restarted rule can begin a match change nothing but
+ * the previous character, so the scan may jump to the character before the next possible start.
+ */
+function idleFinder(dfa: Dfa, pcs: readonly number[], bd: number, ba: number): RegExp | null {
+  const rules = dfa.restartRules.filter((r) => improves(dfa, r, bd, ba));
+  if (rules.length === 0) return null;
+  const idle: number[] = [];
+  const stamp = nextStamp(dfa);
+  for (const r of rules) closure(dfa, dfa.starts[r]!, r, stamp, idle);
+  if (idle.length !== pcs.length) return null;
+  idle.sort((a, b) => a - b);
+  for (let j = 0; j < idle.length; j++) if (idle[j] !== pcs[j]) return null;
+  return finderFor(dfa, rules);
+}
