@@ -567,6 +567,8 @@ const LEAD_DEPTH = 3;
 const MAX_LEAD_PATHS = 16;
 /** The most UTF-16 code units a finder's match spans. */
 const LEAD_UNITS = 2 * LEAD_DEPTH;
+/** Character classes a finder's alternation may hold in all (its cost per character, at worst). */
+const MAX_FINDER_COST = 48;
 
 /** A code point as a JavaScript escape (`\uXXXX`, or `\u{…}` under the `u` flag). */
 function esc(cp: number): string {
@@ -600,15 +602,18 @@ function classSource(inst: Inst): string | null {
  * skipped, which only widens them), or `null` when some match can begin with fewer characters (the
  * rule matches the empty string) or a class cannot be written.
  */
-function leadPaths(dfa: Dfa, r: number, depth: number): string[] | null {
+function leadPaths(dfa: Dfa, r: number, depth: number): string[][] | null {
   const base = baseOf.get(dfa)![r]!;
-  const paths = new Set<string>();
+  const paths = new Map<string, string[]>();
   let ok = true;
-  const walk = (g: number, acc: string, n: number, seen: readonly number[]): void => {
+  const add = (acc: readonly string[]) => {
+    paths.set(acc.join(''), [...acc]);
+    if (paths.size > MAX_LEAD_PATHS) ok = false;
+  };
+  const walk = (g: number, acc: readonly string[], n: number, seen: readonly number[]): void => {
     if (!ok) return;
     if (n === depth) {
-      paths.add(acc);
-      if (paths.size > MAX_LEAD_PATHS) ok = false;
+      add(acc);
       return;
     }
     const inst = dfa.insts[g]!;
@@ -629,35 +634,54 @@ function leadPaths(dfa: Dfa, r: number, depth: number): string[] | null {
         return;
       case MATCH:
         if (n === 0) ok = false;
-        else paths.add(acc);
+        else add(acc);
         return;
       default: {
         const c = classSource(inst);
         if (c === null) ok = false;
-        else walk(base + inst.out, acc + c, n + 1, []);
+        else walk(base + inst.out, [...acc, c], n + 1, []);
       }
     }
   };
-  walk(dfa.starts[r]!, '', 0, []);
-  return ok ? [...paths] : null;
+  walk(dfa.starts[r]!, [], 0, []);
+  return ok ? [...paths.values()] : null;
 }
 
+/**
+ * A search for the next position where one of `rules` can begin a match: the alternation of their
+ * lead paths, or `null` when some rule has none. A backtracking matcher may try every alternative at
+ * every position, so the alternation is kept to `MAX_FINDER_COST` classes in all (shorter leads when
+ * longer ones would cost more; at one character, one class for all): the search costs at most that
+ * many class tests per character of any text.
+ */
 function finderFor(dfa: Dfa, rules: readonly number[]): RegExp | null {
   const key = rules.join(',');
   if (dfa.finders.has(key)) return dfa.finders.get(key)!;
-  const all: string[] = [];
-  let finder: RegExp | null = null;
-  for (const r of rules) {
-    let paths: string[] | null = null;
-    for (let depth = LEAD_DEPTH; depth >= 1 && paths === null; depth--) paths = leadPaths(dfa, r, depth);
-    if (paths === null) {
-      all.length = 0;
-      break;
+  let src: string | null = null;
+  for (let depth = LEAD_DEPTH; depth >= 1 && src === null; depth--) {
+    const paths = new Map<string, string[]>();
+    for (const r of rules) {
+      let own: string[][] | null = null;
+      for (let d = depth; d >= 1 && own === null; d--) own = leadPaths(dfa, r, d);
+      if (own === null) {
+        paths.clear();
+        depth = 0; // some rule can begin anywhere: no finder
+        break;
+      }
+      for (const p of own) paths.set(p.join(''), p);
     }
-    all.push(...paths);
+    if (paths.size === 0) break;
+    let cost = 0;
+    for (const p of paths.values()) cost += p.length;
+    if (cost <= MAX_FINDER_COST) src = [...paths.keys()].join('|');
+    else if (depth === 1) {
+      // One class for every first character (a negated class would stop everywhere: no finder).
+      const parts = [...paths.keys()];
+      if (parts.every((c) => c.startsWith('[') && !c.startsWith('[^'))) src = `[${parts.map((c) => c.slice(1, -1)).join('')}]`;
+    }
   }
-  if (all.length > 0) {
-    const src = [...new Set(all)].join('|');
+  let finder: RegExp | null = null;
+  if (src !== null) {
     try {
       // No lookahead (it makes V8 give up its fast scan, ~3× slower): the match ends at `lastIndex`
       // and began at most `LEAD_DEPTH` code points (two code units each at most) before.
