@@ -84,6 +84,21 @@ describe('per-tool DFA', () => {
     );
   });
 
+  it('reads a lone surrogate as U+FFFD, as the well-formed text has it, skipping ahead included', () => {
+    const lone = fc.array(fc.constantFrom(...TEXT_UNITS, '\ud800', '\udc00', '\ud83d', '\ude00', ...FILLER), { maxLength: 16 }).map((xs) => xs.join(''));
+    const withReplacement = fc.oneof(ruleArb, fc.constantFrom('\\x{fffd}', '[^a]', 'x\\x{FFFD}', '[\\x{fff0}-\\x{ffff}]b?'));
+    fc.assert(
+      fc.property(fc.array(withReplacement, { maxLength: 6 }), fc.array(withReplacement, { maxLength: 6 }), fc.array(lone, { minLength: 1, maxLength: 6 }), (deny, allow, texts) => {
+        const dfa = dfaOf(deny, allow);
+        for (const raw of texts) expect(runDfa(dfa, raw), `${JSON.stringify([deny, allow])} on ${JSON.stringify(raw)}`).toBe(reference(deny, allow, wellFormed(raw)));
+      }),
+      { numRuns: 300 },
+    );
+    const dfa = dfaOf(['\\x{fffd}'], []);
+    expect(runDfa(dfa, `${'lorem ipsum '.repeat(20)}\ud800`)).toBe(0);
+    expect(runDfa(dfa, `${'lorem ipsum '.repeat(20)}\ud83d\ude00`)).toBe(1);
+  });
+
   it('a budget of a few states answers UNKNOWN or the right rule, never a wrong one', () => {
     fc.assert(
       fc.property(fc.array(ruleArb, { maxLength: 6 }), fc.array(ruleArb, { maxLength: 6 }), fc.array(fc.oneof(shortText, longText), { minLength: 1, maxLength: 8 }), (deny, allow, texts) => {

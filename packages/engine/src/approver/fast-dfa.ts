@@ -220,11 +220,7 @@ export function buildDfa(
     stamp: 0,
   };
   baseOf.set(dfa, computeBases(all));
-  for (let c = 0; c < 128; c++) {
-    const k = classOfNew(dfa, c);
-    if (k < 0) return null;
-    dfa.ascii[c] = k;
-  }
+  if (!asciiClasses(dfa)) return null;
   dfa.asciiClasses = dfa.classRep.length;
   resetStates(dfa);
   return dfa;
@@ -263,6 +259,44 @@ function classOfNew(dfa: Dfa, cp: number): number {
     dfa.classKey.set(key, k);
   }
   return k;
+}
+
+/**
+ * The ASCII characters rune instruction `inst` accepts. Read off its ranges (folded single runes
+ * ask `matchRune`, which knows the fold orbits): building a DFA must not cost 128 calls per instruction.
+ */
+function asciiAccepted(inst: Inst): number[] {
+  const out: number[] = [];
+  if (inst.op === RUNE_ANY || inst.op === RUNE_ANY_NOT_NL) {
+    for (let c = 0; c < 128; c++) if (inst.op === RUNE_ANY || c !== 10) out.push(c);
+    return out;
+  }
+  const runes = inst.runes;
+  if (runes.length === 1 && (inst.arg & FOLD_CASE) !== 0) {
+    for (let c = 0; c < 128; c++) if (inst.matchRune(c)) out.push(c);
+    return out;
+  }
+  if (runes.length === 1) return runes[0]! < 128 ? [runes[0]!] : [];
+  for (let j = 0; j + 1 < runes.length; j += 2) for (let c = runes[j]!; c <= runes[j + 1]! && c < 128; c++) out.push(c);
+  return out;
+}
+
+/** The classes of the 128 ASCII characters (by which rune instructions accept them); false when too many. */
+function asciiClasses(dfa: Dfa): boolean {
+  const sigs = Array.from({ length: 128 }, (_, c) => `A${kindOf(c)}`);
+  for (let j = 0; j < dfa.runeInsts.length; j++) for (const c of asciiAccepted(dfa.insts[dfa.runeInsts[j]!]!)) sigs[c] += `,${j}`;
+  for (let c = 0; c < 128; c++) {
+    let k = dfa.classKey.get(sigs[c]!);
+    if (k === undefined) {
+      if (dfa.classRep.length >= MAX_CLASSES) return false;
+      k = dfa.classRep.length;
+      dfa.classRep.push(c);
+      dfa.classKind.push(kindOf(c));
+      dfa.classKey.set(sigs[c]!, k);
+    }
+    dfa.ascii[c] = k;
+  }
+  return true;
 }
 
 function classOfCp(dfa: Dfa, cp: number): number {
@@ -491,7 +525,7 @@ function endOf(dfa: Dfa, s: number): number {
 }
 
 /**
- * The first matching rule for `text` (well-formed): `k < deny` is deny rule `k`, `deny + k` allow rule
+ * The first matching rule for `text` (lone surrogates read as U+FFFD, as `wellFormed` makes them): `k < deny` is deny rule `k`, `deny + k` allow rule
  * `k`, `deny + allow` none; `UNKNOWN` when the DFA ran out of room (its states were dropped).
  */
 export function runDfa(dfa: Dfa, text: string): number {
@@ -527,9 +561,13 @@ export function runDfa(dfa: Dfa, text: string): number {
     let k: number;
     if (c < 128) k = ascii[c]!;
     else {
-      if (c >= 0xd800 && c < 0xdc00 && i + 1 < n) {
-        c = ((c - 0xd800) << 10) + (text.charCodeAt(i + 1) - 0xdc00) + 0x10000;
-        i++;
+      if (c >= 0xd800 && c <= 0xdfff) {
+        // A surrogate pair is one code point; a lone surrogate reads as U+FFFD (its UTF-8 encoding).
+        const d = i + 1 < n ? text.charCodeAt(i + 1) : 0;
+        if (c < 0xdc00 && d >= 0xdc00 && d <= 0xdfff) {
+          c = ((c - 0xd800) << 10) + (d - 0xdc00) + 0x10000;
+          i++;
+        } else c = 0xfffd;
       }
       k = classOfCp(dfa, c);
       if (k < 0) {
@@ -586,15 +624,20 @@ function classSource(inst: Inst): string | null {
   const runes = inst.runes;
   if (runes.length === 1) {
     const r = runes[0]!;
-    if ((inst.arg & FOLD_CASE) === 0) return `[${esc(r)}]`;
+    if ((inst.arg & FOLD_CASE) === 0) return r === 0xfffd ? `[${esc(r)}${esc(0xd800)}-${esc(0xdfff)}]` : `[${esc(r)}]`;
     const lower = r | 0x20;
     if (lower >= 0x61 && lower <= 0x7a) return `[${esc(lower & ~0x20)}${esc(lower)}${lower === 0x6b ? esc(0x212a) : lower === 0x73 ? esc(0x17f) : ''}]`;
     return r <= 0x7f ? `[${esc(r)}]` : null;
   }
   if (runes.length === 0 || runes.length % 2 !== 0) return null;
   let src = '[';
-  for (let j = 0; j < runes.length; j += 2) src += runes[j] === runes[j + 1] ? esc(runes[j]!) : `${esc(runes[j]!)}-${esc(runes[j + 1]!)}`;
-  return `${src}]`;
+  let replacement = false;
+  for (let j = 0; j < runes.length; j += 2) {
+    src += runes[j] === runes[j + 1] ? esc(runes[j]!) : `${esc(runes[j]!)}-${esc(runes[j + 1]!)}`;
+    if (runes[j]! <= 0xfffd && 0xfffd <= runes[j + 1]!) replacement = true;
+  }
+  // The scan reads a lone surrogate as U+FFFD; the search sees the surrogate itself.
+  return `${src}${replacement ? `${esc(0xd800)}-${esc(0xdfff)}` : ''}]`;
 }
 
 /**

@@ -485,15 +485,22 @@ function markSet(set: RE2Set, text: string): void {
   }
 }
 
+/** The rule of a DFA answer `r` (not `UNKNOWN`). */
+function ruleOfAnswer(group: Group, dfa: Dfa, r: number): FastRule | null {
+  if (r < dfa.deny) return group.deny.steps[r]!.rule;
+  return r < dfa.deny + dfa.allow ? group.allow.steps[r - dfa.deny]!.rule : null;
+}
+
 function decideGroup(group: Group, subject: FastSubject): FastRule | null {
   const dfa = group.dfa;
   if (dfa !== null) {
     const r = runDfa(dfa, subject.text);
-    if (r >= 0) {
-      if (r < dfa.deny) return group.deny.steps[r]!.rule;
-      return r < dfa.deny + dfa.allow ? group.allow.steps[r - dfa.deny]!.rule : null;
-    }
+    if (r >= 0) return ruleOfAnswer(group, dfa, r);
   }
+  return decideSteps(group, subject);
+}
+
+function decideSteps(group: Group, subject: FastSubject): FastRule | null {
   scanGroup = null;
   return firstMatch(group, group.deny, subject) ?? firstMatch(group, group.allow, subject);
 }
@@ -503,13 +510,31 @@ export function decide(plan: FastPlan, foldedTool: string, subject: FastSubject)
   return decideGroup(plan.groups.get(foldedTool) ?? plan.anyGroup, subject);
 }
 
-/** `decide` for a tool name as sent: its group is cached by name, so the case fold runs once per name. */
-export function decideTool(plan: FastPlan, toolName: string, subject: FastSubject): FastRule | null {
+function groupOf(plan: FastPlan, toolName: string): Group {
   let group = plan.toolCache.get(toolName);
   if (group === undefined) {
     group = plan.groups.get(caseFold(toolName)) ?? plan.anyGroup;
     if (plan.toolCache.size >= TOOL_CACHE_MAX) plan.toolCache.clear();
     plan.toolCache.set(toolName, group);
   }
-  return decideGroup(group, subject);
+  return group;
+}
+
+/** `decide` for a tool name as sent: its group is cached by name, so the case fold runs once per name. */
+export function decideTool(plan: FastPlan, toolName: string, subject: FastSubject): FastRule | null {
+  return decideGroup(groupOf(plan, toolName), subject);
+}
+
+/**
+ * `decideTool` for a raw text, which may hold lone surrogates (the DFA reads them as U+FFFD, as
+ * `wellFormed` would make them): the subject is only made, by `subject()`, when the steps must decide.
+ */
+export function decideToolText(plan: FastPlan, toolName: string, text: string, subject: () => FastSubject): FastRule | null {
+  const group = groupOf(plan, toolName);
+  const dfa = group.dfa;
+  if (dfa !== null) {
+    const r = runDfa(dfa, text);
+    if (r >= 0) return ruleOfAnswer(group, dfa, r);
+  }
+  return decideSteps(group, subject());
 }

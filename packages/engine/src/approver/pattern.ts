@@ -20,7 +20,7 @@ import type { Decision, InputMode, RuleList } from '../ir.ts';
 import { wellFormed } from '../regex/regex.ts';
 import type { CompiledRegex } from '../regex/regex.ts';
 import { denied, internalErrorReason } from './builtins.ts';
-import { buildPlan, decideTool, ruleMatches } from './fast.ts';
+import { buildPlan, decideTool, decideToolText, ruleMatches } from './fast.ts';
 import type { FastRule, FastSubject } from './fast.ts';
 import type { ApprovalRequest, ApprovalResult, CompiledApprover, Explanation, MatchSpan, RuleRef, RuledResult } from './types.ts';
 
@@ -89,9 +89,14 @@ function prepareSubject(input: string, mode: InputMode, usesFields: boolean): Pr
       },
     };
   }
+  return { ok: true, subject: rawSubject(input, usesFields) };
+}
+
+/** The subject of a raw input: every text is one. */
+function rawSubject(input: string, usesFields: boolean): Subject {
   if (!usesFields) {
     // No rule reads a field: no per-call lookup closure (the hot path of most policies).
-    return { ok: true, subject: { subjectKind: 'raw', text: wellFormed(input), original: input, canonical: undefined, field: noField } };
+    return { subjectKind: 'raw', text: wellFormed(input), original: input, canonical: undefined, field: noField };
   }
   let lookup: ((foldedKey: string) => string | undefined | null) | undefined;
   const field = (foldedKey: string): string | undefined | null => {
@@ -101,10 +106,7 @@ function prepareSubject(input: string, mode: InputMode, usesFields: boolean): Pr
     }
     return lookup(foldedKey);
   };
-  return {
-    ok: true,
-    subject: { subjectKind: 'raw', text: wellFormed(input), original: input, canonical: undefined, field },
-  };
+  return { subjectKind: 'raw', text: wellFormed(input), original: input, canonical: undefined, field };
 }
 
 function checkRequest(request: ApprovalRequest): void {
@@ -146,12 +148,24 @@ export function createPatternApprover(options: PatternApproverOptions): Compiled
   const resultFor = (rule: FastRule | null): ApprovalResult =>
     rule === null ? { ...defaultResult } : rule.list === 'deny' ? { decision: 'deny', reason } : { decision: 'allow', reason: '' };
 
+  /**
+   * The deciding rule, or `undefined` when the input cannot be read (canonical mode). In raw mode the
+   * input goes to the tool's DFA as it is; the subject is only made when the steps must decide.
+   */
+  const decideRule = (request: ApprovalRequest): FastRule | null | undefined => {
+    if (mode === 'raw') {
+      const input = request.input;
+      return decideToolText(plan, request.toolName, input, () => rawSubject(input, plan.usesFields));
+    }
+    const p = prepareSubject(request.input, mode, plan.usesFields);
+    return p.ok ? decideTool(plan, request.toolName, p.subject) : undefined;
+  };
+
   const decide = (request: ApprovalRequest): RuledResult => {
     try {
       checkRequest(request);
-      const p = prepareSubject(request.input, mode, plan.usesFields);
-      if (!p.ok) return { decision: 'deny', reason: CANONICAL_REJECT_REASON, rule: null };
-      const rule = decideTool(plan, request.toolName, p.subject);
+      const rule = decideRule(request);
+      if (rule === undefined) return { decision: 'deny', reason: CANONICAL_REJECT_REASON, rule: null };
       if (rule === null) return { ...defaultResult, rule: null };
       // The plan hands back the rule objects it was built from: these prepared rules.
       const ref = (rule as PreparedRule).ref;
@@ -163,9 +177,8 @@ export function createPatternApprover(options: PatternApproverOptions): Compiled
   const approve = (request: ApprovalRequest): ApprovalResult => {
     try {
       checkRequest(request);
-      const p = prepareSubject(request.input, mode, plan.usesFields);
-      if (!p.ok) return { decision: 'deny', reason: CANONICAL_REJECT_REASON };
-      const rule = decideTool(plan, request.toolName, p.subject);
+      const rule = decideRule(request);
+      if (rule === undefined) return { decision: 'deny', reason: CANONICAL_REJECT_REASON };
       if (rule === null) return { ...defaultResult };
       return rule.list === 'deny' ? { decision: 'deny', reason } : { decision: 'allow', reason: '' };
     } catch (e) {
