@@ -75,6 +75,16 @@ interface Prog {
 const MAX_STATES = 2048;
 /** Classes of code points (the end of text included) a DFA distinguishes. */
 const MAX_CLASSES = 96;
+/**
+ * A transition is the next state's row in `trans` (its id shifted by `ROW_SHIFT`, rows of 128 >
+ * `MAX_CLASSES` entries) with two flags in the low bits, so a step is one table read and one test.
+ */
+const ROW_SHIFT = 7;
+const ROW_MASK = ~((1 << ROW_SHIFT) - 1);
+/** The state is final: nothing the rest of the text holds changes its answer. */
+const FIN = 1;
+/** The state is idle and has a finder: the scan may skip ahead. */
+const IDLE = 2;
 /** Non-ASCII code points whose class is remembered. */
 const MAX_CP_CACHE = 4096;
 /** Programs larger than this (all rules of a tool together) are not run as one DFA. */
@@ -111,7 +121,7 @@ export interface Dfa {
   prev: number[];
   bestDeny: number[];
   bestAllow: number[];
-  /** Transitions: `trans[state * MAX_CLASSES + class]`, -1 until computed. */
+  /** Transitions: `trans[(state << ROW_SHIFT) + class]`, the next state's code (`codeOf`), -1 until computed. */
   trans: Int32Array;
   /** 1 when nothing the rest of the text holds can change the state's answer. */
   fin: Uint8Array;
@@ -326,7 +336,7 @@ function resetStates(dfa: Dfa): void {
   dfa.prev = [];
   dfa.bestDeny = [];
   dfa.bestAllow = [];
-  dfa.trans = new Int32Array(64 * MAX_CLASSES).fill(-1);
+  dfa.trans = new Int32Array(64 << ROW_SHIFT).fill(-1);
   dfa.fin = new Uint8Array(64);
   dfa.finder = [];
   dfa.endResult = new Int32Array(64).fill(-2);
@@ -403,7 +413,7 @@ function stateFor(dfa: Dfa, pcsIn: number[], prevIn: number, bd: number, ba: num
   if (known !== undefined) return known;
   const id = dfa.pcs.length;
   if (id >= dfa.maxStates) return -1;
-  if (id * MAX_CLASSES >= dfa.trans.length) {
+  if (id << ROW_SHIFT >= dfa.trans.length) {
     const trans = new Int32Array(dfa.trans.length * 2).fill(-1);
     trans.set(dfa.trans);
     dfa.trans = trans;
@@ -501,7 +511,7 @@ function step(dfa: Dfa, s: number, k: number): number {
   }
   for (const r of dfa.restartRules) if (improves(dfa, r, bd, ba)) closure(dfa, dfa.starts[r]!, r, stamp, out);
   const next = stateFor(dfa, out, dfa.classKind[k]!, bd, ba);
-  if (next >= 0) dfa.trans[s * MAX_CLASSES + k] = next;
+  if (next >= 0) dfa.trans[(s << ROW_SHIFT) + k] = codeOf(dfa, next);
   return next;
 }
 
@@ -531,31 +541,27 @@ function endOf(dfa: Dfa, s: number): number {
 export function runDfa(dfa: Dfa, text: string): number {
   const ascii = dfa.ascii;
   let trans = dfa.trans;
-  let fin = dfa.fin;
-  let finder = dfa.finder;
-  let s = dfa.start;
-  if (fin[s] === 1) return endOf(dfa, s);
+  let s = codeOf(dfa, dfa.start);
+  if ((s & FIN) !== 0) return endOf(dfa, s >> ROW_SHIFT);
   const n = text.length;
   // Jumps taken and characters they skipped: when jumps skip little, stop looking for them.
   let jumps = 0;
   let skipped = 0;
   let skipping = true;
   for (let i = 0; i < n; i++) {
-    if (skipping) {
-      const f = finder[s];
-      if (f !== null && f !== undefined) {
-        f.lastIndex = i;
-        // The next possible start is at `lastIndex - LEAD_UNITS` or after; the scan resumes one
-        // character before it, from this state (the last character when nothing can start).
-        let to = f.test(text) ? f.lastIndex - LEAD_UNITS - 1 : n - 1;
-        if (to > i) {
-          const u = text.charCodeAt(to);
-          if (u >= 0xdc00 && u <= 0xdfff && to - 1 > i) to--;
-          skipped += to - i;
-          i = to;
-        }
-        if (++jumps >= 16 && skipped < jumps * 16) skipping = false;
+    if ((s & IDLE) !== 0 && skipping) {
+      const f = dfa.finder[s >> ROW_SHIFT]!;
+      f.lastIndex = i;
+      // The next possible start is at `lastIndex - LEAD_UNITS` or after; the scan resumes one
+      // character before it, from this state (the last character when nothing can start).
+      let to = f.test(text) ? f.lastIndex - LEAD_UNITS - 1 : n - 1;
+      if (to > i) {
+        const u = text.charCodeAt(to);
+        if (u >= 0xdc00 && u <= 0xdfff && to - 1 > i) to--;
+        skipped += to - i;
+        i = to;
       }
+      if (++jumps >= 16 && skipped < jumps * 16) skipping = false;
     }
     let c = text.charCodeAt(i);
     let k: number;
@@ -575,21 +581,25 @@ export function runDfa(dfa: Dfa, text: string): number {
         return UNKNOWN;
       }
     }
-    let t = trans[s * MAX_CLASSES + k]!;
+    let t = trans[(s & ROW_MASK) + k]!;
     if (t < 0) {
-      t = step(dfa, s, k);
-      if (t < 0) {
+      const next = step(dfa, s >> ROW_SHIFT, k);
+      if (next < 0) {
         resetStates(dfa);
         return UNKNOWN;
       }
+      t = codeOf(dfa, next);
       trans = dfa.trans;
-      fin = dfa.fin;
-      finder = dfa.finder;
     }
     s = t;
-    if (fin[s] === 1) break;
+    if ((s & FIN) !== 0) break;
   }
-  return endOf(dfa, s);
+  return endOf(dfa, s >> ROW_SHIFT);
+}
+
+/** A state's code in `trans`: its row and its flags. */
+function codeOf(dfa: Dfa, id: number): number {
+  return (id << ROW_SHIFT) | (dfa.fin[id] === 1 ? FIN : 0) | (dfa.finder[id] !== null && dfa.finder[id] !== undefined ? IDLE : 0);
 }
 
 /** States made so far (tests and measurements). */
