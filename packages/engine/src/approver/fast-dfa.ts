@@ -291,18 +291,45 @@ function asciiAccepted(inst: Inst): number[] {
   return out;
 }
 
-/** The classes of the 128 ASCII characters (by which rune instructions accept them); false when too many. */
+/**
+ * The classes of the 128 ASCII characters: characters every rune instruction treats alike (and of the
+ * same kind for assertions) share one. Built by refinement, each distinct instruction splitting the
+ * classes into what it accepts and what it does not. False when there are too many.
+ */
 function asciiClasses(dfa: Dfa): boolean {
-  const sigs = Array.from({ length: 128 }, (_, c) => `A${kindOf(c)}`);
-  for (let j = 0; j < dfa.runeInsts.length; j++) for (const c of asciiAccepted(dfa.insts[dfa.runeInsts[j]!]!)) sigs[c] += `,${j}`;
+  const cls = new Int32Array(128);
+  for (let c = 0; c < 128; c++) cls[c] = kindOf(c);
+  const accepted = new Uint8Array(128);
+  const remap = new Int32Array(2 * 128);
+  const done = new Set<string>();
+  for (const g of dfa.runeInsts) {
+    const inst = dfa.insts[g]!;
+    const key = `${inst.op}:${inst.arg & FOLD_CASE}:${inst.runes.join(',')}`;
+    if (done.has(key)) continue;
+    done.add(key);
+    accepted.fill(0);
+    for (const c of asciiAccepted(inst)) accepted[c] = 1;
+    remap.fill(-1);
+    let next = 0;
+    for (let c = 0; c < 128; c++) {
+      const split = cls[c]! * 2 + accepted[c]!;
+      let id = remap[split]!;
+      if (id < 0) {
+        id = next++;
+        remap[split] = id;
+      }
+      cls[c] = id;
+    }
+  }
+  const ids = new Map<number, number>();
   for (let c = 0; c < 128; c++) {
-    let k = dfa.classKey.get(sigs[c]!);
+    let k = ids.get(cls[c]!);
     if (k === undefined) {
       if (dfa.classRep.length >= MAX_CLASSES) return false;
       k = dfa.classRep.length;
       dfa.classRep.push(c);
       dfa.classKind.push(kindOf(c));
-      dfa.classKey.set(sigs[c]!, k);
+      ids.set(cls[c]!, k);
     }
     dfa.ascii[c] = k;
   }
