@@ -114,6 +114,21 @@ describe('per-tool DFA', () => {
     );
   });
 
+  it('a text that needs many new transitions is left to the steps, and later calls go on filling the cache', () => {
+    const dfa = dfaOf(['ab{1,300}c'], ['b']);
+    const text = `a${'b'.repeat(299)}c`;
+    expect(runDfa(dfa, text)).toBe(UNKNOWN);
+    const made = dfaStates(dfa);
+    expect(made).toBeLessThan(300);
+    // Each call computes a bounded number of transitions; the cache keeps them, so some later call
+    // gets through, and every answer it gives is right.
+    const answers = Array.from({ length: 5 }, () => runDfa(dfa, text));
+    expect(answers.at(-1)).toBe(0);
+    expect(answers.every((a) => a === UNKNOWN || a === 0)).toBe(true);
+    expect(dfaStates(dfa)).toBeGreaterThan(made);
+    expect(runDfa(dfa, `a${'b'.repeat(301)}c`)).toBe(1);
+  });
+
   it('decides assertions with the characters on both sides, as re2js does', () => {
     const cases: Array<[string, string, boolean]> = [
       ['\\bsudo\\b', 'x sudo y', true],

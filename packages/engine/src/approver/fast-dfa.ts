@@ -73,6 +73,17 @@ interface Prog {
 
 /** States kept before the cache is dropped. */
 const MAX_STATES = 2048;
+/** Program counters held by all states together before the cache is dropped (memory bound). */
+const MAX_STATE_PCS = 1 << 20;
+/**
+ * Transitions one call may compute: past it the call answers `UNKNOWN` (the cache is kept, so the
+ * next calls go on filling it). A transition costs time linear in the states' sets (~5-20 µs here):
+ * this bounds what one text can cost here before the steps decide it (~1-2 ms).
+ */
+const MAX_STEPS_PER_CALL = 128;
+/** Answers of `step` when no state is made: this call may compute no more; the cache is full. */
+const NO_MORE = -1;
+const FULL = -2;
 /** Classes of code points (the end of text included) a DFA distinguishes. */
 const MAX_CLASSES = 96;
 /**
@@ -88,7 +99,7 @@ const IDLE = 2;
 /** Non-ASCII code points whose class is remembered. */
 const MAX_CP_CACHE = 4096;
 /** Programs larger than this (all rules of a tool together) are not run as one DFA. */
-export const MAX_DFA_INSTS = 6000;
+export const MAX_DFA_INSTS = 3000;
 
 const CLASS_END = 0;
 
@@ -100,7 +111,13 @@ export interface Dfa {
   readonly allow: number;
   // The rules' programs, side by side: global program counter → instruction and rule.
   readonly insts: readonly Inst[];
+  /** Each global pc's op, and its `out` and `arg` as global pcs (`arg` of an assertion: its flags). */
+  readonly op: Uint8Array;
+  readonly out: Int32Array;
+  readonly arg: Int32Array;
   readonly ruleOf: Int32Array;
+  /** Global pc of each rule's local pc 0. */
+  readonly bases: Int32Array;
   /** Global start of each rule (-1: the rule matches every text). */
   readonly starts: Int32Array;
   /** Rules restarted at every position (not anchored at the start of the text). */
@@ -116,7 +133,14 @@ export interface Dfa {
   readonly classRep: number[];
   readonly classKind: number[];
   // The states.
-  byKey: Map<string, number>;
+  /** State ids by hash of (pcs, previous kind, best rules). */
+  byKey: Map<number, number[]>;
+  /** Program counters held by all states. */
+  pcsTotal: number;
+  /** Transitions computed by the current call. */
+  made: number;
+  /** The closure of the restarted rules that can still change the answer, by best rules (`bd,ba`). */
+  restarts: Map<string, Int32Array>;
   pcs: Int32Array[];
   prev: number[];
   bestDeny: number[];
@@ -199,13 +223,33 @@ export function buildDfa(
     starts[r] = base + prog.start;
     if (!anchoredAtStart(prog)) restartRules.push(r);
   }
-  // Instructions are shared objects whose `out`/`arg` are local pcs: offsets live in `ruleBase`.
+  // Instructions are re2js's objects, whose `out`/`arg` are local pcs: flat copies hold global ones.
+  const bases = new Int32Array(all.length);
+  for (let r = 0, n = 0; r < all.length; r++) {
+    bases[r] = n;
+    const re = all[r];
+    if (re !== null && re !== undefined) n += progOf(re)!.inst.length;
+  }
+  const op = new Uint8Array(insts.length);
+  const outG = new Int32Array(insts.length);
+  const argG = new Int32Array(insts.length);
+  for (let g = 0; g < insts.length; g++) {
+    const inst = insts[g]!;
+    const base = bases[ruleOfList[g]!]!;
+    op[g] = inst.op;
+    outG[g] = base + inst.out;
+    argG[g] = inst.op === ALT || inst.op === ALT_MATCH ? base + inst.arg : inst.arg;
+  }
   const dfa: Dfa = {
     maxStates: options.maxStates ?? MAX_STATES,
     deny: deny.length,
     allow: allow.length,
     insts,
+    op,
+    out: outG,
+    arg: argG,
     ruleOf: Int32Array.from(ruleOfList),
+    bases,
     starts,
     restartRules,
     runeInsts,
@@ -216,6 +260,9 @@ export function buildDfa(
     classRep: [-1],
     classKind: [K_END],
     byKey: new Map(),
+    pcsTotal: 0,
+    made: 0,
+    restarts: new Map(),
     pcs: [],
     prev: [],
     bestDeny: [],
@@ -229,25 +276,10 @@ export function buildDfa(
     seen: new Int32Array(insts.length),
     stamp: 0,
   };
-  baseOf.set(dfa, computeBases(all));
   if (!asciiClasses(dfa)) return null;
   dfa.asciiClasses = dfa.classRep.length;
   resetStates(dfa);
   return dfa;
-}
-
-/** Global pc of each rule's local pc 0. */
-const baseOf = new WeakMap<Dfa, Int32Array>();
-
-function computeBases(all: readonly (RE2JS | null)[]): Int32Array {
-  const bases = new Int32Array(all.length);
-  let n = 0;
-  for (let r = 0; r < all.length; r++) {
-    bases[r] = n;
-    const re = all[r];
-    if (re !== null && re !== undefined) n += progOf(re)!.inst.length;
-  }
-  return bases;
 }
 
 function kindOf(cp: number): number {
@@ -359,6 +391,8 @@ function resetClasses(dfa: Dfa): void {
 /** Drops every state and makes the start state again. */
 function resetStates(dfa: Dfa): void {
   dfa.byKey = new Map();
+  dfa.pcsTotal = 0;
+  dfa.made = 0;
   dfa.pcs = [];
   dfa.prev = [];
   dfa.bestDeny = [];
@@ -377,7 +411,7 @@ function resetStates(dfa: Dfa): void {
   }
   const out: number[] = [];
   const stamp = nextStamp(dfa);
-  for (let r = 0; r < dfa.starts.length; r++) if (dfa.starts[r]! >= 0 && improves(dfa, r, bd, ba)) closure(dfa, dfa.starts[r]!, r, stamp, out);
+  for (let r = 0; r < dfa.starts.length; r++) if (dfa.starts[r]! >= 0 && improves(dfa, r, bd, ba)) closure(dfa, dfa.starts[r]!, stamp, out);
   dfa.start = stateFor(dfa, out, K_BEGIN, bd, ba);
 }
 
@@ -395,26 +429,29 @@ function improves(dfa: Dfa, r: number, bd: number, ba: number): boolean {
   return r < dfa.deny ? r < bd : bd === dfa.deny && r - dfa.deny < ba;
 }
 
+/** Work stack of `closure` and `expand` (one DFA step runs at a time). */
+const work: number[] = [];
+
 /**
- * Adds to `out` the instructions reachable from local pc `pc` of rule `r` without reading a
- * character or passing an assertion: runes, matches and assertions wait in the state.
+ * Adds to `out` the instructions reachable from global pc `from` without reading a character or
+ * passing an assertion: runes, matches and assertions wait in the state.
  */
-function closure(dfa: Dfa, globalPc: number, r: number, stamp: number, out: number[]): void {
-  const base = baseOf.get(dfa)![r]!;
-  const stack = [globalPc];
-  while (stack.length > 0) {
-    const g = stack.pop()!;
-    if (dfa.seen[g] === stamp) continue;
-    dfa.seen[g] = stamp;
-    const inst = dfa.insts[g]!;
-    switch (inst.op) {
+function closure(dfa: Dfa, from: number, stamp: number, out: number[]): void {
+  const { op, seen } = dfa;
+  work.length = 0;
+  work.push(from);
+  while (work.length > 0) {
+    const g = work.pop()!;
+    if (seen[g] === stamp) continue;
+    seen[g] = stamp;
+    switch (op[g]) {
       case ALT:
       case ALT_MATCH:
-        stack.push(base + inst.arg, base + inst.out);
+        work.push(dfa.arg[g]!, dfa.out[g]!);
         break;
       case NOP:
       case CAPTURE:
-        stack.push(base + inst.out);
+        work.push(dfa.out[g]!);
         break;
       case FAIL:
         break;
@@ -424,22 +461,48 @@ function closure(dfa: Dfa, globalPc: number, r: number, stamp: number, out: numb
   }
 }
 
-function stateKey(pcs: readonly number[], prev: number, bd: number, ba: number): string {
-  return `${prev}|${bd}|${ba}|${pcs.join(',')}`;
+function stateHash(pcs: readonly number[], prev: number, bd: number, ba: number): number {
+  let h = Math.imul(prev + 1, 0x9e3779b1) ^ Math.imul(bd + 1, 0x85ebca6b) ^ Math.imul(ba + 1, 0xc2b2ae35);
+  for (let j = 0; j < pcs.length; j++) h = Math.imul(h ^ pcs[j]!, 0x01000193);
+  return h;
 }
 
-/** The id of the state (made if new); -1 when the cache is full. */
+function sameState(dfa: Dfa, id: number, pcs: readonly number[], prev: number, bd: number, ba: number): boolean {
+  if (dfa.prev[id] !== prev || dfa.bestDeny[id] !== bd || dfa.bestAllow[id] !== ba) return false;
+  const have = dfa.pcs[id]!;
+  if (have.length !== pcs.length) return false;
+  for (let j = 0; j < pcs.length; j++) if (have[j] !== pcs[j]) return false;
+  return true;
+}
+
+/** The closure of the restarted rules that can still change the answer given the best rules so far. */
+function restartClosure(dfa: Dfa, bd: number, ba: number): Int32Array {
+  const key = `${bd},${ba}`;
+  let pcs = dfa.restarts.get(key);
+  if (pcs === undefined) {
+    const out: number[] = [];
+    const stamp = nextStamp(dfa);
+    for (const r of dfa.restartRules) if (improves(dfa, r, bd, ba)) closure(dfa, dfa.starts[r]!, stamp, out);
+    pcs = Int32Array.from(out.sort((a, b) => a - b));
+    if (dfa.restarts.size >= 256) dfa.restarts.clear();
+    dfa.restarts.set(key, pcs);
+  }
+  return pcs;
+}
+
+/** The id of the state (made if new); `FULL` when it is new and the cache holds no more. */
 function stateFor(dfa: Dfa, pcsIn: number[], prevIn: number, bd: number, ba: number): number {
   const pcs = pcsIn.sort((a, b) => a - b);
   let assertions = false;
-  for (const g of pcs) if (dfa.insts[g]!.op === EMPTY_WIDTH) assertions = true;
+  for (const g of pcs) if (dfa.op[g] === EMPTY_WIDTH) assertions = true;
   // The previous character matters only to assertions.
   const prev = assertions ? prevIn : K_OTHER;
-  const key = stateKey(pcs, prev, bd, ba);
-  const known = dfa.byKey.get(key);
-  if (known !== undefined) return known;
+  const hash = stateHash(pcs, prev, bd, ba);
+  const bucket = dfa.byKey.get(hash);
+  if (bucket !== undefined) for (const known of bucket) if (sameState(dfa, known, pcs, prev, bd, ba)) return known;
   const id = dfa.pcs.length;
-  if (id >= dfa.maxStates) return -1;
+  if (id >= dfa.maxStates || dfa.pcsTotal + pcs.length > MAX_STATE_PCS) return FULL;
+  dfa.pcsTotal += pcs.length;
   if (id << ROW_SHIFT >= dfa.trans.length) {
     const trans = new Int32Array(dfa.trans.length * 2).fill(-1);
     trans.set(dfa.trans);
@@ -451,7 +514,8 @@ function stateFor(dfa: Dfa, pcsIn: number[], prevIn: number, bd: number, ba: num
     end.set(dfa.endResult);
     dfa.endResult = end;
   }
-  dfa.byKey.set(key, id);
+  if (bucket === undefined) dfa.byKey.set(hash, [id]);
+  else bucket.push(id);
   dfa.pcs.push(Int32Array.from(pcs));
   dfa.prev.push(prev);
   dfa.bestDeny.push(bd);
@@ -484,27 +548,25 @@ function expand(dfa: Dfa, s: number, nextKind: number, runes: number[]): [number
   let bd = dfa.bestDeny[s]!;
   let ba = dfa.bestAllow[s]!;
   const stamp = nextStamp(dfa);
-  const bases = baseOf.get(dfa)!;
-  const stack: number[] = [];
+  const { op, seen } = dfa;
   const pcs = dfa.pcs[s]!;
-  for (let i = pcs.length - 1; i >= 0; i--) stack.push(pcs[i]!);
-  while (stack.length > 0) {
-    const g = stack.pop()!;
-    if (dfa.seen[g] === stamp) continue;
-    dfa.seen[g] = stamp;
-    const inst = dfa.insts[g]!;
-    const base = bases[dfa.ruleOf[g]!]!;
-    switch (inst.op) {
+  work.length = 0;
+  for (let i = pcs.length - 1; i >= 0; i--) work.push(pcs[i]!);
+  while (work.length > 0) {
+    const g = work.pop()!;
+    if (seen[g] === stamp) continue;
+    seen[g] = stamp;
+    switch (op[g]) {
       case ALT:
       case ALT_MATCH:
-        stack.push(base + inst.arg, base + inst.out);
+        work.push(dfa.arg[g]!, dfa.out[g]!);
         break;
       case NOP:
       case CAPTURE:
-        stack.push(base + inst.out);
+        work.push(dfa.out[g]!);
         break;
       case EMPTY_WIDTH:
-        if ((inst.arg & ~flags) === 0) stack.push(base + inst.out);
+        if ((dfa.arg[g]! & ~flags) === 0) work.push(dfa.out[g]!);
         break;
       case MATCH: {
         const r = dfa.ruleOf[g]!;
@@ -521,22 +583,28 @@ function expand(dfa: Dfa, s: number, nextKind: number, runes: number[]): [number
   return [bd, ba];
 }
 
-/** The transition of state `s` on class `k`: the next state's id, or -1 when the cache is full. */
+/** The transition of state `s` on class `k`: the next state's id, or `NO_MORE` / `FULL`. */
 function step(dfa: Dfa, s: number, k: number): number {
+  if (dfa.made >= MAX_STEPS_PER_CALL) return NO_MORE;
+  dfa.made++;
   const runes: number[] = [];
   const [bd, ba] = expand(dfa, s, dfa.classKind[k]!, runes);
+  const restart = restartClosure(dfa, bd, ba); // before the stamp below: it may take one of its own
   const cp = dfa.classRep[k]!;
   const out: number[] = [];
   const stamp = nextStamp(dfa);
-  const bases = baseOf.get(dfa)!;
+  const { op, seen } = dfa;
   for (const g of runes) {
-    const r = dfa.ruleOf[g]!;
-    if (!improves(dfa, r, bd, ba)) continue;
-    const inst = dfa.insts[g]!;
-    const ok = inst.op === RUNE_ANY || (inst.op === RUNE_ANY_NOT_NL ? cp !== 10 : inst.matchRune(cp));
-    if (ok) closure(dfa, bases[r]! + inst.out, r, stamp, out);
+    if (!improves(dfa, dfa.ruleOf[g]!, bd, ba)) continue;
+    const o = op[g];
+    const ok = o === RUNE_ANY || (o === RUNE_ANY_NOT_NL ? cp !== 10 : dfa.insts[g]!.matchRune(cp));
+    if (ok) closure(dfa, dfa.out[g]!, stamp, out);
   }
-  for (const r of dfa.restartRules) if (improves(dfa, r, bd, ba)) closure(dfa, dfa.starts[r]!, r, stamp, out);
+  for (const g of restart) {
+    if (seen[g] === stamp) continue;
+    seen[g] = stamp;
+    out.push(g);
+  }
   const next = stateFor(dfa, out, dfa.classKind[k]!, bd, ba);
   if (next >= 0) dfa.trans[(s << ROW_SHIFT) + k] = codeOf(dfa, next);
   return next;
@@ -570,6 +638,7 @@ export function runDfa(dfa: Dfa, text: string): number {
   let trans = dfa.trans;
   let s = codeOf(dfa, dfa.start);
   if ((s & FIN) !== 0) return endOf(dfa, s >> ROW_SHIFT);
+  dfa.made = 0;
   const n = text.length;
   // Jumps taken and characters they skipped: when jumps skip little, stop looking for them.
   let jumps = 0;
@@ -612,7 +681,7 @@ export function runDfa(dfa: Dfa, text: string): number {
     if (t < 0) {
       const next = step(dfa, s >> ROW_SHIFT, k);
       if (next < 0) {
-        resetStates(dfa);
+        if (next === FULL) resetStates(dfa);
         return UNKNOWN;
       }
       t = codeOf(dfa, next);
@@ -683,7 +752,7 @@ function classSource(inst: Inst): string | null {
  * rule matches the empty string) or a class cannot be written.
  */
 function leadPaths(dfa: Dfa, r: number, depth: number): string[][] | null {
-  const base = baseOf.get(dfa)![r]!;
+  const base = dfa.bases[r]!;
   const paths = new Map<string, string[]>();
   let ok = true;
   const add = (acc: readonly string[]) => {
@@ -782,11 +851,8 @@ function finderFor(dfa: Dfa, rules: readonly number[]): RegExp | null {
 function idleFinder(dfa: Dfa, pcs: readonly number[], bd: number, ba: number): RegExp | null {
   const rules = dfa.restartRules.filter((r) => improves(dfa, r, bd, ba));
   if (rules.length === 0) return null;
-  const idle: number[] = [];
-  const stamp = nextStamp(dfa);
-  for (const r of rules) closure(dfa, dfa.starts[r]!, r, stamp, idle);
+  const idle = restartClosure(dfa, bd, ba);
   if (idle.length !== pcs.length) return null;
-  idle.sort((a, b) => a - b);
   for (let j = 0; j < idle.length; j++) if (idle[j] !== pcs[j]) return null;
   return finderFor(dfa, rules);
 }
