@@ -1,6 +1,7 @@
 import type { ApprovalRequest, CompiledApprover, RuledResult } from '@verdict/engine';
 import { type Command, type CommandIo, parse, UsageError, write } from '../args.ts';
 import { loadApproverOrReport } from '../load.ts';
+import { createChunkDecoder, inputChunks } from './eval-input.ts';
 
 const USAGE = `usage: verdict eval --policy FILE [--compat]
 
@@ -44,9 +45,14 @@ export const evalCommand: Command = {
  * A line of JSON white space only (space, tab, CR) is no request and gets no answer. Anything else
  * (a no-break space, a BOM, U+2028: white space to JS's `trim`, not to JSON) is a line the caller
  * sent, so it gets its deny: skipping it would shift every later answer onto the wrong request.
+ * (A loop, not a regex: it runs on every line and nearly always stops at the first `{`.)
  */
 function isBlank(line: string): boolean {
-  return /^[ \t\r]*$/.test(line);
+  for (let i = 0; i < line.length; i++) {
+    const c = line.charCodeAt(i);
+    if (c !== 0x20 && c !== 0x09 && c !== 0x0d) return false;
+  }
+  return true;
 }
 
 /** Why a request line is denied without asking the approver (fail closed: a bad line is never an allow). */
@@ -88,45 +94,71 @@ function renderDecision(e: RuledResult): string {
   return `{"decision":"${e.decision}","reason":${JSON.stringify(e.reason)},"rule":${rule}}`;
 }
 
+interface CachedLine {
+  decision: string;
+  reason: string;
+  line: string;
+}
+
+/** Reasons are few per rule; internal-error texts must not grow the cache. */
+const MAX_LINES_PER_RULE = 64;
+
 /**
- * The output line of a decision. A compiled approver hands out the same rule objects and a handful
- * of reasons, so lines are cached per (rule, decision, reason) instead of re-serialised per call.
+ * The output line of a decision, newline included. A compiled approver hands out the same rule
+ * objects and a handful of reasons, so lines are cached per rule and found by comparing the decision
+ * and reason (no key string built per call) instead of re-serialised per call.
  */
-export function createDecisionFormatter(): (e: RuledResult) => string {
-  const byRule = new WeakMap<object, Map<string, string>>();
-  const noRule = new Map<string, string>();
-  const MAX_PER_RULE = 64; // reasons are few; internal-error texts must not grow the cache
+function createLineFormatter(): (e: RuledResult) => string {
+  const byRule = new WeakMap<object, CachedLine[]>();
+  const noRule: CachedLine[] = [];
   return (e) => {
-    const cache = e.rule ? (byRule.get(e.rule) ?? new Map<string, string>()) : noRule;
-    if (e.rule && !byRule.has(e.rule)) byRule.set(e.rule, cache);
-    const key = e.decision + e.reason;
-    let line = cache.get(key);
-    if (line === undefined) {
-      line = renderDecision(e);
-      if (cache.size < MAX_PER_RULE) cache.set(key, line);
+    let cache = noRule;
+    if (e.rule) {
+      const found = byRule.get(e.rule);
+      if (found === undefined) byRule.set(e.rule, (cache = []));
+      else cache = found;
     }
+    for (let i = 0; i < cache.length; i++) {
+      const c = cache[i]!;
+      if (c.reason === e.reason && c.decision === e.decision) return c.line;
+    }
+    const line = renderDecision(e) + '\n';
+    if (cache.length < MAX_LINES_PER_RULE) cache.push({ decision: e.decision, reason: e.reason, line });
     return line;
   };
 }
 
-function decideLine(approver: CompiledApprover, format: (e: RuledResult) => string, line: string): string {
-  if (line.endsWith('\r')) line = line.slice(0, -1);
-  try {
-    const request = parseRequestLine(line);
-    if (typeof request === 'string') return badRequest(request);
-    return format(approver.decide(request));
-  } catch (err) {
-    return badRequest(`internal error: ${err instanceof Error ? err.message : String(err)}`);
-  }
+/** The output line of a decision (no newline), cached as {@link createLineFormatter} does. */
+export function createDecisionFormatter(): (e: RuledResult) => string {
+  const format = createLineFormatter();
+  return (e) => format(e).slice(0, -1);
 }
 
 /**
+ * The answer to one request line, newline included. A trailing CR (a CRLF line end) needs no
+ * stripping: it is JSON white space, so `JSON.parse` reads the line the same with or without it.
+ */
+function decideLine(approver: CompiledApprover, format: (e: RuledResult) => string, line: string): string {
+  try {
+    const request = parseRequestLine(line);
+    if (typeof request === 'string') return badRequest(request) + '\n';
+    return format(approver.decide(request));
+  } catch (err) {
+    return badRequest(`internal error: ${err instanceof Error ? err.message : String(err)}`) + '\n';
+  }
+}
+
+/** A batch of answers is written once it is this long, even in the middle of an input chunk. */
+const MAX_BATCH_CHARS = 256 * 1024;
+
+/**
  * Streams decisions in constant memory: reads stdin chunk by chunk (async iteration gives backpressure),
- * writes one batch per chunk and waits for `drain` when stdout is full.
+ * writes one batch per chunk (or per {@link MAX_BATCH_CHARS}: a chunk of short bad lines makes long
+ * answers) and waits for `drain` when stdout is full.
  */
 export async function streamDecisions(approver: CompiledApprover, io: CommandIo): Promise<void> {
-  const decoder = new TextDecoder('utf-8');
-  const format = createDecisionFormatter();
+  const decoder = createChunkDecoder();
+  const format = createLineFormatter();
   let pending = '';
   let skipping = false; // inside an over-long line: discard until its newline
   const out = io.stdout;
@@ -134,24 +166,32 @@ export async function streamDecisions(approver: CompiledApprover, io: CommandIo)
     if (text === '') return;
     if (!out.write(text)) await new Promise<void>((resolve) => out.once('drain', () => resolve()));
   };
-  for await (const chunk of io.stdin) {
-    const text = typeof chunk === 'string' ? chunk : decoder.decode(chunk as Uint8Array, { stream: true });
-    let start = 0;
+  for await (const chunk of inputChunks(io.stdin)) {
+    const text = typeof chunk === 'string' ? chunk : decoder.decode(chunk as Uint8Array);
     let batch = '';
-    for (let nl = text.indexOf('\n'); nl !== -1; nl = text.indexOf('\n', start)) {
-      const piece = text.slice(start, nl);
-      start = nl + 1;
-      if (skipping) {
-        skipping = false;
-        pending = '';
-        continue;
+    let start = 0;
+    let nl = text.indexOf('\n');
+    if (nl !== -1) {
+      // The line that started in an earlier chunk ends here.
+      if (skipping) skipping = false;
+      else {
+        const line = pending === '' ? text.slice(0, nl) : pending + text.slice(0, nl);
+        if (!isBlank(line)) batch += decideLine(approver, format, line);
       }
-      const line = pending === '' ? piece : pending + piece;
       pending = '';
-      if (isBlank(line)) continue;
-      batch += decideLine(approver, format, line) + '\n';
+      start = nl + 1;
+      for (nl = text.indexOf('\n', start); nl !== -1; nl = text.indexOf('\n', start)) {
+        const line = text.slice(start, nl);
+        start = nl + 1;
+        if (isBlank(line)) continue;
+        batch += decideLine(approver, format, line);
+        if (batch.length > MAX_BATCH_CHARS) {
+          await flush(batch);
+          batch = '';
+        }
+      }
     }
-    if (!skipping) {
+    if (!skipping && start < text.length) {
       pending += text.slice(start);
       if (pending.length > MAX_LINE_CHARS) {
         batch += badRequest(`request line is longer than ${MAX_LINE_CHARS} characters`) + '\n';
@@ -161,6 +201,6 @@ export async function streamDecisions(approver: CompiledApprover, io: CommandIo)
     }
     await flush(batch);
   }
-  const rest = pending + decoder.decode();
-  if (!skipping && !isBlank(rest)) await flush(decideLine(approver, format, rest) + '\n');
+  const rest = pending + decoder.end();
+  if (!skipping && !isBlank(rest)) await flush(decideLine(approver, format, rest));
 }
