@@ -4,7 +4,7 @@
  * time, answers written in bounded batches. Each path is checked against the plain one (a streaming
  * TextDecoder over a stream's chunks) on the same bytes.
  */
-import { closeSync, mkdtempSync, openSync, readSync, ReadStream, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, createReadStream, mkdtempSync, openSync, readSync, type ReadStream, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
@@ -55,7 +55,7 @@ function fileStdin(bytes: Uint8Array, name: string): { stream: ReadStream; fd: n
   const file = join(dir, name);
   writeFileSync(file, bytes);
   const fd = openSync(file, 'r');
-  return { stream: new ReadStream(null as unknown as string, { fd, autoClose: false }), fd };
+  return { stream: createReadStream('', { fd, autoClose: false }), fd };
 }
 
 const req = (toolName: string, input: string) => JSON.stringify({ toolName, input });
@@ -169,12 +169,12 @@ describe('verdict eval with a regular file on stdin', () => {
 
   it('a stream that was started, or reads from a set position, is iterated as a stream', async () => {
     const a = fileStdin(Buffer.from('x\n'), 'a.jsonl');
-    const b = new ReadStream(null as unknown as string, { fd: a.fd, autoClose: false, start: 0 });
+    const b = createReadStream('', { fd: a.fd, autoClose: false, start: 0 });
     expect(inputChunks(b)).toBe(b); // never read from: closing its descriptor is enough
     closeSync(a.fd);
     writeFileSync(join(dir, 'b.jsonl'), 'y\n');
-    const started = new ReadStream(null as unknown as string, { fd: openSync(join(dir, 'b.jsonl'), 'r') }); // closes its descriptor
-    await new Promise((resolve) => started.once('readable', resolve));
+    const started = createReadStream('', { fd: openSync(join(dir, 'b.jsonl'), 'r') }); // closes its descriptor
+    await new Promise<void>((resolve) => started.once('readable', () => resolve()));
     expect(started.read(1)).toEqual(Buffer.from('y'));
     expect(inputChunks(started)).toBe(started);
     started.destroy();
