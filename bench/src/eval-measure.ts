@@ -3,6 +3,9 @@
 // Feeds the bench corpus (100-rule policy, makeCalls lines) through streamDecisions with an in-memory
 // stdin (64 KiB chunks, as a file on stdin gives) and a discarding stdout, with the real approver and
 // with a stub one (one fixed result: the cost outside the engine), plus the pieces alone.
+//   ONLY=stub|real     only streamDecisions, 10 passes (for --cpu-prof)
+//   ONLY=ab BASELINE=/path/to/an/older/eval.ts   that copy against the current one, alternating passes
+// The machine is shared: compare figures from one process, and trust minimums over single runs.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -87,6 +90,7 @@ if (only === 'stub' || only === 'real') {
 }
 const requests = lines.map((l) => parseRequestLine(l) as ApprovalRequest);
 console.log(`${count} lines, ${bytes.length} bytes`);
+await best('TextDecoder over 64 KiB chunks alone', () => { const d = new TextDecoder(); for (let i = 0; i < bytes.length; i += 65536) d.decode(bytes.subarray(i, i + 65536), { stream: true }); });
 await best('JSON.parse alone', () => { for (const l of lines) JSON.parse(l); });
 await best('parseRequestLine alone', () => { for (const l of lines) parseRequestLine(l); });
 await best('decide alone (parsed once)', () => { for (const r of requests) real.decide(r); });
