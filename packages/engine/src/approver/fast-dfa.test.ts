@@ -94,6 +94,8 @@ describe('per-tool DFA', () => {
       }),
       { numRuns: 300 },
     );
+    // A skip must not land on the second half of a pair (found by this property).
+    expect(runDfa(dfaOf([], ['(?:😀|a)a', '\\x{fffd}']), '😀')).toBe(2);
     const dfa = dfaOf(['\\x{fffd}'], []);
     expect(runDfa(dfa, `${'lorem ipsum '.repeat(20)}\ud800`)).toBe(0);
     expect(runDfa(dfa, `${'lorem ipsum '.repeat(20)}\ud83d\ude00`)).toBe(1);
@@ -127,6 +129,26 @@ describe('per-tool DFA', () => {
     expect(answers.every((a) => a === UNKNOWN || a === 0)).toBe(true);
     expect(dfaStates(dfa)).toBeGreaterThan(made);
     expect(runDfa(dfa, `a${'b'.repeat(301)}c`)).toBe(1);
+  });
+
+  it('DFAs sharing a budget hold no more states together than it allows, and answer right or UNKNOWN', () => {
+    const budget = { used: 0, max: 6 };
+    const one = buildDfa([compile('rm -rf'), compile('sudo')], [compile('^ls')], { budget })!;
+    const two = buildDfa([compile('\\.env')], [compile('"file_path"')], { budget })!;
+    const texts = ['rm -rf /', 'ls -la', 'sudo ls', 'x rm -r y', '{"file_path":".env"}', '{"file_path":"a"}', 'nothing'];
+    for (let round = 0; round < 3; round++) {
+      for (const t of texts) {
+        for (const [dfa, deny, allow] of [
+          [one, ['rm -rf', 'sudo'], ['^ls']],
+          [two, ['\\.env'], ['"file_path"']],
+        ] as const) {
+          const got = runDfa(dfa, t);
+          if (got !== UNKNOWN) expect(got, t).toBe(reference(deny, allow, t));
+          expect(budget.used).toBeLessThanOrEqual(6 + 2); // each DFA always has its start state
+          expect(budget.used).toBe(dfaStates(one) + dfaStates(two));
+        }
+      }
+    }
   });
 
   it('decides assertions with the characters on both sides, as re2js does', () => {

@@ -73,6 +73,11 @@ interface Prog {
 
 /** States kept before the cache is dropped. */
 const MAX_STATES = 2048;
+/**
+ * States all the DFAs of one plan may hold together (a policy may name many tools): ~512 bytes of
+ * transitions each, so ~8 MiB of tables. A DFA that would pass it drops its own states.
+ */
+export const PLAN_STATES = 16_384;
 /** Program counters held by all states together before the cache is dropped (memory bound). */
 const MAX_STATE_PCS = 1 << 20;
 /**
@@ -103,9 +108,16 @@ export const MAX_DFA_INSTS = 3000;
 
 const CLASS_END = 0;
 
+export interface StateBudget {
+  used: number;
+  readonly max: number;
+}
+
 export interface Dfa {
   /** States kept before the cache is dropped (`MAX_STATES`; tests lower it). */
   readonly maxStates: number;
+  /** States held by all the DFAs sharing this budget (one plan's), and their bound. */
+  readonly budget: StateBudget;
   /** Number of deny rules; results `0 … deny-1` are deny rules, `deny … deny+allow-1` allow rules. */
   readonly deny: number;
   readonly allow: number;
@@ -193,7 +205,7 @@ const SUPPORTED = new Set([ALT, ALT_MATCH, CAPTURE, EMPTY_WIDTH, FAIL, MATCH, NO
 export function buildDfa(
   deny: readonly (RE2JS | null)[],
   allow: readonly (RE2JS | null)[],
-  options: { readonly maxStates?: number } = {},
+  options: { readonly maxStates?: number; readonly budget?: StateBudget } = {},
 ): Dfa | null {
   const all = [...deny, ...allow];
   const insts: Inst[] = [];
@@ -242,6 +254,7 @@ export function buildDfa(
   }
   const dfa: Dfa = {
     maxStates: options.maxStates ?? MAX_STATES,
+    budget: options.budget ?? { used: 0, max: PLAN_STATES },
     deny: deny.length,
     allow: allow.length,
     insts,
@@ -390,6 +403,7 @@ function resetClasses(dfa: Dfa): void {
 
 /** Drops every state and makes the start state again. */
 function resetStates(dfa: Dfa): void {
+  dfa.budget.used -= dfa.pcs.length;
   dfa.byKey = new Map();
   dfa.pcsTotal = 0;
   dfa.made = 0;
@@ -397,10 +411,10 @@ function resetStates(dfa: Dfa): void {
   dfa.prev = [];
   dfa.bestDeny = [];
   dfa.bestAllow = [];
-  dfa.trans = new Int32Array(64 << ROW_SHIFT).fill(-1);
-  dfa.fin = new Uint8Array(64);
+  dfa.trans = new Int32Array(8 << ROW_SHIFT).fill(-1);
+  dfa.fin = new Uint8Array(8);
   dfa.finder = [];
-  dfa.endResult = new Int32Array(64).fill(-2);
+  dfa.endResult = new Int32Array(8).fill(-2);
   // The start state: every rule's program at position 0; rules that match every text have matched.
   let bd = dfa.deny;
   let ba = dfa.allow;
@@ -412,7 +426,7 @@ function resetStates(dfa: Dfa): void {
   const out: number[] = [];
   const stamp = nextStamp(dfa);
   for (let r = 0; r < dfa.starts.length; r++) if (dfa.starts[r]! >= 0 && improves(dfa, r, bd, ba)) closure(dfa, dfa.starts[r]!, stamp, out);
-  dfa.start = stateFor(dfa, out, K_BEGIN, bd, ba);
+  dfa.start = stateFor(dfa, out, K_BEGIN, bd, ba, true);
 }
 
 function nextStamp(dfa: Dfa): number {
@@ -490,8 +504,11 @@ function restartClosure(dfa: Dfa, bd: number, ba: number): Int32Array {
   return pcs;
 }
 
-/** The id of the state (made if new); `FULL` when it is new and the cache holds no more. */
-function stateFor(dfa: Dfa, pcsIn: number[], prevIn: number, bd: number, ba: number): number {
+/**
+ * The id of the state (made if new); `FULL` when it is new and the cache holds no more. The start
+ * state (`start`) is always made: a plan's budget may be passed by one state per DFA.
+ */
+function stateFor(dfa: Dfa, pcsIn: number[], prevIn: number, bd: number, ba: number, start = false): number {
   const pcs = pcsIn.sort((a, b) => a - b);
   let assertions = false;
   for (const g of pcs) if (dfa.op[g] === EMPTY_WIDTH) assertions = true;
@@ -501,8 +518,10 @@ function stateFor(dfa: Dfa, pcsIn: number[], prevIn: number, bd: number, ba: num
   const bucket = dfa.byKey.get(hash);
   if (bucket !== undefined) for (const known of bucket) if (sameState(dfa, known, pcs, prev, bd, ba)) return known;
   const id = dfa.pcs.length;
-  if (id >= dfa.maxStates || dfa.pcsTotal + pcs.length > MAX_STATE_PCS) return FULL;
+  // The start state is always made (bounds are checked before it: it is the first of its cache).
+  if (!start && (id >= dfa.maxStates || dfa.pcsTotal + pcs.length > MAX_STATE_PCS || dfa.budget.used >= dfa.budget.max)) return FULL;
   dfa.pcsTotal += pcs.length;
+  dfa.budget.used++;
   if (id << ROW_SHIFT >= dfa.trans.length) {
     const trans = new Int32Array(dfa.trans.length * 2).fill(-1);
     trans.set(dfa.trans);
@@ -652,8 +671,12 @@ export function runDfa(dfa: Dfa, text: string): number {
       // character before it, from this state (the last character when nothing can start).
       let to = f.test(text) ? f.lastIndex - LEAD_UNITS - 1 : n - 1;
       if (to > i) {
+        // Never into the middle of a surrogate pair: its second half alone would read as U+FFFD.
         const u = text.charCodeAt(to);
-        if (u >= 0xdc00 && u <= 0xdfff && to - 1 > i) to--;
+        if (u >= 0xdc00 && u <= 0xdfff) {
+          const h = text.charCodeAt(to - 1);
+          if (h >= 0xd800 && h <= 0xdbff) to--;
+        }
         skipped += to - i;
         i = to;
       }

@@ -107,9 +107,10 @@ describe('fast decision loop', () => {
         }),
         (gen, calls) => {
           const rules = fastRules(gen);
-          // With the DFA (groups without field rules), with a DFA too small to finish (calls fall back
-          // to the steps midway), and without it (the steps decide every call).
-          const plans = [buildPlan(rules), buildPlan(rules, { dfaStates: 2 }), buildPlan(rules, { dfa: false })];
+          // With the DFA (groups without field rules), with DFAs too small to finish (calls fall back
+          // to the steps midway: a bound per DFA, and one for all the tools' DFAs together), and
+          // without it (the steps decide every call).
+          const plans = [buildPlan(rules), buildPlan(rules, { dfaStates: 2 }), buildPlan(rules, { planStates: 4 }), buildPlan(rules, { dfa: false })];
           for (const [tool, text, fieldValue] of calls) {
             const s = subjectOf(text, { COMMAND: fieldValue });
             const want = key(reference(rules, tool, s));

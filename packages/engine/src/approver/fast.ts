@@ -24,8 +24,8 @@ import type { RE2JS } from 're2js';
 import { caseFold } from '../canonical/casefold.ts';
 import type { RuleList } from '../ir.ts';
 import type { CompiledRegex } from '../regex/regex.ts';
-import { buildDfa, runDfa } from './fast-dfa.ts';
-import type { Dfa } from './fast-dfa.ts';
+import { buildDfa, PLAN_STATES, runDfa } from './fast-dfa.ts';
+import type { Dfa, StateBudget } from './fast-dfa.ts';
 import { buildGate, Q, scan } from './fast-gate.ts';
 import type { Gate } from './fast-gate.ts';
 import { find, findAll, needle } from './fast-find.ts';
@@ -241,16 +241,16 @@ export function keyOf(s: PreparedStep): readonly string[] | null {
 const MIN_GATE = 32;
 
 /** The group's DFA, when every rule of both lists can run in one (no field rules, re2js programs). */
-function dfaFor(deny: StepList, allow: StepList, maxStates: number | undefined): Dfa | null {
+function dfaFor(deny: StepList, allow: StepList, maxStates: number | undefined, budget: StateBudget): Dfa | null {
   const programs = (list: StepList) => list.steps.map((s) => (s.kind === ALWAYS ? null : s.kind === FIELD ? undefined : s.re));
   const d = programs(deny);
   const a = programs(allow);
   if ([...d, ...a].some((p) => p === undefined)) return null;
-  return buildDfa(d as (RE2JS | null)[], a as (RE2JS | null)[], maxStates === undefined ? {} : { maxStates });
+  return buildDfa(d as (RE2JS | null)[], a as (RE2JS | null)[], maxStates === undefined ? { budget } : { maxStates, budget });
 }
 
-function buildGroup(deny: StepList, allow: StepList, minGate: number, dfa: boolean, dfaStates: number | undefined): Group {
-  const machine = dfa ? dfaFor(deny, allow, dfaStates) : null;
+function buildGroup(deny: StepList, allow: StepList, minGate: number, dfa: boolean, dfaStates: number | undefined, budget: StateBudget): Group {
+  const machine = dfa ? dfaFor(deny, allow, dfaStates, budget) : null;
   const keys: (readonly string[])[] = [];
   const keyed = (list: StepList): StepList => ({
     set: list.set,
@@ -283,14 +283,17 @@ function mergeByIndex(a: readonly FastRule[], b: readonly FastRule[]): FastRule[
 /**
  * `minGate`: the fewest keyed rules of a tool for which its group gets a gate (tests lower it);
  * `dfa: false` leaves out the DFA, so that the steps decide every call (tests of the steps);
- * `dfaStates` bounds each DFA's states (tests make it small, so that calls fall back to the steps).
+ * `dfaStates` bounds each DFA's states and `planStates` all of them together (tests make them small,
+ * so that calls fall back to the steps).
  */
 export function buildPlan(
   rules: readonly FastRule[],
-  options: { readonly minGate?: number; readonly dfa?: boolean; readonly dfaStates?: number } = {},
+  options: { readonly minGate?: number; readonly dfa?: boolean; readonly dfaStates?: number; readonly planStates?: number } = {},
 ): FastPlan {
   const minGate = options.minGate ?? MIN_GATE;
   const useDfa = options.dfa ?? true;
+  // The DFAs of all the plan's tools share one bound on their states (memory).
+  const budget: StateBudget = { used: 0, max: options.planStates ?? PLAN_STATES };
   const sorted = (list: RuleList) => rules.filter((r) => r.list === list).sort((a, b) => a.index - b.index);
   const deny = sorted('deny');
   const allow = sorted('allow');
@@ -321,6 +324,7 @@ export function buildPlan(
       minGate,
       useDfa,
       options.dfaStates,
+      budget,
     );
   const groups = new Map<string, Group>();
   for (const t of tools) groups.set(t, groupFor(t));
