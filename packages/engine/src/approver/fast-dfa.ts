@@ -17,14 +17,18 @@
  *   character is seen, then pass or die with the context of the previous and the next character;
  *   the previous character's kind (start, newline, word, other) is part of a state only when the
  *   state holds such an assertion.
- * - Characters are read as code points (the text is well-formed: no lone surrogates) and mapped to
- *   classes: code points every instruction treats alike share a class. ASCII classes are computed
- *   when the DFA is built; other code points get theirs on first sight (bounded cache).
+ * - Characters are read as code points (a lone surrogate as U+FFFD, as `wellFormed` makes it) and
+ *   mapped to classes: code points every instruction treats alike share a class. ASCII classes are
+ *   computed when the DFA is built; other code points get theirs on first sight (bounded cache).
+ * - While nothing is under way (the state is just the restarted rules), a JavaScript RegExp of the
+ *   rules' first characters finds the next position where one of them can begin, and the scan jumps
+ *   there (`finderFor`).
  *
- * Work is bounded: a transition is computed once (cost linear in the program), then it is one table
- * read per character. Past `MAX_STATES` states or `MAX_CLASSES` classes the cache (states; classes
- * of non-ASCII code points) is dropped and the call answers `UNKNOWN`; the caller then decides through the per-rule path, so a pathological
- * text costs a bounded amount here and never changes a decision.
+ * Work is bounded: a transition is computed once (cost linear in the states' sets), then it is one
+ * table read per character; a call computes at most `MAX_STEPS_PER_CALL` transitions, and a DFA holds
+ * at most `MAX_STATES` states (`PLAN_STATES` for all of a plan's DFAs) and `MAX_CLASSES` classes. Past
+ * a bound the call answers `UNKNOWN` (a full cache is dropped first) and the caller decides through
+ * the per-rule steps: a pathological text costs a bounded amount here and never changes a decision.
  */
 import type { RE2JS } from 're2js';
 
@@ -106,7 +110,6 @@ const MAX_CP_CACHE = 4096;
 /** Programs larger than this (all rules of a tool together) are not run as one DFA. */
 export const MAX_DFA_INSTS = 3000;
 
-const CLASS_END = 0;
 
 export interface StateBudget {
   used: number;
