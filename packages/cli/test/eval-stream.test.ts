@@ -183,6 +183,26 @@ describe('verdict eval with a regular file on stdin', () => {
   });
 });
 
+describe('verdict eval decoding a chunk a piece at a time', () => {
+  it('answers a chunk of many-byte characters as it answers the same text given whole', async () => {
+    const lines: string[] = [];
+    for (let i = 0; i < 400; i++) {
+      const path = (i % 3 === 0 ? '/w/' : i % 3 === 1 ? '/w/../' : '/x/') + 'é—\u{1f600}'.repeat(i % 50) + 'a'.repeat(i % 7);
+      lines.push(i % 13 === 0 ? `not json ${path}` : req('read', JSON.stringify({ path })));
+    }
+    lines.splice(200, 0, req('read', JSON.stringify({ path: '/w/' + 'é'.repeat(70_000) }))); // spans pieces with no newline
+    const text = lines.join('\n') + '\n';
+    const bytes = Buffer.from(text, 'utf8');
+    expect(bytes.length).toBeGreaterThan(6 * 32 * 1024);
+    const whole = await run(Readable.from([text]));
+    expect(whole.text.split('\n').length).toBe(402);
+    expect(whole.text.split('\n')[200]).toMatch(/^\{"decision":"allow"/);
+    expect((await run(Readable.from([bytes]))).text).toBe(whole.text);
+    const odd = bytes.toString('latin1').match(/[\s\S]{1,40001}/g)!.map((s) => Buffer.from(s, 'latin1'));
+    expect((await run(Readable.from(odd))).text).toBe(whole.text);
+  });
+});
+
 describe('verdict eval output batches', () => {
   it('a chunk of many short bad lines is answered in several bounded writes, every line in order', async () => {
     const n = 20_000;
