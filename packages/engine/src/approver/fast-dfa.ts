@@ -478,13 +478,13 @@ function closure(dfa: Dfa, from: number, stamp: number, out: number[]): void {
   }
 }
 
-function stateHash(pcs: readonly number[], prev: number, bd: number, ba: number): number {
+function stateHash(pcs: Int32Array, prev: number, bd: number, ba: number): number {
   let h = Math.imul(prev + 1, 0x9e3779b1) ^ Math.imul(bd + 1, 0x85ebca6b) ^ Math.imul(ba + 1, 0xc2b2ae35);
   for (let j = 0; j < pcs.length; j++) h = Math.imul(h ^ pcs[j]!, 0x01000193);
   return h;
 }
 
-function sameState(dfa: Dfa, id: number, pcs: readonly number[], prev: number, bd: number, ba: number): boolean {
+function sameState(dfa: Dfa, id: number, pcs: Int32Array, prev: number, bd: number, ba: number): boolean {
   if (dfa.prev[id] !== prev || dfa.bestDeny[id] !== bd || dfa.bestAllow[id] !== ba) return false;
   const have = dfa.pcs[id]!;
   if (have.length !== pcs.length) return false;
@@ -500,7 +500,7 @@ function restartClosure(dfa: Dfa, bd: number, ba: number): Int32Array {
     const out: number[] = [];
     const stamp = nextStamp(dfa);
     for (const r of dfa.restartRules) if (improves(dfa, r, bd, ba)) closure(dfa, dfa.starts[r]!, stamp, out);
-    pcs = Int32Array.from(out.sort((a, b) => a - b));
+    pcs = Int32Array.from(out).sort();
     if (dfa.restarts.size >= 256) dfa.restarts.clear();
     dfa.restarts.set(key, pcs);
   }
@@ -511,8 +511,9 @@ function restartClosure(dfa: Dfa, bd: number, ba: number): Int32Array {
  * The id of the state (made if new); `FULL` when it is new and the cache holds no more. The start
  * state (`start`) is always made: a plan's budget may be passed by one state per DFA.
  */
-function stateFor(dfa: Dfa, pcsIn: number[], prevIn: number, bd: number, ba: number, start = false): number {
-  const pcs = pcsIn.sort((a, b) => a - b);
+function stateFor(dfa: Dfa, pcsIn: readonly number[], prevIn: number, bd: number, ba: number, start = false): number {
+  // A typed array sorts numerically without calling back into JavaScript.
+  const pcs = Int32Array.from(pcsIn).sort();
   let assertions = false;
   for (const g of pcs) if (dfa.op[g] === EMPTY_WIDTH) assertions = true;
   // The previous character matters only to assertions.
@@ -538,7 +539,7 @@ function stateFor(dfa: Dfa, pcsIn: number[], prevIn: number, bd: number, ba: num
   }
   if (bucket === undefined) dfa.byKey.set(hash, [id]);
   else bucket.push(id);
-  dfa.pcs.push(Int32Array.from(pcs));
+  dfa.pcs.push(pcs);
   dfa.prev.push(prev);
   dfa.bestDeny.push(bd);
   dfa.bestAllow.push(ba);
@@ -874,11 +875,12 @@ function finderFor(dfa: Dfa, rules: readonly number[]): RegExp | null {
  * `null`. From such a state, positions where no restarted rule can begin a match change nothing but
  * the previous character, so the scan may jump to the character before the next possible start.
  */
-function idleFinder(dfa: Dfa, pcs: readonly number[], bd: number, ba: number): RegExp | null {
-  const rules = dfa.restartRules.filter((r) => improves(dfa, r, bd, ba));
-  if (rules.length === 0) return null;
+function idleFinder(dfa: Dfa, pcs: Int32Array, bd: number, ba: number): RegExp | null {
   const idle = restartClosure(dfa, bd, ba);
-  if (idle.length !== pcs.length) return null;
+  if (idle.length === 0 || idle.length !== pcs.length) return null;
   for (let j = 0; j < idle.length; j++) if (idle[j] !== pcs[j]) return null;
-  return finderFor(dfa, rules);
+  return finderFor(
+    dfa,
+    dfa.restartRules.filter((r) => improves(dfa, r, bd, ba)),
+  );
 }
