@@ -12,7 +12,7 @@ import type { ApprovalRequest, ApproverIR } from '@verdict/engine';
 import { type BenchEngine, naiveRe2js, type Outcome } from './baselines.ts';
 import { ADVERSARIAL_RULES, makeAdversarialInputs, makeCalls, makePolicy, makeSizedCalls, SEED, sizeStats } from './corpus.ts';
 import { BASELINES, compileVerdict, verdictEngine } from './engines.ts';
-import { consume, fmt, gc, heapUsed, latency, throughput, timeMs } from './measure.ts';
+import { consume, fmt, gc, heapUsed, interleavedThroughput, latency, timeMs } from './measure.ts';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const BENCH = join(HERE, '..');
@@ -120,11 +120,19 @@ function policySection(size: number, calls: readonly ApprovalRequest[], opts: Op
       const bad = checkSame(`${size} rules`, calls, ref, b.name, (c) => key(b.engine.decide(c)));
       if (bad > 0) line(`**${bad} decisions differ (${b.name})**`);
     }
-    gc();
-    const perSec = throughput((c) => b.engine.decide(c), calls, minMs);
-    const lat = latency((c) => b.engine.decide(c), calls);
-    rows.push({ name: b.name, perSec, ...lat, compileMs: b.compileMs, heap: b.heap });
   }
+  // All engines measured in turns (median of rounds), so the ratios share the machine's moments.
+  gc();
+  const rates = interleavedThroughput(
+    built.map((b) => (c: ApprovalRequest) => b.engine.decide(c)),
+    calls,
+    minMs,
+    opts.quick || size >= 10_000 ? 3 : 9,
+  );
+  built.forEach((b, i) => {
+    const lat = latency((c) => b.engine.decide(c), calls);
+    rows.push({ name: b.name, perSec: rates[i]!, ...lat, compileMs: b.compileMs, heap: b.heap });
+  });
   const wasm = runWasm(policy, calls, minMs);
   if (typeof wasm === 'string') rows.push({ name: 're2-wasm rule by rule', perSec: NaN, p50: NaN, p99: NaN, compileMs: NaN, heap: undefined, note: wasm });
   else {
@@ -167,15 +175,14 @@ function sizesSection(opts: Options): void {
     const calls = makeSizedCalls(count, bytes);
     const naive = engines[1]!;
     const ref = calls.map((c) => key(naive.decide(c)));
-    const perEngine: string[] = [];
-    let basePerSec = 0;
-    for (const e of [engines[1]!, engines[0]!, engines[2]!]) {
+    const order = [engines[1]!, engines[0]!, engines[2]!];
+    for (const e of order) {
       if (e !== engines[0]) checkSame(label, calls, ref, e.name, (c) => key(e.decide(c)));
       else checkSame(label, calls, ref, e.name, (c, i) => { const o = e.decide(c); return `${o.decision}|${o.reason}|${ref[i]?.split('|')[2]}`; });
-      const perSec = throughput((c) => e.decide(c), calls, opts.quick ? 150 : 1000);
-      if (e === engines[1]) basePerSec = perSec;
-      perEngine.push(`${fmt.n(perSec)}/s (${fmt.ratio(perSec / basePerSec)}, ${(perSec * bytes / 1048576).toFixed(0)} MB/s)`);
     }
+    const rates = interleavedThroughput(order.map((e) => (c: ApprovalRequest) => e.decide(c)), calls, opts.quick ? 150 : 1000, opts.quick ? 3 : 5);
+    const basePerSec = rates[0]!;
+    const perEngine = rates.map((perSec) => `${fmt.n(perSec)}/s (${fmt.ratio(perSec / basePerSec)}, ${(perSec * bytes / 1048576).toFixed(0)} MB/s)`);
     const wasm = runWasm(policy, calls, opts.quick ? 150 : 1000);
     perEngine.push(typeof wasm === 'string' ? wasm : `${fmt.n(wasm.perSec)}/s (${fmt.ratio(wasm.perSec / basePerSec)})`);
     if (typeof wasm !== 'string') checkSame(label, calls, ref, 're2-wasm', (_c, i) => wasm.outcomes[i] ?? '');

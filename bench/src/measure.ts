@@ -19,20 +19,32 @@ export function cpuMs(): number {
 }
 
 /**
- * Decisions per CPU second: one warm-up pass, then whole passes over `calls` for at least `minMs` of
- * CPU time. CPU time, not wall time: other processes on the machine do not count against the engine.
+ * Decisions per CPU second of several engines measured in turns: `rounds` rounds, each giving every
+ * engine `minMs / rounds` of CPU time (whole passes over `calls`), then each engine's median round.
+ * A shared machine's slow moments then fall on every engine alike, and the ratios between them hold
+ * steadier than when each engine has its own stretch of time.
  */
-export function throughput(decide: Decide, calls: readonly ApprovalRequest[], minMs: number): number {
-  for (const c of calls) consume(decide(c));
-  let n = 0;
-  const start = cpuMs();
-  let now = start;
-  while (now - start < minMs) {
-    for (const c of calls) consume(decide(c));
-    n += calls.length;
-    now = cpuMs();
+export function interleavedThroughput(decides: readonly Decide[], calls: readonly ApprovalRequest[], minMs: number, rounds: number): number[] {
+  for (const decide of decides) for (const c of calls) consume(decide(c));
+  const rates: number[][] = decides.map(() => []);
+  const slice = minMs / rounds;
+  for (let r = 0; r < rounds; r++) {
+    decides.forEach((decide, e) => {
+      let n = 0;
+      const start = cpuMs();
+      let now = start;
+      while (now - start < slice) {
+        for (const c of calls) consume(decide(c));
+        n += calls.length;
+        now = cpuMs();
+      }
+      rates[e]!.push(n / ((now - start) / 1000));
+    });
   }
-  return n / ((now - start) / 1000);
+  return rates.map((xs) => {
+    const sorted = [...xs].sort((a, b) => a - b);
+    return sorted[Math.floor(sorted.length / 2)] ?? 0;
+  });
 }
 
 /** Per-call latency percentiles in nanoseconds (each call timed alone; the timer adds ~50-100 ns). */
