@@ -531,14 +531,14 @@ export function decideTool(plan: FastPlan, toolName: string, subject: FastSubjec
 
 /**
  * `decideTool` for a raw text, which may hold lone surrogates (the DFA reads them as U+FFFD, as
- * `wellFormed` would make them): the subject is only made, by `subject()`, when the steps must decide.
+ * `wellFormed` would make them): the subject is only made, by `subject(text)`, when the steps must decide.
  */
-export function decideToolText(plan: FastPlan, toolName: string, text: string, subject: () => FastSubject): FastRule | null {
+export function decideToolText(plan: FastPlan, toolName: string, text: string, subject: (text: string) => FastSubject): FastRule | null {
   const group = groupOf(plan, toolName);
   const dfa = group.dfa;
   if (dfa !== null) {
     const r = runDfa(dfa, text);
     if (r >= 0) return ruleOfAnswer(group, dfa, r);
   }
-  return decideSteps(group, subject());
+  return decideSteps(group, subject(text));
 }

@@ -152,10 +152,10 @@ export function createPatternApprover(options: PatternApproverOptions): Compiled
    * The deciding rule, or `undefined` when the input cannot be read (canonical mode). In raw mode the
    * input goes to the tool's DFA as it is; the subject is only made when the steps must decide.
    */
+  const subjectOfRaw = (input: string): Subject => rawSubject(input, plan.usesFields);
   const decideRule = (request: ApprovalRequest): FastRule | null | undefined => {
     if (mode === 'raw') {
-      const input = request.input;
-      return decideToolText(plan, request.toolName, input, () => rawSubject(input, plan.usesFields));
+      return decideToolText(plan, request.toolName, request.input, subjectOfRaw);
     }
     const p = prepareSubject(request.input, mode, plan.usesFields);
     return p.ok ? decideTool(plan, request.toolName, p.subject) : undefined;
