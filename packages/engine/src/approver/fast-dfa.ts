@@ -667,13 +667,20 @@ export function runDfa(dfa: Dfa, text: string): number {
   let jumps = 0;
   let skipped = 0;
   let skipping = true;
+  /** Where the last search's match ended: none of the finder's leads begins before it. */
+  let searched = 0;
   for (let i = 0; i < n; i++) {
-    if ((s & IDLE) !== 0 && skipping) {
+    if ((s & IDLE) !== 0 && skipping && i >= searched) {
       const f = dfa.finder[s >> ROW_SHIFT]!;
       f.lastIndex = i;
       // The next possible start is at `lastIndex - LEAD_UNITS` or after; the scan resumes one
-      // character before it, from this state (the last character when nothing can start).
-      let to = f.test(text) ? f.lastIndex - LEAD_UNITS - 1 : n - 1;
+      // character before it, from this state (the last character when nothing can start). No lead
+      // begins before the match found, so no search is needed again until the scan passes it.
+      let to = n - 1;
+      if (f.test(text)) {
+        searched = f.lastIndex;
+        to = searched - LEAD_UNITS - 1;
+      }
       if (to > i) {
         // Never into the middle of a surrogate pair: its second half alone would read as U+FFFD.
         const u = text.charCodeAt(to);
