@@ -324,6 +324,15 @@ export const ADVERSARIAL_RULES: RuleIR[] = [
   { tool: 'bash', match: '(?:x+x+)+y' },
 ];
 
+/** `length` code units of CJK ideographs, U+4E00 to U+9FFF in turn. */
+function cjk(length: number): string {
+  const units: number[] = [];
+  for (let i = 0; i < length; i++) units.push(0x4e00 + (i % 0x5200));
+  let out = '';
+  for (let i = 0; i < units.length; i += 8192) out += String.fromCharCode(...units.slice(i, i + 8192));
+  return out;
+}
+
 /** 1 MB inputs shaped to hurt: long runs of one character, deep nesting, near-misses of rule literals. */
 export function makeAdversarialInputs(bytes: number): Array<{ name: string; call: ApprovalRequest }> {
   const body = (s: string) => s.slice(0, bytes - 16);
@@ -334,6 +343,9 @@ export function makeAdversarialInputs(bytes: number): Array<{ name: string; call
     { name: 'near misses', call: { toolName: 'bash', input: `{"command":"${fill('rm -r sudx curl | AKIA ')}"}` } },
     { name: 'spaces and commas', call: { toolName: 'read', input: `{"file_path":"${fill(' , ')}"}` } },
     { name: 'x run', call: { toolName: 'bash', input: `{"command":"${fill('x')}"}` } },
+    // A partial match (`curl[^|]*`) kept alive through ~21,000 distinct CJK characters, each new to
+    // the DFA's classes (this cost 29 s before classification had a per-call budget).
+    { name: 'distinct CJK after curl', call: { toolName: 'bash', input: `{"command":"curl ${cjk(bytes - 24)}"}` } },
   ];
 }
 

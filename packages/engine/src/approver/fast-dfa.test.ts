@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import { RE2JS } from 're2js';
 import { describe, expect, it } from 'vitest';
 import { compileRegex, wellFormed } from '../regex/regex.ts';
-import { buildDfa, dfaStates, runDfa, UNKNOWN } from './fast-dfa.ts';
+import { buildDfa, dfaStates, runDfa, tellsNonAscii, UNKNOWN } from './fast-dfa.ts';
 import type { Dfa } from './fast-dfa.ts';
 
 const ATOMS = ['a', 'b', 'k', 'K', '\u212a', 's', 'ſ', 'é', '😀', '"', ':', '/', '.', 'x', ' ', '\n', '_', '0', 'ab', 'rm -rf', '"path":"'];
@@ -129,6 +129,38 @@ describe('per-tool DFA', () => {
     expect(answers.every((a) => a === UNKNOWN || a === 0)).toBe(true);
     expect(dfaStates(dfa)).toBeGreaterThan(made);
     expect(runDfa(dfa, `a${'b'.repeat(301)}c`)).toBe(1);
+  });
+
+  it('a text of many distinct non-ASCII characters is left to the steps, and later calls go on classifying', () => {
+    // A partial match (`a[^|]*`) keeps the scan stepping through 600 distinct CJK characters.
+    const dfa = dfaOf(['a[^|]*\\|'], ['\\x{4e00}']);
+    const cjk = Array.from({ length: 600 }, (_, i) => String.fromCodePoint(0x4e01 + i)).join('');
+    const text = `a${cjk}|`;
+    expect(runDfa(dfa, text)).toBe(UNKNOWN);
+    const answers = Array.from({ length: 3 }, () => runDfa(dfa, text));
+    expect(answers.every((a) => a === UNKNOWN || a === 0)).toBe(true);
+    expect(answers.at(-1)).toBe(0);
+    expect(runDfa(dfa, `${cjk}\u4e00`)).toBe(1);
+  });
+
+  it('knows which folded ASCII letters reach beyond ASCII, as re2js folds them (planes 0 and 1)', () => {
+    interface Inst {
+      op: number;
+      arg: number;
+      runes: Int32Array | number[];
+      matchRune(r: number): boolean;
+    }
+    for (let c = 0x41; c <= 0x7a; c++) {
+      if (c > 0x5a && c < 0x61) continue;
+      const prog = (RE2JS.compile(`(?i)${String.fromCharCode(c)}`) as unknown as { re2Input: { prog: { inst: Inst[] } } }).re2Input.prog;
+      const inst = prog.inst.find((i) => i.runes.length === 1 && (i.arg & 1) === 1)!;
+      const beyond: number[] = [];
+      for (let cp = 0x80; cp <= 0x1ffff; cp++) if ((cp < 0xd800 || cp > 0xdfff) && inst.matchRune(cp)) beyond.push(cp);
+      expect(tellsNonAscii(inst), String.fromCharCode(c)).toBe(beyond.length > 0);
+    }
+    // the two that do
+    const kelvin = (RE2JS.compile('(?i)k') as unknown as { re2Input: { prog: { inst: Inst[] } } }).re2Input.prog.inst.find((i) => (i.arg & 1) === 1)!;
+    expect(kelvin.matchRune(0x212a)).toBe(true);
   });
 
   it('DFAs sharing a budget hold no more states together than it allows, and answer right or UNKNOWN', () => {

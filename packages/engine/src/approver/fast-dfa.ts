@@ -106,7 +106,13 @@ const FIN = 1;
 /** The state is idle and has a finder: the scan may skip ahead. */
 const IDLE = 2;
 /** Non-ASCII code points whose class is remembered. */
-const MAX_CP_CACHE = 4096;
+const MAX_CP_CACHE = 8192;
+/**
+ * Non-ASCII code points one call may classify (each costs one `matchRune` per instruction that can
+ * tell non-ASCII code points apart): past it the call answers `UNKNOWN`, so a text of a million
+ * distinct characters costs a bounded amount here.
+ */
+const MAX_NEW_CPS_PER_CALL = 512;
 /** Programs larger than this (all rules of a tool together) are not run as one DFA. */
 export const MAX_DFA_INSTS = 3000;
 
@@ -139,6 +145,13 @@ export interface Dfa {
   readonly restartRules: readonly number[];
   /** Global pcs of the rune instructions, for class signatures. */
   readonly runeInsts: readonly number[];
+  /**
+   * The rune instructions that can tell two non-ASCII code points apart: not a single ASCII rune, not
+   * ranges below U+0080, not "any character" (which takes every non-ASCII code point).
+   */
+  readonly cpInsts: readonly number[];
+  /** Non-ASCII code points classified by the current call. */
+  cpMade: number;
   readonly ascii: Uint8Array;
   /** Classes made for ASCII (and the end of text) when the DFA was built; the rest come and go. */
   asciiClasses: number;
@@ -269,6 +282,8 @@ export function buildDfa(
     starts,
     restartRules,
     runeInsts,
+    cpInsts: distinctInsts(insts, runeInsts.filter((g) => tellsNonAscii(insts[g]!))),
+    cpMade: 0,
     ascii: new Uint8Array(128),
     asciiClasses: 0,
     cpClass: new Map(),
@@ -304,10 +319,42 @@ function kindOf(cp: number): number {
   return K_OTHER;
 }
 
-/** The class of `cp`, made on first sight; -1 when the DFA has as many classes as it can hold. */
+/**
+ * ASCII letters whose simple case-folding orbit holds a non-ASCII code point: `k` (U+212A KELVIN
+ * SIGN) and `s` (U+017F LONG S); every other ASCII letter folds only with its other case. (A test
+ * checks this against re2js over planes 0 and 1, where every cased letter lives.)
+ */
+const FOLDS_BEYOND_ASCII = new Set([0x4b, 0x6b, 0x53, 0x73]);
+
+/** Whether rune instruction `inst` may accept some non-ASCII code points and not others. */
+export function tellsNonAscii(inst: Inst): boolean {
+  if (inst.op === RUNE_ANY || inst.op === RUNE_ANY_NOT_NL) return false;
+  const runes = inst.runes;
+  if (runes.length === 1) return runes[0]! >= 0x80 || ((inst.arg & FOLD_CASE) !== 0 && FOLDS_BEYOND_ASCII.has(runes[0]!));
+  for (let j = 1; j < runes.length; j += 2) if (runes[j]! >= 0x80) return true;
+  return false;
+}
+
+/** One instruction of each behaviour among `pcs` (same op, fold flag and runes). */
+function distinctInsts(insts: readonly Inst[], pcs: readonly number[]): number[] {
+  const seen = new Set<string>();
+  return pcs.filter((g) => {
+    const inst = insts[g]!;
+    const key = `${inst.op}:${inst.arg & FOLD_CASE}:${inst.runes.join(',')}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+/**
+ * The class of non-ASCII `cp`, made on first sight; -1 when the DFA has as many classes as it can
+ * hold. Every other instruction answers alike for all non-ASCII code points (which are all of kind
+ * "other"), so the instructions of `cpInsts` decide the class.
+ */
 function classOfNew(dfa: Dfa, cp: number): number {
-  let key = String(kindOf(cp));
-  for (const g of dfa.runeInsts) key += dfa.insts[g]!.matchRune(cp) ? '1' : '0';
+  let key = 'N';
+  for (const g of dfa.cpInsts) key += dfa.insts[g]!.matchRune(cp) ? '1' : '0';
   let k = dfa.classKey.get(key);
   if (k === undefined) {
     if (dfa.classRep.length >= MAX_CLASSES) return -1;
@@ -384,9 +431,12 @@ function asciiClasses(dfa: Dfa): boolean {
   return true;
 }
 
+/** The class of non-ASCII `cp`; -1 when the classes are full, -2 when this call may classify no more. */
 function classOfCp(dfa: Dfa, cp: number): number {
   const k = dfa.cpClass.get(cp);
   if (k !== undefined) return k;
+  if (dfa.cpMade >= MAX_NEW_CPS_PER_CALL) return -2;
+  dfa.cpMade++;
   const made = classOfNew(dfa, cp);
   if (made < 0) return -1;
   if (dfa.cpClass.size >= MAX_CP_CACHE) dfa.cpClass.clear();
@@ -662,6 +712,7 @@ export function runDfa(dfa: Dfa, text: string): number {
   let s = codeOf(dfa, dfa.start);
   if ((s & FIN) !== 0) return endOf(dfa, s >> ROW_SHIFT);
   dfa.made = 0;
+  dfa.cpMade = 0;
   const n = text.length;
   // Jumps taken and characters they skipped: when jumps skip little, stop looking for them.
   let jumps = 0;
@@ -707,7 +758,7 @@ export function runDfa(dfa: Dfa, text: string): number {
       }
       k = classOfCp(dfa, c);
       if (k < 0) {
-        resetClasses(dfa);
+        if (k === -1) resetClasses(dfa);
         return UNKNOWN;
       }
     }
