@@ -163,6 +163,14 @@ describe('per-tool DFA', () => {
     expect(kelvin.matchRune(0x212a)).toBe(true);
   });
 
+  it('builds leads for rules whose alternatives read nothing without walking every way to them', () => {
+    // ~500^3 ways to the first three characters: the walk gives up (no skip-ahead), the DFA still decides.
+    const dfa = dfaOf(['(?:a?){500}b', '(?:(?:x|)(?:y|)){200}z'], ['c']);
+    expect(runDfa(dfa, `${'lorem '.repeat(50)}aab`)).toBe(0);
+    expect(runDfa(dfa, `${'lorem '.repeat(50)}xyz`)).toBe(1);
+    expect(runDfa(dfa, `${'lorem '.repeat(50)}c`)).toBe(2);
+  });
+
   it('DFAs sharing a budget hold no more states together than it allows, and answer right or UNKNOWN', () => {
     const budget = { used: 0, max: 6 };
     const one = buildDfa([compile('rm -rf'), compile('sudo')], [compile('^ls')], { budget })!;

@@ -327,7 +327,7 @@ function kindOf(cp: number): number {
 const FOLDS_BEYOND_ASCII = new Set([0x4b, 0x6b, 0x53, 0x73]);
 
 /** Whether rune instruction `inst` may accept some non-ASCII code points and not others. */
-export function tellsNonAscii(inst: Inst): boolean {
+export function tellsNonAscii(inst: Pick<Inst, 'op' | 'arg' | 'runes'>): boolean {
   if (inst.op === RUNE_ANY || inst.op === RUNE_ANY_NOT_NL) return false;
   const runes = inst.runes;
   if (runes.length === 1) return runes[0]! >= 0x80 || ((inst.arg & FOLD_CASE) !== 0 && FOLDS_BEYOND_ASCII.has(runes[0]!));
@@ -794,6 +794,8 @@ export function dfaStates(dfa: Dfa): number {
 const LEAD_DEPTH = 3;
 /** More lead paths than this for one rule, and the rule's leads are cut one character shorter. */
 const MAX_LEAD_PATHS = 16;
+/** Steps of the walk for one rule's leads (each depth tried); past it the rule has none. */
+const MAX_LEAD_WALK = 2048;
 /** The most UTF-16 code units a finder's match spans. */
 const LEAD_UNITS = 2 * LEAD_DEPTH;
 /** Character classes a finder's alternation may hold in all (its cost per character, at worst). */
@@ -837,33 +839,43 @@ function classSource(inst: Inst): string | null {
  * rule matches the empty string) or a class cannot be written.
  */
 function leadPaths(dfa: Dfa, r: number, depth: number): string[][] | null {
-  const base = dfa.bases[r]!;
   const paths = new Map<string, string[]>();
   let ok = true;
+  // Alternatives that read nothing multiply the ways to one path (`(?:a?){500}b` has ~500^3 to its
+  // first three characters): past this many steps of the walk the rule gets no leads.
+  let steps = MAX_LEAD_WALK;
+  // Instructions on the current run of moves that read nothing, marked with the run's number: a
+  // loop among them adds no path. Unmarked on the way back, so sibling branches may pass them.
+  const onRun = new Int32Array(dfa.insts.length);
+  let runs = 0;
   const add = (acc: readonly string[]) => {
     paths.set(acc.join(''), [...acc]);
     if (paths.size > MAX_LEAD_PATHS) ok = false;
   };
-  const walk = (g: number, acc: readonly string[], n: number, seen: readonly number[]): void => {
+  const walk = (g: number, acc: readonly string[], n: number, run: number): void => {
     if (!ok) return;
+    if (--steps < 0) {
+      ok = false;
+      return;
+    }
     if (n === depth) {
       add(acc);
       return;
     }
-    const inst = dfa.insts[g]!;
-    switch (inst.op) {
+    const op = dfa.op[g];
+    switch (op) {
       case ALT:
       case ALT_MATCH:
-        if (seen.includes(g)) return; // a loop that reads nothing adds no path
-        walk(base + inst.out, acc, n, [...seen, g]);
-        walk(base + inst.arg, acc, n, [...seen, g]);
-        return;
       case NOP:
       case CAPTURE:
-      case EMPTY_WIDTH:
-        if (seen.includes(g)) return;
-        walk(base + inst.out, acc, n, [...seen, g]);
+      case EMPTY_WIDTH: {
+        if (onRun[g] === run) return; // a loop that reads nothing adds no path
+        onRun[g] = run;
+        walk(dfa.out[g]!, acc, n, run);
+        if (op === ALT || op === ALT_MATCH) walk(dfa.arg[g]!, acc, n, run);
+        onRun[g] = 0;
         return;
+      }
       case FAIL:
         return;
       case MATCH:
@@ -871,13 +883,13 @@ function leadPaths(dfa: Dfa, r: number, depth: number): string[][] | null {
         else add(acc);
         return;
       default: {
-        const c = classSource(inst);
+        const c = classSource(dfa.insts[g]!);
         if (c === null) ok = false;
-        else walk(base + inst.out, [...acc, c], n + 1, []);
+        else walk(dfa.out[g]!, [...acc, c], n + 1, ++runs);
       }
     }
   };
-  walk(dfa.starts[r]!, [], 0, []);
+  walk(dfa.starts[r]!, [], 0, ++runs);
   return ok ? [...paths.values()] : null;
 }
 
