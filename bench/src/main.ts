@@ -223,6 +223,26 @@ function adversarialSection(opts: Options): { worstMs: number; linear: boolean }
   return { worstMs: worst, linear };
 }
 
+/** A fixed loop's time per character: how fast the machine is during this run. */
+function machineNsPerChar(): number {
+  const text = 'x'.repeat(100) + JSON.stringify({ a: 'hello world this is a test of the table loop speed'.repeat(50) });
+  const sum = (t: string): number => {
+    let acc = 0;
+    for (let i = 0; i < t.length; i++) acc += t.charCodeAt(i);
+    return acc;
+  };
+  let total = 0;
+  for (let k = 0; k < 1000; k++) total += sum(text);
+  const times: number[] = [];
+  for (let r = 0; r < 9; r++) {
+    const start = process.hrtime.bigint();
+    for (let k = 0; k < 2000; k++) total += sum(text);
+    times.push(Number(process.hrtime.bigint() - start) / (2000 * text.length));
+  }
+  consume(total === -1 ? undefined : total);
+  return times.sort((a, b) => a - b)[4]!;
+}
+
 function truncate(input: string, bytes: number): string {
   // keep the shape: cut the middle out
   const half = Math.floor(bytes / 2);
@@ -353,6 +373,7 @@ export async function main(argv: string[]): Promise<number> {
   const stats = sizeStats(makeCalls(10_000));
   line(`Node ${process.version}, ${cpus().length} × ${cpus()[0]?.model.trim() ?? 'cpu'}, seed ${SEED}${opts.quick ? ', --quick (smaller counts)' : ''}.`);
   line(`Realistic calls: median input ${stats.median} B, p99 ${stats.p99} B, mean ${stats.mean} B.`);
+  line(`Machine speed in this run: a bare \`charCodeAt\` loop costs ${machineNsPerChar().toFixed(2)} ns per character (3.5 in a quiet stretch here; the shared machine is up to ~2× slower at times, and absolute rates below move with it, ratios much less).`);
   line();
   // Wall time of each section, on stderr (where a run spends its time; not part of the results).
   const timed = <T>(name: string, f: () => T): T => {
