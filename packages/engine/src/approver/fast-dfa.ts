@@ -152,6 +152,15 @@ export interface Dfa {
   readonly cpInsts: readonly number[];
   /** Non-ASCII code points classified by the current call. */
   cpMade: number;
+  /**
+   * When every instruction of `cpInsts` accepts a known set of ranges, the code points where one of
+   * them changes its answer, sorted: the classes of the intervals between them are cached per
+   * interval (`intervalClass`, -1 until made), so no code point needs a class of its own. `null`
+   * when some instruction folds a non-ASCII rune (its orbit is re2js's to know): code points are then
+   * classified one by one (`cpClass`).
+   */
+  readonly cpBounds: Int32Array | null;
+  readonly intervalClass: Int32Array;
   readonly ascii: Uint8Array;
   /** Classes made for ASCII (and the end of text) when the DFA was built; the rest come and go. */
   asciiClasses: number;
@@ -268,6 +277,8 @@ export function buildDfa(
     outG[g] = base + inst.out;
     argG[g] = inst.op === ALT || inst.op === ALT_MATCH ? base + inst.arg : inst.arg;
   }
+  const cpInsts = distinctInsts(insts, runeInsts.filter((g) => tellsNonAscii(insts[g]!)));
+  const cpBounds = boundsOf(cpInsts.map((g) => insts[g]!));
   const dfa: Dfa = {
     maxStates: options.maxStates ?? MAX_STATES,
     budget: options.budget ?? { used: 0, max: PLAN_STATES },
@@ -282,8 +293,10 @@ export function buildDfa(
     starts,
     restartRules,
     runeInsts,
-    cpInsts: distinctInsts(insts, runeInsts.filter((g) => tellsNonAscii(insts[g]!))),
+    cpInsts,
     cpMade: 0,
+    cpBounds,
+    intervalClass: new Int32Array(cpBounds === null ? 0 : cpBounds.length + 1).fill(-1),
     ascii: new Uint8Array(128),
     asciiClasses: 0,
     cpClass: new Map(),
@@ -333,6 +346,32 @@ export function tellsNonAscii(inst: Pick<Inst, 'op' | 'arg' | 'runes'>): boolean
   if (runes.length === 1) return runes[0]! >= 0x80 || ((inst.arg & FOLD_CASE) !== 0 && FOLDS_BEYOND_ASCII.has(runes[0]!));
   for (let j = 1; j < runes.length; j += 2) if (runes[j]! >= 0x80) return true;
   return false;
+}
+
+/**
+ * The non-ASCII code points where one of `insts` (rune instructions that can tell non-ASCII code
+ * points apart) changes its answer, sorted; `null` when one folds a non-ASCII rune. A folded `k` or
+ * `s` also accepts U+212A or U+017F (`FOLDS_BEYOND_ASCII`), and nothing else beyond ASCII.
+ */
+function boundsOf(insts: readonly Inst[]): Int32Array | null {
+  const bounds: number[] = [];
+  const around = (lo: number, hi: number) => {
+    if (hi < 0x80) return;
+    bounds.push(Math.max(lo, 0x80), hi + 1);
+  };
+  for (const inst of insts) {
+    const runes = inst.runes;
+    if (runes.length === 1 && (inst.arg & FOLD_CASE) !== 0) {
+      const r = runes[0]!;
+      if (r >= 0x80) return null;
+      const lower = r | 0x20;
+      if (lower === 0x6b) around(0x212a, 0x212a);
+      else if (lower === 0x73) around(0x17f, 0x17f);
+      else return null; // not in `cpInsts` (FOLDS_BEYOND_ASCII); refuse rather than guess
+    } else if (runes.length === 1) around(runes[0]!, runes[0]!);
+    else for (let j = 0; j + 1 < runes.length; j += 2) around(runes[j]!, runes[j + 1]!);
+  }
+  return Int32Array.from(new Set(bounds)).sort();
 }
 
 /** One instruction of each behaviour among `pcs` (same op, fold flag and runes). */
@@ -433,6 +472,24 @@ function asciiClasses(dfa: Dfa): boolean {
 
 /** The class of non-ASCII `cp`; -1 when the classes are full, -2 when this call may classify no more. */
 function classOfCp(dfa: Dfa, cp: number): number {
+  const bounds = dfa.cpBounds;
+  if (bounds !== null) {
+    // The interval of `cp`: the number of bounds at or below it.
+    let lo = 0;
+    let hi = bounds.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (bounds[mid]! <= cp) lo = mid + 1;
+      else hi = mid;
+    }
+    let k = dfa.intervalClass[lo]!;
+    if (k < 0) {
+      k = classOfNew(dfa, cp);
+      if (k < 0) return -1;
+      dfa.intervalClass[lo] = k;
+    }
+    return k;
+  }
   const k = dfa.cpClass.get(cp);
   if (k !== undefined) return k;
   if (dfa.cpMade >= MAX_NEW_CPS_PER_CALL) return -2;
@@ -451,6 +508,7 @@ function resetClasses(dfa: Dfa): void {
   dfa.classRep.length = keep;
   dfa.classKind.length = keep;
   dfa.cpClass.clear();
+  dfa.intervalClass.fill(-1);
   resetStates(dfa);
 }
 
