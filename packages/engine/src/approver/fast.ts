@@ -4,20 +4,24 @@
  *
  * Interface (kept narrow so it can be optimised without touching the approver):
  * - `buildPlan(rules)` runs once at compile time. It groups the rules of each list by case-folded tool
- *   name (wildcard rules, with an empty tool, are merged into every group in source order) and
- *   prepares each rule's cheapest sound test (`fast-screen.ts`): a literal search, an anchored prefix,
- *   a few required literals, or a run of the regex. Rules that only the regex can decide share one
- *   re2js `RE2Set` per tool and list, run at most once per call and only when such a rule is reached.
+ *   name (wildcard rules, with an empty tool, are merged into every group in source order). A group
+ *   whose rules are all regex rules gets a DFA (`fast-dfa.ts`) that decides a call in one pass over
+ *   its text. Every group also gets its steps, which decide the calls its DFA cannot (field rules,
+ *   programs too large, a call past the DFA's bounds): each rule's cheapest sound test
+ *   (`fast-screen.ts`): a literal search, an anchored prefix, a few required literals, or a run of the
+ *   regex; rules that only the regex can decide share one re2js `RE2Set` per tool and list, run at
+ *   most once per call and only when such a rule is reached; large groups add a literal gate.
  * - `decide(plan, foldedTool, subject)` / `decideTool(plan, toolName, subject)` run per call and return
  *   the deciding rule: the first deny rule that matches, else the first allow rule that matches, else
- *   `null` (the default decides). `decideTool` caches the tool name's group, skipping the case fold.
+ *   `null` (the default decides). `decideTool` caches the tool name's group, skipping the case fold;
+ *   `decideToolText` takes a raw text and makes the subject only if the steps must decide.
  * - `matchesByDefinition(rule, subject)` is the one definition of "a rule matches"; `decide` and
- *   `ruleMatches` (what the approver's `explain` calls rule by rule, with the same shortcuts as
- *   `decide`) must agree with it, and property tests check that they do.
+ *   `ruleMatches` (what the approver's `explain` calls rule by rule, with the same shortcuts as the
+ *   steps) must agree with it, and property tests check that they do, with and without the DFA.
  *
  * Subjects are prepared by the caller: `text` is already well-formed (see `wellFormed`), so screens
  * and the `*WellFormed` regex entry points need no check; field values come decoded from the JSON
- * parser and are well-formed too.
+ * parser and are well-formed too. (The DFA reads lone surrogates as U+FFFD itself.)
  */
 import { RE2Set } from 're2js';
 import type { RE2JS } from 're2js';
