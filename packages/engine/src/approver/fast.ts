@@ -28,7 +28,7 @@ import type { RE2JS } from 're2js';
 import { caseFold } from '../canonical/casefold.ts';
 import type { RuleList } from '../ir.ts';
 import type { CompiledRegex } from '../regex/regex.ts';
-import { buildDfa, PLAN_STATES, runDfa } from './fast-dfa.ts';
+import { buildDfa, MAX_DFA_INSTS, PLAN_STATES, runDfa } from './fast-dfa.ts';
 import type { Dfa, StateBudget } from './fast-dfa.ts';
 import { buildGate, Q, scan } from './fast-gate.ts';
 import type { Gate } from './fast-gate.ts';
@@ -246,6 +246,9 @@ const MIN_GATE = 32;
 
 /** The group's DFA, when every rule of both lists can run in one (no field rules, re2js programs). */
 function dfaFor(deny: StepList, allow: StepList, maxStates: number | undefined, budget: StateBudget): Dfa | null {
+  // Every rule's program holds at least two instructions (a fail and a match): more rules than half
+  // the DFA's instructions cannot fit, and need not be looked at.
+  if (deny.steps.length + allow.steps.length > MAX_DFA_INSTS / 2) return null;
   const programs = (list: StepList) => list.steps.map((s) => (s.kind === ALWAYS ? null : s.kind === FIELD ? undefined : s.re));
   const d = programs(deny);
   const a = programs(allow);
