@@ -162,6 +162,23 @@ describe('per-tool DFA', () => {
     expect(runDfa(dfa, `${'lorem '.repeat(50)}c`)).toBe(2);
   });
 
+  it('keeps a bounded number of skip-ahead searches however many orders the rules match in', () => {
+    // 60 + 60 rules: a text that matches allow rule a (or deny rule d) first leaves an idle state
+    // looking for the rules before it, a different set for each a and d: up to 120 finders.
+    const deny = Array.from({ length: 60 }, (_, i) => `deny${i}x`);
+    const allow = Array.from({ length: 60 }, (_, i) => `allow${i}x`);
+    const dfa = dfaOf(deny, allow);
+    const filler = 'lorem ipsum dolor sit amet '.repeat(4);
+    for (let a = 0; a < 60; a++) {
+      for (let d = 0; d < 60; d += 7) {
+        const text = `${filler}allow${a}x${filler}${d % 2 === 0 ? `deny${d}x` : ''}${filler}allow${(a + 7) % 60}x${filler}`;
+        const got = runDfa(dfa, text);
+        if (got !== UNKNOWN) expect(got, text).toBe(reference(deny, allow, text));
+      }
+    }
+    expect(dfa.finders.size).toBeLessThanOrEqual(64);
+  });
+
   it('DFAs sharing a budget hold no more states together than it allows, and answer right or UNKNOWN', () => {
     const budget = { used: 0, max: 6 };
     const one = buildDfa([compile('rm -rf'), compile('sudo')], [compile('^ls')], { budget })!;

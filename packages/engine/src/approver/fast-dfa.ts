@@ -852,6 +852,8 @@ export function dfaStates(dfa: Dfa): number {
 const LEAD_DEPTH = 3;
 /** More lead paths than this for one rule, and the rule's leads are cut one character shorter. */
 const MAX_LEAD_PATHS = 16;
+/** Finders (compiled RegExps) one DFA keeps. */
+const MAX_FINDERS = 64;
 /** Steps of the walk for one rule's leads (each depth tried); past it the rule has none. */
 const MAX_LEAD_WALK = 2048;
 /** The most UTF-16 code units a finder's match spans. */
@@ -961,6 +963,9 @@ function leadPaths(dfa: Dfa, r: number, depth: number): string[][] | null {
 function finderFor(dfa: Dfa, rules: readonly number[]): RegExp | null {
   const key = rules.join(',');
   if (dfa.finders.has(key)) return dfa.finders.get(key)!;
+  // Each set of rules still able to change the answer has its own finder: a text that matches rules
+  // in many orders would make many. Past this many, idle states just step (no search, same answers).
+  if (dfa.finders.size >= MAX_FINDERS) return null;
   let src: string | null = null;
   for (let depth = LEAD_DEPTH; depth >= 1 && src === null; depth--) {
     const paths = new Map<string, string[]>();
