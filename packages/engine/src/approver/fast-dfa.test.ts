@@ -180,7 +180,7 @@ describe('per-tool DFA', () => {
   });
 
   it('DFAs sharing a budget hold no more states together than it allows, and answer right or UNKNOWN', () => {
-    const budget = { used: 0, max: 6 };
+    const budget = { used: 0, max: 6, pcs: 0, maxPcs: 1 << 20 };
     const one = buildDfa([compile('rm -rf'), compile('sudo')], [compile('^ls')], { budget })!;
     const two = buildDfa([compile('\\.env')], [compile('"file_path"')], { budget })!;
     const texts = ['rm -rf /', 'ls -la', 'sudo ls', 'x rm -r y', '{"file_path":".env"}', '{"file_path":"a"}', 'nothing'];
@@ -194,6 +194,7 @@ describe('per-tool DFA', () => {
           if (got !== UNKNOWN) expect(got, t).toBe(reference(deny, allow, t));
           expect(budget.used).toBeLessThanOrEqual(6 + 2); // each DFA always has its start state
           expect(budget.used).toBe(dfaStates(one) + dfaStates(two));
+          expect(budget.pcs).toBe(one.pcsTotal + two.pcsTotal);
         }
       }
     }

@@ -81,9 +81,11 @@ const MAX_STATES = 2048;
  * States all the DFAs of one plan may hold together (a policy may name many tools): ~512 bytes of
  * transitions each, so ~8 MiB of tables. A DFA that would pass it drops its own states.
  */
-export const PLAN_STATES = 16_384;
+const PLAN_STATES = 16_384;
 /** Program counters held by all states together before the cache is dropped (memory bound). */
 const MAX_STATE_PCS = 1 << 20;
+/** The same for all the DFAs of one plan: ~16 MiB of `Int32Array`s. */
+const PLAN_STATE_PCS = 1 << 22;
 /**
  * Transitions one call may compute: past it the call answers `UNKNOWN` (the cache is kept, so the
  * next calls go on filling it). A transition costs time linear in the states' sets (~5-20 µs here):
@@ -117,9 +119,17 @@ const MAX_NEW_CPS_PER_CALL = 512;
 export const MAX_DFA_INSTS = 3000;
 
 
+/** What all the DFAs of one plan may hold together: states, and instruction references in them. */
 export interface StateBudget {
   used: number;
   readonly max: number;
+  pcs: number;
+  readonly maxPcs: number;
+}
+
+/** A fresh budget for one plan's DFAs (`states`: `PLAN_STATES` unless tests say less). */
+export function planBudget(states: number = PLAN_STATES): StateBudget {
+  return { used: 0, max: states, pcs: 0, maxPcs: PLAN_STATE_PCS };
 }
 
 export interface Dfa {
@@ -281,7 +291,7 @@ export function buildDfa(
   const cpBounds = boundsOf(cpInsts.map((g) => insts[g]!));
   const dfa: Dfa = {
     maxStates: options.maxStates ?? MAX_STATES,
-    budget: options.budget ?? { used: 0, max: PLAN_STATES },
+    budget: options.budget ?? planBudget(),
     deny: deny.length,
     allow: allow.length,
     insts,
@@ -515,6 +525,7 @@ function resetClasses(dfa: Dfa): void {
 /** Drops every state and makes the start state again. */
 function resetStates(dfa: Dfa): void {
   dfa.budget.used -= dfa.pcs.length;
+  dfa.budget.pcs -= dfa.pcsTotal;
   dfa.byKey = new Map();
   dfa.pcsTotal = 0;
   dfa.made = 0;
@@ -609,7 +620,7 @@ function restartClosure(dfa: Dfa, bd: number, ba: number): Int32Array {
     const stamp = nextStamp(dfa);
     for (const r of dfa.restartRules) if (improves(dfa, r, bd, ba)) closure(dfa, dfa.starts[r]!, stamp, out);
     pcs = Int32Array.from(out).sort();
-    if (dfa.restarts.size >= 256) dfa.restarts.clear();
+    if (dfa.restarts.size >= 64) dfa.restarts.clear();
     dfa.restarts.set(key, pcs);
   }
   return pcs;
@@ -631,9 +642,13 @@ function stateFor(dfa: Dfa, pcsIn: readonly number[], prevIn: number, bd: number
   if (bucket !== undefined) for (const known of bucket) if (sameState(dfa, known, pcs, prev, bd, ba)) return known;
   const id = dfa.pcs.length;
   // The start state is always made (bounds are checked before it: it is the first of its cache).
-  if (!start && (id >= dfa.maxStates || dfa.pcsTotal + pcs.length > MAX_STATE_PCS || dfa.budget.used >= dfa.budget.max)) return FULL;
+  const budget = dfa.budget;
+  if (!start && (id >= dfa.maxStates || dfa.pcsTotal + pcs.length > MAX_STATE_PCS || budget.used >= budget.max || budget.pcs + pcs.length > budget.maxPcs)) {
+    return FULL;
+  }
   dfa.pcsTotal += pcs.length;
-  dfa.budget.used++;
+  budget.used++;
+  budget.pcs += pcs.length;
   if (id << ROW_SHIFT >= dfa.trans.length) {
     const trans = new Int32Array(dfa.trans.length * 2).fill(-1);
     trans.set(dfa.trans);

@@ -28,7 +28,7 @@ import type { RE2JS } from 're2js';
 import { caseFold } from '../canonical/casefold.ts';
 import type { RuleList } from '../ir.ts';
 import type { CompiledRegex } from '../regex/regex.ts';
-import { buildDfa, MAX_DFA_INSTS, PLAN_STATES, runDfa } from './fast-dfa.ts';
+import { buildDfa, MAX_DFA_INSTS, planBudget, runDfa } from './fast-dfa.ts';
 import type { Dfa, StateBudget } from './fast-dfa.ts';
 import { buildGate, Q, scan } from './fast-gate.ts';
 import type { Gate } from './fast-gate.ts';
@@ -300,7 +300,7 @@ export function buildPlan(
   const minGate = options.minGate ?? MIN_GATE;
   const useDfa = options.dfa ?? true;
   // The DFAs of all the plan's tools share one bound on their states (memory).
-  const budget: StateBudget = { used: 0, max: options.planStates ?? PLAN_STATES };
+  const budget: StateBudget = planBudget(options.planStates);
   const sorted = (list: RuleList) => rules.filter((r) => r.list === list).sort((a, b) => a.index - b.index);
   const deny = sorted('deny');
   const allow = sorted('allow');
