@@ -200,6 +200,40 @@ describe('per-tool DFA', () => {
     }
   });
 
+  it('agrees with re2js on nested patterns: quantified groups, lazy and ungreedy forms, Unicode classes and folds', () => {
+    // A wider grammar than `pattern` above. `VERDICT_FUZZ_RUNS=40000` makes it a long fuzz run.
+    const atom = fc.constantFrom(...ATOMS, '\ufffd', 'ß', 'Σ', 'σ', 'ς', '\r').map(escape);
+    const leaf = fc.constantFrom('.', '\\w', '\\W', '\\s', '\\S', '\\d', '\\b', '\\B', '[a-c]', '[^"]', '[^a]', '\\pL', '\\p{Greek}', '(?m:^)', '(?m:$)', '^', '$', '\\A', '\\z', '(?s:.)', '(?i:k)', '(?i:ß)', '(?i:σ)', '\\x{1F600}', '[\\x{1F000}-\\x{1FFFF}]');
+    const tree: fc.Arbitrary<string> = fc.letrec<{ p: string }>((tie) => ({
+      p: fc.oneof(
+        { depthSize: 'small', withCrossShrink: true },
+        { weight: 6, arbitrary: atom },
+        { weight: 3, arbitrary: leaf },
+        { weight: 2, arbitrary: fc.tuple(tie('p'), fc.constantFrom('*', '+', '?', '{1,3}', '{2}', '*?', '+?')).map(([x, q]) => `(?:${x})${q}`) },
+        { weight: 2, arbitrary: fc.tuple(tie('p'), tie('p')).map(([x, y]) => `(?:${x}|${y})`) },
+        { weight: 2, arbitrary: fc.tuple(tie('p'), tie('p')).map(([x, y]) => `${x}${y}`) },
+      ),
+    })).p;
+    const nested = fc
+      .tuple(fc.constantFrom('', '', '(?i)', '(?m)', '(?s)', '(?U)'), tree)
+      .map(([f, p]) => f + p)
+      .filter((p) => compileRegex(p).ok);
+    const rules = fc.array(fc.oneof({ weight: 15, arbitrary: nested }, { weight: 1, arbitrary: fc.constant(null) }), { maxLength: 8 });
+    const units = [...TEXT_UNITS, '\ud800', '\udc00', '\ud83d', '\ude00', 'ß', 'Σ', 'σ', 'ς', 'lorem ipsum dolor '.repeat(3), '😀😀😀😀'];
+    const texts = fc.array(fc.array(fc.constantFrom(...units), { maxLength: 30 }).map((x) => x.join('')), { minLength: 1, maxLength: 10 });
+    fc.assert(
+      fc.property(rules, rules, texts, fc.constantFrom(undefined, 2, 5), (deny, allow, raws, maxStates) => {
+        const dfa = buildDfa(deny.map(compile), allow.map(compile), maxStates === undefined ? {} : { maxStates });
+        if (dfa === null) return; // too large for one DFA: the steps decide
+        for (const raw of raws) {
+          const got = runDfa(dfa, raw);
+          if (got !== UNKNOWN) expect(got, `${JSON.stringify([deny, allow])} on ${JSON.stringify(raw)}`).toBe(reference(deny, allow, wellFormed(raw)));
+        }
+      }),
+      { numRuns: Number(process.env['VERDICT_FUZZ_RUNS'] ?? 300) },
+    );
+  });
+
   it('decides assertions with the characters on both sides, as re2js does', () => {
     const cases: Array<[string, string, boolean]> = [
       ['\\bsudo\\b', 'x sudo y', true],
