@@ -568,14 +568,17 @@ function improves(dfa: Dfa, r: number, bd: number, ba: number): boolean {
 /** Work stack of `closure` and `expand` (one DFA step runs at a time). */
 const work: number[] = [];
 
+/** `follow` with no assertion settled: they wait in the state. */
+const PENDING = -1;
+
 /**
- * Adds to `out` the instructions reachable from global pc `from` without reading a character or
- * passing an assertion: runes, matches and assertions wait in the state.
+ * Follows the instructions on the work stack through the moves that read nothing, adding to `out`
+ * the runes and matches reached, once each (`stamp`). With `flags` of `PENDING` an assertion stops
+ * there and is added too (it waits in the state for the next character); otherwise it is passed when
+ * `flags` (the context at this position) satisfy it, and dropped when not.
  */
-function closure(dfa: Dfa, from: number, stamp: number, out: number[]): void {
+function follow(dfa: Dfa, stamp: number, flags: number, out: number[]): void {
   const { op, seen } = dfa;
-  work.length = 0;
-  work.push(from);
   while (work.length > 0) {
     const g = work.pop()!;
     if (seen[g] === stamp) continue;
@@ -589,12 +592,23 @@ function closure(dfa: Dfa, from: number, stamp: number, out: number[]): void {
       case CAPTURE:
         work.push(dfa.out[g]!);
         break;
+      case EMPTY_WIDTH:
+        if (flags === PENDING) out.push(g);
+        else if ((dfa.arg[g]! & ~flags) === 0) work.push(dfa.out[g]!);
+        break;
       case FAIL:
         break;
       default:
         out.push(g);
     }
   }
+}
+
+/** Adds to `out` what global pc `from` reaches without reading a character or passing an assertion. */
+function closure(dfa: Dfa, from: number, stamp: number, out: number[]): void {
+  work.length = 0;
+  work.push(from);
+  follow(dfa, stamp, PENDING, out);
 }
 
 function stateHash(pcs: Int32Array, prev: number, bd: number, ba: number): number {
@@ -690,40 +704,19 @@ function context(prev: number, next: number): number {
  * found here are counted.
  */
 function expand(dfa: Dfa, s: number, nextKind: number, runes: number[]): [number, number] {
-  const flags = context(dfa.prev[s]!, nextKind);
   let bd = dfa.bestDeny[s]!;
   let ba = dfa.bestAllow[s]!;
-  const stamp = nextStamp(dfa);
-  const { op, seen } = dfa;
   const pcs = dfa.pcs[s]!;
   work.length = 0;
   for (let i = pcs.length - 1; i >= 0; i--) work.push(pcs[i]!);
-  while (work.length > 0) {
-    const g = work.pop()!;
-    if (seen[g] === stamp) continue;
-    seen[g] = stamp;
-    switch (op[g]) {
-      case ALT:
-      case ALT_MATCH:
-        work.push(dfa.arg[g]!, dfa.out[g]!);
-        break;
-      case NOP:
-      case CAPTURE:
-        work.push(dfa.out[g]!);
-        break;
-      case EMPTY_WIDTH:
-        if ((dfa.arg[g]! & ~flags) === 0) work.push(dfa.out[g]!);
-        break;
-      case MATCH: {
-        const r = dfa.ruleOf[g]!;
-        if (r < dfa.deny) bd = Math.min(bd, r);
-        else ba = Math.min(ba, r - dfa.deny);
-        break;
-      }
-      case FAIL:
-        break;
-      default:
-        runes.push(g);
+  const reached: number[] = [];
+  follow(dfa, nextStamp(dfa), context(dfa.prev[s]!, nextKind), reached);
+  for (const g of reached) {
+    if (dfa.op[g] !== MATCH) runes.push(g);
+    else {
+      const r = dfa.ruleOf[g]!;
+      if (r < dfa.deny) bd = Math.min(bd, r);
+      else ba = Math.min(ba, r - dfa.deny);
     }
   }
   return [bd, ba];
