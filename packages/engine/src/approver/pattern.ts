@@ -148,11 +148,11 @@ export function createPatternApprover(options: PatternApproverOptions): Compiled
   const resultFor = (rule: FastRule | null): ApprovalResult =>
     rule === null ? { ...defaultResult } : rule.list === 'deny' ? { decision: 'deny', reason } : { decision: 'allow', reason: '' };
 
+  const subjectOfRaw = (input: string): Subject => rawSubject(input, plan.usesFields);
   /**
    * The deciding rule, or `undefined` when the input cannot be read (canonical mode). In raw mode the
    * input goes to the tool's DFA as it is; the subject is only made when the steps must decide.
    */
-  const subjectOfRaw = (input: string): Subject => rawSubject(input, plan.usesFields);
   const decideRule = (request: ApprovalRequest): FastRule | null | undefined => {
     if (mode === 'raw') {
       return decideToolText(plan, request.toolName, request.input, subjectOfRaw);
