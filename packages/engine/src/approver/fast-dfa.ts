@@ -147,8 +147,6 @@ export interface Dfa {
   readonly out: Int32Array;
   readonly arg: Int32Array;
   readonly ruleOf: Int32Array;
-  /** Global pc of each rule's local pc 0. */
-  readonly bases: Int32Array;
   /** Global start of each rule (-1: the rule matches every text). */
   readonly starts: Int32Array;
   /** Rules restarted at every position (not anchored at the start of the text). */
@@ -248,6 +246,10 @@ export function buildDfa(
   const starts = new Int32Array(all.length);
   const restartRules: number[] = [];
   const runeInsts: number[] = [];
+  // Instructions are re2js's objects, whose `out`/`arg` are local pcs: flat copies hold global ones.
+  const op: number[] = [];
+  const outG: number[] = [];
+  const argG: number[] = [];
   for (let r = 0; r < all.length; r++) {
     const re = all[r];
     if (re === null || re === undefined) {
@@ -265,27 +267,13 @@ export function buildDfa(
       if ((inst.op === RUNE || inst.op === RUNE1) && (inst.arg & FOLD_CASE) !== 0 && inst.runes.length !== 1) return null;
       insts.push(inst);
       ruleOfList.push(r);
+      op.push(inst.op);
+      outG.push(base + inst.out);
+      argG.push(inst.op === ALT || inst.op === ALT_MATCH ? base + inst.arg : inst.arg);
       if (inst.op >= RUNE && inst.op <= RUNE_ANY_NOT_NL) runeInsts.push(base + pc);
     }
     starts[r] = base + prog.start;
     if (!anchoredAtStart(prog)) restartRules.push(r);
-  }
-  // Instructions are re2js's objects, whose `out`/`arg` are local pcs: flat copies hold global ones.
-  const bases = new Int32Array(all.length);
-  for (let r = 0, n = 0; r < all.length; r++) {
-    bases[r] = n;
-    const re = all[r];
-    if (re !== null && re !== undefined) n += progOf(re)!.inst.length;
-  }
-  const op = new Uint8Array(insts.length);
-  const outG = new Int32Array(insts.length);
-  const argG = new Int32Array(insts.length);
-  for (let g = 0; g < insts.length; g++) {
-    const inst = insts[g]!;
-    const base = bases[ruleOfList[g]!]!;
-    op[g] = inst.op;
-    outG[g] = base + inst.out;
-    argG[g] = inst.op === ALT || inst.op === ALT_MATCH ? base + inst.arg : inst.arg;
   }
   const cpInsts = distinctInsts(insts, runeInsts.filter((g) => tellsNonAscii(insts[g]!)));
   const cpBounds = boundsOf(cpInsts.map((g) => insts[g]!));
@@ -295,11 +283,10 @@ export function buildDfa(
     deny: deny.length,
     allow: allow.length,
     insts,
-    op,
-    out: outG,
-    arg: argG,
+    op: Uint8Array.from(op),
+    out: Int32Array.from(outG),
+    arg: Int32Array.from(argG),
     ruleOf: Int32Array.from(ruleOfList),
-    bases,
     starts,
     restartRules,
     runeInsts,
