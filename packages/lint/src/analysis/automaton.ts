@@ -8,7 +8,7 @@
  * The DFA recognises "the pattern matches somewhere in the text" (Go's unanchored search): the start
  * instruction is re-entered at every position and a match leads to an accepting sink.
  */
-import { ANY, type CharSet, partition, single } from './charset.ts';
+import { ANY, type CharSet, lowerBound, partition, single } from './charset.ts';
 import type { AssertKind, RegexNode } from './syntax.ts';
 import { isWordChar, WORD } from './unicode.ts';
 
@@ -615,15 +615,4 @@ function sameList(a: readonly number[], b: readonly number[]): boolean {
   if (a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
   return true;
-}
-
-function lowerBound(arr: readonly number[], v: number): number {
-  let lo = 0;
-  let hi = arr.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if ((arr[mid] as number) < v) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }

@@ -216,7 +216,8 @@ export function partition(sets: readonly CharSet[]): { block: CharSet; rep: numb
   return out;
 }
 
-function lowerBound(arr: readonly number[], v: number): number {
+/** The first index of sorted `arr` whose value is at least `v` (`arr.length` when none is). */
+export function lowerBound(arr: readonly number[], v: number): number {
   let lo = 0;
   let hi = arr.length;
   while (lo < hi) {
