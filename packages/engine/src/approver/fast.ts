@@ -496,19 +496,19 @@ function markSet(set: RE2Set, text: string): void {
   }
 }
 
-/** The rule of a DFA answer `r` (not `UNKNOWN`). */
-function ruleOfAnswer(group: Group, dfa: Dfa, r: number): FastRule | null {
+/** The group's DFA's answer for `text`: the deciding rule, or `undefined` when it has none to give. */
+function dfaAnswer(group: Group, text: string): FastRule | null | undefined {
+  const dfa = group.dfa;
+  if (dfa === null) return undefined;
+  const r = runDfa(dfa, text);
+  if (r < 0) return undefined;
   if (r < dfa.deny) return group.deny.steps[r]!.rule;
   return r < dfa.deny + dfa.allow ? group.allow.steps[r - dfa.deny]!.rule : null;
 }
 
 function decideGroup(group: Group, subject: FastSubject): FastRule | null {
-  const dfa = group.dfa;
-  if (dfa !== null) {
-    const r = runDfa(dfa, subject.text);
-    if (r >= 0) return ruleOfAnswer(group, dfa, r);
-  }
-  return decideSteps(group, subject);
+  const answer = dfaAnswer(group, subject.text);
+  return answer !== undefined ? answer : decideSteps(group, subject);
 }
 
 function decideSteps(group: Group, subject: FastSubject): FastRule | null {
@@ -542,10 +542,6 @@ export function decideTool(plan: FastPlan, toolName: string, subject: FastSubjec
  */
 export function decideToolText(plan: FastPlan, toolName: string, text: string, subject: (text: string) => FastSubject): FastRule | null {
   const group = groupOf(plan, toolName);
-  const dfa = group.dfa;
-  if (dfa !== null) {
-    const r = runDfa(dfa, text);
-    if (r >= 0) return ruleOfAnswer(group, dfa, r);
-  }
-  return decideSteps(group, subject(text));
+  const answer = dfaAnswer(group, text);
+  return answer !== undefined ? answer : decideSteps(group, subject(text));
 }
