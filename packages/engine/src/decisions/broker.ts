@@ -366,19 +366,26 @@ export function createDecisionBroker(options: DecisionBrokerOptions): DecisionBr
     }
   };
 
+  /**
+   * A fresh id for `d`, or `undefined` when the id source throws: then `d` is aborted as an internal
+   * error, failing closed and never left pending (this may run inside a timer).
+   */
+  const takeId = (d: Decision): string | undefined => {
+    try {
+      return nextId();
+    } catch (e) {
+      abort(d, 'internal_error', undefined, e);
+      return undefined;
+    }
+  };
+
   const startAttempt = (d: Decision, attempt: number): void => {
     if (state !== 'open') {
       abort(d, state === 'cancelled' ? 'cancelled' : 'run_ended', undefined, cancelReason);
       return;
     }
-    let id: string;
-    try {
-      id = nextId();
-    } catch (e) {
-      // Fail closed and never leave the decision pending (this may run inside a timer).
-      abort(d, 'internal_error', undefined, e);
-      return;
-    }
+    const id = takeId(d);
+    if (id === undefined) return;
     const createdAt = clock.now();
     const deadline = settings.timeoutMs < 0 ? undefined : createdAt + settings.timeoutMs;
     const a: Attempt = {
@@ -500,13 +507,8 @@ export function createDecisionBroker(options: DecisionBrokerOptions): DecisionBr
         startAttempt(d, 0);
         return;
       }
-      let id: string;
-      try {
-        id = nextId();
-      } catch (e) {
-        abort(d, 'internal_error', undefined, e);
-        return;
-      }
+      const id = takeId(d);
+      if (id === undefined) return;
       const now = clock.now();
       if (mode === 'auto_approve') {
         succeed(d, record(d, id, 0, now, 'approved', {}));
