@@ -1,4 +1,5 @@
 import { type Command, type CommandIo, UsageError } from './args.ts';
+import { guardOutput } from './output.ts';
 /**
  * Every command, in the order `verdict --help` lists them. Implementations load on demand, so
  * `verdict eval` never pays for the linter, the DSL parser or fast-check.
@@ -40,6 +41,7 @@ function overview(): string {
 }
 
 function defaultIo(): CommandIo {
+  guardOutput(process.stdout, process.stderr, (code) => process.exit(code));
   return {
     stdin: process.stdin,
     stdout: process.stdout,

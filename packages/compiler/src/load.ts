@@ -2,7 +2,7 @@
  * Stage `load`: bytes to text. Refuses oversized files before reading them, rejects invalid UTF-8
  * and NUL bytes with their line and column, strips a BOM, and picks the syntax.
  */
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync, type PathLike, type Stats } from 'node:fs';
 import { extname } from 'node:path';
 import type { Diagnostic } from '@verdict/engine';
 import { LineIndex, spanOf } from './positions.ts';
@@ -35,24 +35,66 @@ function fileDiagnostic(file: string, code: string, message: string, help?: stri
   return d;
 }
 
-/** Reads a source file as text, with the checks above. Never throws. */
-export function readSourceFile(file: string): LoadedText {
+/**
+ * What a path that is not a regular file is, for the message: reading a FIFO blocks until a writer
+ * comes (forever, as a rule) and a device such as `/dev/zero` never ends.
+ */
+function specialKind(st: Stats): string | undefined {
+  if (st.isFile()) return undefined;
+  if (st.isFIFO()) return 'a named pipe (FIFO)';
+  if (st.isCharacterDevice()) return 'a character device';
+  if (st.isBlockDevice()) return 'a block device';
+  if (st.isSocket()) return 'a socket';
+  return 'not a regular file';
+}
+
+function notAFile(file: string, kind: string): Diagnostic {
+  return fileDiagnostic(
+    file,
+    'load/not-a-file',
+    `\`${file}\` is ${kind}, not a regular file`,
+    'policy files are read whole: pipes and devices are refused because reading them may block or never end; save the policy to a file',
+  );
+}
+
+/** Opening for reading without blocking: a FIFO with no writer would otherwise hold `open` forever. */
+const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
+
+/**
+ * The one reader of policy, descriptor, case and configuration files, for every command: regular
+ * files only (FIFOs, devices and sockets are refused before a byte is read), the size checked
+ * before reading and again while reading, strict UTF-8 with the first invalid byte located, a BOM
+ * stripped, NUL refused. `file` is the name diagnostics show; `path` is what is opened (a `Buffer`
+ * for a name that is not valid UTF-8). Never throws.
+ */
+export function readSourceFile(file: string, path: PathLike = file): LoadedText {
   let fd: number | undefined;
   try {
     try {
-      fd = openSync(file, 'r');
+      fd = openSync(path, OPEN_FLAGS);
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;
-      if (code === 'ENOENT') return { diagnostics: [fileDiagnostic(file, 'load/not-found', `file \`${file}\` does not exist`)] };
+      if (code === 'ENOENT') {
+        const d = fileDiagnostic(file, 'load/not-found', `file \`${file}\` does not exist`);
+        // Node decodes command-line arguments as UTF-8: a byte that is not turns into U+FFFD.
+        if (typeof path === 'string' && path.includes('\ufffd')) {
+          d.help =
+            'the name holds `\ufffd`, which is how a byte that is not UTF-8 reads on the command line: such a file cannot be named in an argument, but it is found when its folder is given';
+        }
+        return { diagnostics: [d] };
+      }
       if (code === 'EISDIR') return { diagnostics: [fileDiagnostic(file, 'load/not-a-file', `\`${file}\` is a directory, not a file`)] };
+      if (code === 'ENXIO') return { diagnostics: [notAFile(file, 'a socket')] };
       return {
-        diagnostics: [fileDiagnostic(file, 'load/unreadable', `cannot read \`${file}\`: ${(e as Error).message}`)],
+        diagnostics: [fileDiagnostic(file, 'load/unreadable', `cannot read \`${file}\`: ${errorText(e)}`)],
       };
     }
     const st = fstatSync(fd);
     if (st.isDirectory()) {
       return { diagnostics: [fileDiagnostic(file, 'load/not-a-file', `\`${file}\` is a directory, not a file`)] };
     }
+    const kind = specialKind(st);
+    if (kind !== undefined) return { diagnostics: [notAFile(file, kind)] };
     if (st.size > MAX_SOURCE_BYTES) {
       return { diagnostics: [tooLarge(file, st.size)] };
     }
@@ -69,7 +111,7 @@ export function readSourceFile(file: string): LoadedText {
     }
     return decodeSource(file, Buffer.concat(chunks, total));
   } catch (e) {
-    return { diagnostics: [fileDiagnostic(file, 'load/unreadable', `cannot read \`${file}\`: ${(e as Error).message}`)] };
+    return { diagnostics: [fileDiagnostic(file, 'load/unreadable', `cannot read \`${file}\`: ${errorText(e)}`)] };
   } finally {
     if (fd !== undefined) {
       try {
@@ -79,6 +121,12 @@ export function readSourceFile(file: string): LoadedText {
       }
     }
   }
+}
+
+/** `permission denied`, not `EACCES: permission denied, open '/abs/path'` (the path is already said). */
+function errorText(e: unknown): string {
+  const m = e instanceof Error ? e.message : String(e);
+  return m.replace(/^[A-Z][A-Z0-9_]*: /, '').replace(/, \w+ '.*'$/s, '');
 }
 
 function tooLarge(file: string, size: number): Diagnostic {
@@ -95,8 +143,20 @@ function tooLarge(file: string, size: number): Diagnostic {
 export function decodeSource(file: string, bytes: Uint8Array): LoadedText {
   let text: string;
   try {
-    text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes);
+    // The BOM is kept here and stripped by `checkText`, once, as for text handed over in memory.
+    text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
   } catch {
+    const utf16 = (bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff);
+    if (utf16) {
+      return {
+        diagnostics: [
+          {
+            ...fileDiagnostic(file, 'load/invalid-utf8', 'file is UTF-16 (it starts with a UTF-16 byte order mark), not UTF-8', 'save the file as UTF-8'),
+            span: { file, start: { offset: 0, line: 1, column: 1 }, end: { offset: 1, line: 1, column: 2 } },
+          },
+        ],
+      };
+    }
     const bad = firstInvalidUtf8(bytes);
     const prefix = new TextDecoder('utf-8', { ignoreBOM: false }).decode(bytes.subarray(0, bad));
     const index = new LineIndex(prefix);
@@ -214,7 +274,7 @@ export function runLoad(state: CompileState): void {
         ? { diagnostics: [tooLarge(state.file, bytes)] }
         : checkText(state.file, state.sourceText);
   } else {
-    loaded = readSourceFile(state.file);
+    loaded = readSourceFile(state.file, state.path ?? state.file);
   }
   for (const d of loaded.diagnostics) state.diagnostics.push(d);
   if (loaded.text === undefined) return;
@@ -228,4 +288,22 @@ export function runLoad(state: CompileState): void {
   state.text = loaded.text;
   state.index = index;
   state.syntax = syntax;
+}
+
+/**
+ * A file name read as bytes (a folder listing), as text: UTF-8 where it is valid, each byte that is
+ * not as `\xNN`. Node would turn such a byte into U+FFFD, a name that names no file.
+ */
+export function nameFromBytes(bytes: Uint8Array): string {
+  let out = '';
+  let i = 0;
+  while (i < bytes.length) {
+    const rest = bytes.subarray(i);
+    const bad = firstInvalidUtf8(rest);
+    out += Buffer.from(rest.subarray(0, bad)).toString('utf8');
+    if (bad >= rest.length) break;
+    out += `\\x${(rest[bad] ?? 0).toString(16).padStart(2, '0')}`;
+    i += bad + 1;
+  }
+  return out;
 }

@@ -2,7 +2,7 @@
  * The driver: runs the named stages in order, stops after a stage that produced blocking errors or
  * at `stopAfter`, and turns any exception into an `internal/error` diagnostic (compilation never throws).
  */
-import { sortDiagnostics } from '@verdict/engine';
+import { printable, sortDiagnostics } from '@verdict/engine';
 import { runCompile } from './compile.ts';
 import { internalError } from './descriptor.ts';
 import { runLoad } from './load.ts';
@@ -53,7 +53,9 @@ function resultOf(state: CompileState, stoppedAfter: StageId): CompileResult {
 }
 
 export function compileFile(path: string, options: CompileOptions = {}): CompileResult {
-  return runPipeline({ file: path, options, diagnostics: [] });
+  // Diagnostics name the file as given, escaped: a control character in a name never reaches a terminal raw.
+  const file = printable(path);
+  return runPipeline(file === path ? { file, options, diagnostics: [] } : { file, path, options, diagnostics: [] });
 }
 
 export function compileSource(text: string, file: string, options: CompileOptions = {}): CompileResult {

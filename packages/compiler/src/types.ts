@@ -44,7 +44,10 @@ export interface CompileResult {
 
 /** Everything the stages hand each other; internal. */
 export interface CompileState {
+  /** The name diagnostics show: the path as given, with control characters escaped. */
   file: string;
+  /** What `load` opens, when it differs from `file` (a name with control characters). */
+  path?: string;
   options: CompileOptions;
   diagnostics: Diagnostic[];
   /** Given by `compileSource`; otherwise read by `load`. */

@@ -2,7 +2,7 @@
 
 // diagnostics and IR
 export type { Diagnostic, Position, RelatedInformation, Severity, Span } from './diagnostics.ts';
-export { hasErrors, sortDiagnostics } from './diagnostics.ts';
+export { codePointCount, EXCERPT_CHARS, excerpt, hasErrors, printable, sortDiagnostics } from './diagnostics.ts';
 export type {
   ApprovalsIR,
   ApproverIR,

@@ -14,7 +14,9 @@
  *   regex/shell-extension: {severity: error}
  * ```
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
+import { readSourceFile } from '@verdict/compiler';
+import { printable } from '@verdict/engine';
 import { join } from 'node:path';
 import { isMap, isScalar, LineCounter, parseDocument } from 'yaml';
 import type { Diagnostic, Span } from '@verdict/engine';
@@ -42,18 +44,25 @@ export function findConfigFile(cwd: string): string | undefined {
 }
 
 export function loadLintConfig(path: string, knownRuleIds: readonly string[] = []): LoadedConfig {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (e) {
-    const reason = (e as NodeJS.ErrnoException).code === 'ENOENT' ? 'it does not exist' : String((e as Error).message);
+  // The one bounded, strict reader every command uses (regular files only, size cap, UTF-8).
+  const read = readSourceFile(path);
+  if (read.text === undefined) {
+    const first = read.diagnostics[0];
+    const reason = first?.code === 'load/not-found' ? 'it does not exist' : (first?.message ?? 'it cannot be read');
     return {
       config: emptyConfig(),
       diagnostics: [
-        { code: 'lint/config-invalid', severity: 'error', message: `cannot read the configuration \`${path}\`: ${reason}` },
+        {
+          code: 'lint/config-invalid',
+          severity: 'error',
+          message: `cannot read the configuration \`${printable(path)}\`: ${reason}`,
+          ...(first?.help !== undefined ? { help: first.help } : {}),
+          ...(first?.span !== undefined && first.code !== 'load/not-found' ? { span: first.span } : {}),
+        },
       ],
     };
   }
+  const text = read.text;
   return parseLintConfig(text, path, knownRuleIds);
 }
 

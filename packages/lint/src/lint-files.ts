@@ -3,12 +3,14 @@
  * content: YAML and JSON files without any policy key are skipped), applies the configuration's
  * include and ignore globs, and lints each file with one shared regex cache.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { basename, extname, isAbsolute, join, relative, resolve } from 'node:path';
+import { readdirSync, statSync, type PathLike } from 'node:fs';
+import { basename, extname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { parseDocument, isMap, isScalar } from 'yaml';
+import { nameFromBytes, readSourceFile } from '@verdict/compiler';
+import { printable } from '@verdict/engine';
 import type { Diagnostic } from '@verdict/engine';
 import { emptyConfig, findConfigFile, loadLintConfig } from './config.ts';
-import { lintSource } from './runner.ts';
+import { lintSource, unreadableFile } from './runner.ts';
 import { RegexCache } from './support/regex-cache.ts';
 import { globToRegExp, matchesAny } from './support/glob.ts';
 import { allRules } from './rules/index.ts';
@@ -51,12 +53,12 @@ export function lintFiles(paths: readonly string[], options: LintFilesOptions = 
   const include = config.include.map(globToRegExp);
   const ignore = config.ignore.map(globToRegExp);
   const configFile = config.file !== undefined ? resolve(config.file) : undefined;
-  const files: string[] = [];
+  const files: FoundFile[] = [];
   const seen = new Set<string>();
-  const add = (abs: string): void => {
-    if (!seen.has(abs)) {
-      seen.add(abs);
-      files.push(abs);
+  const add = (f: FoundFile): void => {
+    if (!seen.has(f.abs)) {
+      seen.add(f.abs);
+      files.push(f);
     }
   };
 
@@ -66,37 +68,38 @@ export function lintFiles(paths: readonly string[], options: LintFilesOptions = 
     try {
       isDir = statSync(abs).isDirectory();
     } catch {
-      diagnostics.push({ code: 'lint/path-not-found', severity: 'error', message: `no such file or folder \`${p}\`` });
+      const d: Diagnostic = { code: 'lint/path-not-found', severity: 'error', message: `no such file or folder \`${printable(p)}\`` };
+      if (p.includes('\ufffd')) d.help = NOT_UTF8_ARGUMENT;
+      diagnostics.push(d);
       continue;
     }
     if (!isDir) {
       // A file named explicitly is linted whatever its name or content, unless ignored.
-      if (!matchesAny(display(cwd, abs), ignore)) add(abs);
+      if (!matchesAny(display(cwd, abs), ignore)) add({ abs, path: abs });
       continue;
     }
-    for (const f of walkFolder(abs)) {
-      const rel = display(cwd, f);
-      if (f === configFile || CONFIG_NAMES.has(basename(f))) continue;
+    for (const f of walkFolder(abs, abs)) {
+      const rel = display(cwd, f.abs);
+      if (f.abs === configFile || CONFIG_NAMES.has(basename(f.abs))) continue;
       if (matchesAny(rel, ignore)) continue;
       if (include.length > 0 && !matchesAny(rel, include)) continue;
-      if (!looksLikePolicy(f)) continue;
+      if (!looksLikePolicy(f.abs, f.path)) continue;
       add(f);
     }
   }
 
   const regexes = new RegexCache();
   const results: FileResult[] = [];
-  for (const abs of files) {
-    const shown = display(cwd, abs);
-    let text: string;
-    try {
-      text = readFileSync(abs, 'utf8');
-    } catch (e) {
-      diagnostics.push({ code: 'lint/path-not-found', severity: 'error', message: `cannot read \`${shown}\`: ${(e as Error).message}` });
+  for (const f of files) {
+    // The compiler's reader, as every command reads: regular files only, bounded, strict UTF-8.
+    const shown = printable(display(cwd, f.abs));
+    const read = readSourceFile(shown, f.path);
+    if (read.text === undefined) {
+      results.push(unreadableFile(shown, read.diagnostics, { config, rules }));
       continue;
     }
     results.push(
-      lintSource(text, shown, { config, rules, regexes, ...(driver !== undefined ? { driver } : {}) }),
+      lintSource(read.text, shown, { config, rules, regexes, ...(driver !== undefined ? { driver } : {}) }),
     );
   }
   results.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
@@ -114,43 +117,60 @@ export function lintFiles(paths: readonly string[], options: LintFilesOptions = 
 
 const CONFIG_NAMES = new Set(['verdict.config.yaml', 'verdict.config.yml']);
 
-/** A path for messages: relative to `cwd` with `/` when inside it, else absolute. */
-function display(cwd: string, abs: string): string {
-  const rel = relative(cwd, abs);
-  if (rel === '' || rel.startsWith('..') || isAbsolute(rel)) return abs.replace(/\\/g, '/');
-  return rel.replace(/\\/g, '/');
+const NOT_UTF8_ARGUMENT =
+  'the name holds `\ufffd`, which is how a byte that is not UTF-8 reads on the command line: such a file cannot be named in an argument, but it is found when its folder is given';
+
+/** A file found on disk: `abs` names it in messages and globs, `path` opens it (bytes when the name is not UTF-8). */
+interface FoundFile {
+  abs: string;
+  path: string | Buffer;
 }
 
-function* walkFolder(dir: string): Generator<string> {
-  let entries: import('node:fs').Dirent[];
+/**
+ * A path for messages: relative to `cwd` when inside it, else absolute; `/` as the separator. On
+ * POSIX a `\` is part of a name, not a separator, and is kept.
+ */
+function display(cwd: string, abs: string): string {
+  const rel = relative(cwd, abs);
+  const shown = rel === '' || rel.startsWith('..') || isAbsolute(rel) ? abs : rel;
+  return sep === '\\' ? shown.replace(/\\/g, '/') : shown;
+}
+
+/** Policy files under a folder, sorted by name. Names are listed as bytes, so none is lost to decoding. */
+function* walkFolder(dir: string, path: string | Buffer): Generator<FoundFile> {
+  let entries: import('node:fs').Dirent<Buffer>[];
   try {
-    entries = readdirSync(dir, { withFileTypes: true });
+    entries = readdirSync(path, { withFileTypes: true, encoding: 'buffer' });
   } catch {
     return;
   }
-  entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  for (const e of entries) {
-    const p = join(dir, e.name);
+  const named = entries.map((e) => ({ e, name: nameFromBytes(e.name) }));
+  named.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  for (const { e, name } of named) {
+    const abs = join(dir, name);
+    const p =
+      typeof path === 'string' && name === e.name.toString('utf8')
+        ? abs
+        : Buffer.concat([typeof path === 'string' ? Buffer.from(path) : path, Buffer.from(sep), e.name]);
     if (e.isDirectory()) {
-      if (SKIPPED_FOLDERS.has(e.name) || e.name.startsWith('.')) continue;
-      yield* walkFolder(p);
-    } else if (e.isFile() && (POLICY_EXTENSIONS as readonly string[]).includes(extname(e.name).toLowerCase())) {
-      yield p;
+      if (SKIPPED_FOLDERS.has(name) || name.startsWith('.')) continue;
+      yield* walkFolder(abs, p);
+    } else if (e.isFile() && (POLICY_EXTENSIONS as readonly string[]).includes(extname(name).toLowerCase())) {
+      yield { abs, path: p };
     }
   }
 }
 
-/** `.verdict` files always; YAML and JSON files with at least one policy key at the top level. */
-export function looksLikePolicy(file: string): boolean {
+/**
+ * `.verdict` files always; YAML and JSON files with at least one policy key at the top level. A
+ * file that cannot be read (too large, not UTF-8) counts as a policy, so its error is reported.
+ */
+export function looksLikePolicy(file: string, path: PathLike = file): boolean {
   const ext = extname(file).toLowerCase();
   if (ext === '.verdict') return true;
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch {
-    return true; // reported when read again
-  }
-  return textLooksLikePolicy(text);
+  const read = readSourceFile(file, path);
+  if (read.text === undefined) return true; // reported when read again
+  return textLooksLikePolicy(read.text);
 }
 
 export function textLooksLikePolicy(text: string): boolean {

@@ -358,3 +358,27 @@ function fingerprint(list: LintMessage[], source: SourceInfo): void {
 }
 
 export type { Category };
+
+/**
+ * The result of a file that could not be read (not a regular file, too large, not UTF-8): its load
+ * findings, as the compiler reports them, so a folder never skips such a file without a word.
+ */
+export function unreadableFile(file: string, diagnostics: readonly Diagnostic[], options: LintSourceOptions = {}): FileResult {
+  const source = new SourceInfo(file, '', undefined);
+  const messages: LintMessage[] = [];
+  for (const d of diagnostics) {
+    const m = fromCompilerDiagnostic(d, options.config, source);
+    if (m !== undefined) messages.push(m);
+  }
+  const sorted = sortMessages(messages);
+  fingerprint(sorted, source);
+  return {
+    file,
+    messages: sorted,
+    suppressed: [],
+    errorCount: sorted.filter((m) => m.severity === 'error').length,
+    warningCount: sorted.filter((m) => m.severity === 'warning').length,
+    infoCount: sorted.filter((m) => m.severity === 'info').length,
+    parsed: false,
+  };
+}

@@ -1,0 +1,38 @@
+/**
+ * The process's output streams, guarded once for every command. A reader that goes away
+ * (`verdict eval … | head -1`: EPIPE) ends the run quietly with exit 0, as `grep` and `jq` do: nobody
+ * is left to read the rest. Any other write error (a full disk: ENOSPC, EIO) is one line on stderr
+ * and exit 2, never an unhandled `'error'` event with a stack trace.
+ */
+
+/** How the run ends once stdout fails: `process.exit` in the `verdict` command, a spy in tests. */
+export type Exit = (code: number) => void;
+
+/** The one line that describes a failed write: `no space left on device`, not `ENOSPC: …, write`. */
+export function describeWriteError(err: unknown): string {
+  const e = err as NodeJS.ErrnoException | undefined;
+  const message = e instanceof Error ? e.message : String(err);
+  const text = message
+    .replace(/^[A-Z][A-Z0-9_]*: /, '')
+    .replace(/, (write|writev)$/, '')
+    .replace(/^write [A-Z][A-Z0-9_]*$/, e?.code ?? message);
+  return text.split('\n')[0] ?? text;
+}
+
+/** Installs the handlers on `stdout` and `stderr` (call once per stream pair). */
+export function guardOutput(stdout: NodeJS.WritableStream, stderr: NodeJS.WritableStream, exit: Exit): void {
+  let ended = false;
+  stdout.on('error', (err: NodeJS.ErrnoException) => {
+    if (ended) return;
+    ended = true;
+    if (err.code === 'EPIPE') return exit(0);
+    try {
+      stderr.write(`verdict: cannot write to standard output: ${describeWriteError(err)}\n`);
+    } catch {
+      // stderr is gone too: the exit code is all that is left
+    }
+    exit(2);
+  });
+  // Nothing can be reported about stderr itself; the run goes on and its exit code still tells.
+  stderr.on('error', () => {});
+}
