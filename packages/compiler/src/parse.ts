@@ -2,9 +2,10 @@
  * Stage `parse`: text to the document tree and the IR. YAML and JSON go through the `yaml` parser
  * (with a strict JSON syntax check first for JSON); `.verdict` files go to the DSL parser.
  */
-import { LineCounter, parseDocument } from 'yaml';
+import { CST, Composer, Lexer, Parser, type Document, type YAMLError, YAMLParseError } from 'yaml';
 import type { Diagnostic } from '@verdict/engine';
 import { buildFileIR } from './build-ir.ts';
+import { MAX_FILE_DIAGNOSTICS, TooManyErrors } from './cap.ts';
 import { checkJsonSyntax } from './json-syntax.ts';
 import { spanOf } from './positions.ts';
 import type { LineIndex } from './positions.ts';
@@ -32,6 +33,7 @@ export function parseTree(
   index: LineIndex,
   syntax: Exclude<Syntax, 'verdict'>,
   diagnostics: Diagnostic[],
+  stopped: { value: boolean } = { value: false },
 ): JNode | undefined {
   if (syntax === 'json') {
     const err = checkJsonSyntax(text);
@@ -45,15 +47,20 @@ export function parseTree(
       return undefined;
     }
   }
-  let doc;
+  let composed: Composed;
   try {
-    doc = parseDocument(text, {
-      lineCounter: new LineCounter(),
-      prettyErrors: false,
-      uniqueKeys: false, // repeated keys are found by `treeFromYaml` in linear time
-      keepSourceTokens: false,
-    });
+    composed = composeYaml(text);
   } catch (e) {
+    if (e instanceof TooManyNodes) {
+      diagnostics.push({
+        code: 'load/too-large',
+        severity: 'error',
+        message: `the file packs more YAML nodes than a policy has for its lines and commas (over ${MAX_NODES_PER_SEPARATOR} per line or comma, after the first ${NODE_SLACK})`,
+        help: 'policy files hold a few values per line; check that this is the right file',
+        span: spanOf(file, index, e.offset, Math.min(e.offset + 1, text.length)),
+      });
+      return undefined;
+    }
     if (e instanceof RangeError) {
       diagnostics.push({
         code: 'yaml/too-deep',
@@ -65,9 +72,11 @@ export function parseTree(
     }
     throw e;
   }
+  const { doc, errors, warnings } = composed;
+  if (composed.stopped) stopped.value = true;
   let failed = false;
   let exhausted = false;
-  for (const e of doc.errors) {
+  for (const e of errors) {
     failed = true;
     const [start, end] = e.pos;
     if (e.code === 'RESOURCE_EXHAUSTION') {
@@ -100,7 +109,7 @@ export function parseTree(
     }
     diagnostics.push(d);
   }
-  for (const w of doc.warnings) {
+  for (const w of warnings) {
     diagnostics.push({
       code: YAML_CODES[w.code] ?? 'yaml/warning',
       severity: 'warning',
@@ -108,8 +117,108 @@ export function parseTree(
       span: spanOf(file, index, w.pos[0], w.pos[1]),
     });
   }
-  if (failed) return undefined;
+  if (failed || doc === undefined) return undefined;
   return treeFromYaml(doc, file, index, diagnostics);
+}
+
+/**
+ * The parser holds a whole document before the composer sees it, so a line of a million tags or
+ * quoted scalars costs seconds before the first error can stop it. Nodes are therefore counted as
+ * they are lexed, against the lines and commas before them (which `MAX_SOURCE_VALUES` bounds): a
+ * policy writes a few per line (`- {tool: bash, match: "x"}` is six for two separators), and
+ * `NODE_SLACK` leaves room for a short file on one line. A file over it is refused where it goes over.
+ */
+export const MAX_NODES_PER_SEPARATOR = 4;
+export const NODE_SLACK = 10_000;
+/**
+ * Lexemes that are no node: layout, comments, `:` (one per key, which is counted) and the ends of
+ * flow collections (counted at their start). A stray `]` is an error token, which the error count stops.
+ */
+const NOT_NODES = new Set(['space', 'comment', 'map-value-ind', 'doc-mode', 'byte-order-mark', 'flow-seq-end', 'flow-map-end']);
+/** The lexer's markers, which stand for no source text. */
+const SYNTHETIC = new Set(['\x02', '\x18', '\x1f']);
+
+class TooManyNodes extends Error {
+  constructor(readonly offset: number) {
+    super('too many nodes');
+  }
+}
+
+interface Composed {
+  doc: Document.Parsed | undefined;
+  errors: readonly YAMLError[];
+  warnings: readonly YAMLError[];
+  /** Composition stopped at the error after the `MAX_FILE_DIAGNOSTICS`th. */
+  stopped: boolean;
+}
+
+type ErrorHandler = (source: unknown, code: string, message: string, warning?: boolean) => void;
+/** What the composer keeps to itself until a document ends: read once it was stopped. */
+interface ComposerInside {
+  onError: ErrorHandler;
+  errors: YAMLError[];
+  warnings: YAMLError[];
+  doc: Document.Parsed | null;
+}
+
+/**
+ * `parseDocument`, with a stop: yaml reports one error per token (4 MB of `]` is four million
+ * errors, each an `Error` with a stack), so the errors are counted as they come (the composer's
+ * error handler for what it finds inside a document, the parser's `error` tokens for what it
+ * finds between them) and composition ends, by an exception, at the first one past
+ * `MAX_FILE_DIAGNOSTICS`. The lexer and parser are generators: nothing after that point is read.
+ */
+function composeYaml(text: string): Composed {
+  const composer = new Composer({ prettyErrors: false, uniqueKeys: false, keepSourceTokens: false });
+  const inside = composer as unknown as ComposerInside;
+  let count = 0;
+  const counted = (): void => {
+    if (++count > MAX_FILE_DIAGNOSTICS) throw new TooManyErrors();
+  };
+  const original = inside.onError;
+  inside.onError = (source, code, message, warning) => {
+    original(source, code, message, warning);
+    if (warning !== true) counted();
+  };
+  function* tokens(): Generator<CST.Token> {
+    const parser = new Parser();
+    let separators = 0;
+    let nodes = 0;
+    let offset = 0;
+    for (const lexeme of new Lexer().lex(text)) {
+      const type = CST.tokenType(lexeme);
+      if (!SYNTHETIC.has(lexeme)) offset += lexeme.length;
+      if (type === 'newline' || type === 'comma') separators++;
+      else if (type !== null && !NOT_NODES.has(type) && ++nodes > MAX_NODES_PER_SEPARATOR * separators + NODE_SLACK) {
+        throw new TooManyNodes(offset - lexeme.length);
+      }
+      for (const t of parser.next(lexeme)) {
+        if (t.type === 'error') counted();
+        yield t;
+      }
+    }
+    for (const t of parser.end()) {
+      if (t.type === 'error') counted();
+      yield t;
+    }
+  }
+  let doc: Document.Parsed | undefined;
+  try {
+    for (const d of composer.compose(tokens(), true, text.length)) {
+      if (!doc) {
+        doc = d;
+      } else {
+        doc.errors.push(new YAMLParseError(d.range.slice(0, 2) as [number, number], 'MULTIPLE_DOCS', 'Source contains multiple documents'));
+        break;
+      }
+    }
+  } catch (e) {
+    if (!(e instanceof TooManyErrors)) throw e;
+    const errors = [...(doc?.errors ?? []), ...inside.errors, ...(inside.doc?.errors ?? [])];
+    const warnings = [...(doc?.warnings ?? []), ...inside.warnings, ...(inside.doc?.warnings ?? [])];
+    return { doc: undefined, errors, warnings, stopped: true };
+  }
+  return { doc, errors: doc?.errors ?? [], warnings: doc?.warnings ?? [], stopped: false };
 }
 
 /** The mapping key written at `offset` and its source length (yaml reports only its first character). */
@@ -138,11 +247,13 @@ export function runParse(state: CompileState): void {
   if (text === undefined || index === undefined || syntax === undefined) return;
   if (syntax === 'verdict') {
     const out = parseVerdict(text, file);
-    state.diagnostics.push(...out.diagnostics);
+    for (const d of out.diagnostics) state.diagnostics.push(d);
     if (out.ir) state.ir = out.ir;
     return;
   }
-  const tree = parseTree(file, text, index, syntax, state.diagnostics);
+  const stopped = { value: false };
+  const tree = parseTree(file, text, index, syntax, state.diagnostics, stopped);
+  if (stopped.value) state.stopped = true;
   if (!tree) return;
   if (tree.kind !== 'map') {
     state.diagnostics.push({

@@ -3,6 +3,7 @@
  * at `stopAfter`, and turns any exception into an `internal/error` diagnostic (compilation never throws).
  */
 import { printable, sortDiagnostics } from '@verdict/engine';
+import { capDiagnostics } from './cap.ts';
 import { runCompile } from './compile.ts';
 import { internalError } from './descriptor.ts';
 import { runLoad } from './load.ts';
@@ -41,7 +42,8 @@ export function runPipeline(state: CompileState, stages: readonly Stage[] = STAG
 }
 
 function resultOf(state: CompileState, stoppedAfter: StageId): CompileResult {
-  const r: CompileResult = { file: state.file, diagnostics: sortDiagnostics(state.diagnostics), stoppedAfter };
+  const diagnostics = capDiagnostics(state.file, sortDiagnostics(state.diagnostics), state.stopped === true);
+  const r: CompileResult = { file: state.file, diagnostics, stoppedAfter };
   if (state.syntax !== undefined) r.syntax = state.syntax;
   if (state.text !== undefined) r.text = state.text;
   if (state.ir !== undefined) r.ir = state.ir;

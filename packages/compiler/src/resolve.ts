@@ -60,7 +60,7 @@ export function runResolve(state: CompileState): void {
     );
     return;
   }
-  state.diagnostics.push(...loaded.diagnostics);
+  for (const d of loaded.diagnostics) state.diagnostics.push(d);
   if (!loaded.descriptor) {
     if (span) {
       state.diagnostics.push(

@@ -48,6 +48,8 @@ export interface CompileState {
   file: string;
   /** What `load` opens, when it differs from `file` (a name with control characters). */
   path?: string;
+  /** A parser stopped early, at its error limit (`cap.ts`): the file was not read to its end. */
+  stopped?: boolean;
   options: CompileOptions;
   diagnostics: Diagnostic[];
   /** Given by `compileSource`; otherwise read by `load`. */

@@ -44,7 +44,7 @@ export function lintFiles(paths: readonly string[], options: LintFilesOptions = 
     if (configFile !== undefined) {
       const loaded = loadLintConfig(configFile, rules.map((r) => r.id));
       config = loaded.config;
-      diagnostics.push(...loaded.diagnostics);
+      for (const d of loaded.diagnostics) diagnostics.push(d);
     }
   }
   let driver = options.driver ?? config.driver;

@@ -160,7 +160,7 @@ export function lintSource(text: string, file: string, options: LintSourceOption
       if (m !== undefined) messages.push(m);
     }
   }
-  messages.push(...ruleMessages);
+  for (const m of ruleMessages) messages.push(m);
 
   // Suppressions.
   const suppressions = findSuppressions(source);
@@ -380,5 +380,6 @@ export function unreadableFile(file: string, diagnostics: readonly Diagnostic[],
     warningCount: sorted.filter((m) => m.severity === 'warning').length,
     infoCount: sorted.filter((m) => m.severity === 'info').length,
     parsed: false,
+    unreadable: true,
   };
 }

@@ -174,6 +174,8 @@ export interface FileResult {
   infoCount: number;
   /** Whether the front end produced an IR (false: only compiler findings). */
   parsed: boolean;
+  /** The file could not be read at all (not a regular file, too large, not UTF-8): a load failure, exit 2. */
+  unreadable?: boolean;
 }
 
 export interface LintRun {

@@ -127,10 +127,10 @@ export function callsFor(...policies: PolicyUnderTest[]): fc.Arbitrary<ToolCall>
     const arb = callsForRule(r);
     if (arb) aimed.push(arb);
   }
-  if (aimed.length) parts.push({ weight: 4, arbitrary: fc.oneof(...aimed) });
+  if (aimed.length) parts.push({ weight: 4, arbitrary: oneOfList(aimed) });
   const examples = policies.flatMap((p) => (p.tests ?? []).map((t) => ({ tool: t.tool, input: t.input })));
   if (examples.length) {
-    const example = fc.constantFrom(...examples);
+    const example = constantFromList(examples);
     parts.push({ weight: 1, arbitrary: example });
     parts.push({
       weight: 1,
@@ -141,3 +141,17 @@ export function callsFor(...policies: PolicyUnderTest[]): fc.Arbitrary<ToolCall>
 }
 
 export { toolInput };
+
+/**
+ * Lists as long as a policy's rules or tests are never spread into arguments (V8 throws from about
+ * 100,000): short ones keep `fc.oneof`'s and `fc.constantFrom`'s shrinking, long ones pick by index.
+ */
+const SPREAD_MAX = 1000;
+
+function oneOfList<T>(arbs: readonly fc.Arbitrary<T>[]): fc.Arbitrary<T> {
+  return arbs.length <= SPREAD_MAX ? fc.oneof(...arbs) : fc.integer({ min: 0, max: arbs.length - 1 }).chain((i) => arbs[i] as fc.Arbitrary<T>);
+}
+
+function constantFromList<T>(values: readonly T[]): fc.Arbitrary<T> {
+  return values.length <= SPREAD_MAX ? fc.constantFrom(...values) : fc.integer({ min: 0, max: values.length - 1 }).map((i) => values[i] as T);
+}

@@ -187,7 +187,7 @@ function at(file: string): Span {
 export function runTarget(target: TestTarget): TargetRun {
   const run: TargetRun = { target, diagnostics: [], loadFailed: false, outcomes: [] };
   const loaded = loadPolicy(target.policyFile);
-  run.diagnostics.push(...loaded.diagnostics);
+  for (const d of loaded.diagnostics) run.diagnostics.push(d);
   if (!loaded.ok) {
     run.loadFailed = true;
     if (!hasErrors(loaded.diagnostics)) run.diagnostics.push(noApprover(target.policyFile));
@@ -199,7 +199,7 @@ export function runTarget(target: TestTarget): TargetRun {
   if (target.inline) cases.push({ file: target.policyFile, tests: policy.tests ?? [] });
   for (const file of target.caseFiles) {
     const result = compileFile(file);
-    run.diagnostics.push(...result.diagnostics);
+    for (const d of result.diagnostics) run.diagnostics.push(d);
     if (hasErrors(result.diagnostics) || !result.ir) {
       run.loadFailed = true;
       continue;

@@ -170,7 +170,7 @@ export const checkCommand: Command = {
     } else {
       let text = effectiveText(effective);
       if (all) {
-        const width = Math.max(6, ...rows.map((r) => r.driver.length));
+        const width = rows.reduce((w, r) => Math.max(w, r.driver.length), 6);
         text += `${'driver'.padEnd(width)}  result\n`;
         for (const r of rows) text += `${r.driver.padEnd(width)}  ${r.valid ? 'valid' : r.error?.message}\n`;
       } else {

@@ -101,10 +101,10 @@ function stylish(runs: readonly TargetRun[], withCoverage: boolean): string {
       if (!c) continue;
       if (lines.length) lines.push('');
       lines.push(`coverage of ${run.target.policyFile}: ${c.reached} of ${c.total} rules decide a test (${percent(c.percent)})`);
-      const width = Math.max(7, ...c.rules.map((r) => `${r.list}[${r.index}]`.length));
+      const width = c.rules.reduce((w, r) => Math.max(w, `${r.list}[${r.index}]`.length), 7);
       const counts = c.rules.map((r) => `decided ${r.decided}, matched ${r.matched}`);
-      const countWidth = Math.max(0, ...counts.map((x) => x.length));
-      const whereWidth = Math.max(0, ...c.rules.map((r) => at(r.rule.span).length));
+      const countWidth = counts.reduce((w, x) => Math.max(w, x.length), 0);
+      const whereWidth = c.rules.reduce((w, r) => Math.max(w, at(r.rule.span).length), 0);
       c.rules.forEach((r, i) => {
         const name = `${r.list}[${r.index}]`.padEnd(width);
         lines.push(`  ${name}  ${counts[i]!.padEnd(countWidth)}  ${at(r.rule.span).padEnd(whereWidth)}  ${ruleText(r)}`);

@@ -6,6 +6,7 @@
  */
 import type { IRecognitionException, IToken } from 'chevrotain';
 import { type Diagnostic, type PolicyFileIR, hasErrors, sortDiagnostics } from '@verdict/engine';
+import { MAX_FILE_DIAGNOSTICS } from '../cap.ts';
 import { LineIndex, spanOf } from '../positions.ts';
 import { chevrotain } from './chevrotain.ts';
 import { lowerCst } from './lower.ts';
@@ -69,6 +70,8 @@ function parseUnchecked(text: string, file: string): VerdictParseResult {
     });
   }
   const comments = (lexed.groups['comments'] ?? []) as IToken[];
+  // More unexpected characters than a file shows (`cap.ts`): this is not DSL text; do not parse it.
+  if (lexed.errors.length > MAX_FILE_DIAGNOSTICS) return { diagnostics: sortDiagnostics(diagnostics), comments };
 
   const tooDeep = findTooDeep(lexed.tokens);
   if (tooDeep) {
@@ -96,7 +99,7 @@ function parseUnchecked(text: string, file: string): VerdictParseResult {
 
   const lowered = lowerCst(cst, file, index, text, comments, parser.errors.length > 0 || lexed.errors.length > 0);
   const ir = lowered.ir;
-  diagnostics.push(...lowered.diagnostics);
+  for (const d of lowered.diagnostics) diagnostics.push(d);
   const sorted = sortDiagnostics(diagnostics);
   const result: VerdictParseResult = { diagnostics: sorted, comments };
   if (!hasErrors(sorted)) result.ir = ir;

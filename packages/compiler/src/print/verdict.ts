@@ -224,7 +224,7 @@ function attachComments(lines: Line[], options: PrintVerdictOptions, header: str
       if (nextOffset !== Infinity && blankLineBefore(source, nextOffset)) headerCount = i + 1;
     }
   }
-  header.push(...comments.splice(0, headerCount).map((c) => c.text));
+  for (const c of comments.splice(0, headerCount)) header.push(c.text);
   for (const c of comments) {
     let trailTo: Line | undefined;
     for (const l of anchored) {
@@ -283,7 +283,7 @@ function render(lines: Line[], trailer: { comments: string[]; blank: boolean }):
   if (trailer.comments.length > 0) {
     afterOpener = false;
     if (trailer.blank) blank();
-    out.push(...trailer.comments);
+    for (const c of trailer.comments) out.push(c);
   }
   return out.length === 0 ? '' : out.join('\n') + '\n';
 }

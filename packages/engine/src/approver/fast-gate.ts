@@ -86,7 +86,7 @@ export function buildGate(keys: readonly (readonly string[])[]): Gate | null {
   for (const [h, set] of byHash) {
     table[h] = b + 1;
     start[b] = ids.length;
-    ids.push(...set);
+    for (const id of set) ids.push(id);
     b++;
   }
   start[b] = ids.length;

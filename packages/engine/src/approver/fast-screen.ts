@@ -133,7 +133,7 @@ function groups(pf: Prefilter | null): string[][] | null {
       const all: string[][] = [];
       for (const sub of pf.subs) {
         const g = groups(sub);
-        if (g !== null) all.push(...g);
+        if (g !== null) for (const x of g) all.push(x);
       }
       return all.length === 0 ? null : all;
     }
@@ -143,7 +143,7 @@ function groups(pf: Prefilter | null): string[][] | null {
       for (const sub of pf.subs) {
         const g = groups(sub);
         if (g === null || g[0] === undefined) return null;
-        union.push(...g[0]);
+        for (const x of g[0]) union.push(x);
         if (union.length > MAX_NEEDLES) return null;
       }
       return union.length === 0 ? null : [union];

@@ -229,7 +229,7 @@ export function keyOf(s: PreparedStep): readonly string[] | null {
   let bestScore = -Infinity;
   for (const o of options) {
     if (o.length === 0 || o.some((n) => n.length < Q)) continue;
-    const score = Math.min(...o.map((n) => n.length)) - o.length - (jsonKeys(o) ? 1000 : 0);
+    const score = o.reduce((m, n) => Math.min(m, n.length), Infinity) - o.length - (jsonKeys(o) ? 1000 : 0);
     if (score > bestScore) {
       best = o;
       bestScore = score;

@@ -8,7 +8,7 @@ import type { ApproverIR, CompiledApprover, InputMode, RuleIR, RuleList, Span } 
 import type { Domain, RuleLanguage } from './model.ts';
 import { matches, misses } from './model.ts';
 import { fieldAtoms } from './fields.ts';
-import { and, type Formula, not } from './search.ts';
+import { and, andOf, type Formula, not } from './search.ts';
 import {
   type AnalysisOptions,
   appliesTo,
@@ -191,7 +191,7 @@ function analyze(ir: ApproverIR, options: AnalysisOptions, session: Session): An
         r = session.solve((m) => and(matches(A, m), matches(D, m)), shapes.object, shapes.flat, both);
       }
       else {
-        const s = fields.solve(and(...fa));
+        const s = fields.solve(andOf(fa));
         const shown = s.status === 'witness' ? both(s.text) : null;
         if (s.status !== 'witness') r = s;
         else r = shown === null ? { status: 'unknown', why: 'a witness failed the engine re-check' } : { status: 'witness', text: shown };

@@ -275,7 +275,7 @@ export class SearchDfa {
           break;
         case 'split':
           this.op[pc] = OP_SPLIT;
-          splitOuts.push(...inst.outs);
+          for (const o of inst.outs) splitOuts.push(o);
           break;
         case 'assert':
           this.op[pc] = OP_ASSERT;
@@ -604,7 +604,7 @@ export class SearchDfa {
       seen.add(pc);
       const inst = this.nfa.insts[pc] as Inst;
       if (inst.op === 'char' || inst.op === 'match') return true;
-      if (inst.op === 'split') stack.push(...inst.outs);
+      if (inst.op === 'split') for (const o of inst.outs) stack.push(o);
       else if (inst.op === 'assert' && inst.kind !== 'bot') stack.push(inst.out);
     }
     return false;

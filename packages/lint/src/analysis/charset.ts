@@ -227,3 +227,10 @@ export function lowerBound(arr: readonly number[], v: number): number {
   }
   return lo;
 }
+
+/** The string of a list of code points of any length (never spread into `fromCodePoint`'s arguments). */
+export function codePointsToString(cps: readonly number[]): string {
+  let out = '';
+  for (let i = 0; i < cps.length; i += 4096) out += String.fromCodePoint(...cps.slice(i, i + 4096));
+  return out;
+}

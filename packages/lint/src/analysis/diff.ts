@@ -11,7 +11,7 @@
 import type { ApproverIR, CompiledApprover, Decision, RuleIR, RuleRef } from '@verdict/engine';
 import { type Approx, type Domain, matches, misses } from './model.ts';
 import { fieldAtoms } from './fields.ts';
-import { and, FALSE, type Formula, not, or, TRUE } from './search.ts';
+import { and, andOf, FALSE, type Formula, not, or, orOf, TRUE } from './search.ts';
 import {
   type AnalysisOptions,
   appliesTo,
@@ -93,7 +93,7 @@ function allows(m: Model, cls: ToolClass, lit: Literals): Formula {
   if (m.kind === 'invalid') return FALSE;
   const ds = m.deny.filter((r) => appliesTo(r, cls)).map(lit);
   const as = m.allow.filter((r) => appliesTo(r, cls)).map(lit);
-  return and(...ds.map((d) => d.neg), or(...as.map((a) => a.pos), m.def === 'allow' ? TRUE : FALSE));
+  return andOf([...ds.map((d) => d.neg), orOf([...as.map((a) => a.pos), m.def === 'allow' ? TRUE : FALSE])]);
 }
 
 function denies(m: Model, cls: ToolClass, lit: Literals): Formula {
@@ -101,7 +101,7 @@ function denies(m: Model, cls: ToolClass, lit: Literals): Formula {
   if (m.kind === 'invalid') return FALSE;
   const ds = m.deny.filter((r) => appliesTo(r, cls)).map(lit);
   const as = m.allow.filter((r) => appliesTo(r, cls)).map(lit);
-  return or(...ds.map((d) => d.pos), and(...as.map((a) => a.neg), m.def === 'deny' ? TRUE : FALSE));
+  return orOf([...ds.map((d) => d.pos), andOf([...as.map((a) => a.neg), m.def === 'deny' ? TRUE : FALSE])]);
 }
 
 function summary(approver: CompiledApprover, toolName: string, input: string): DecisionSummary {

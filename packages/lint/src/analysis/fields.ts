@@ -10,7 +10,7 @@
  */
 import type { RuleIR } from '@verdict/engine';
 import { makeBudget, type SearchDfa } from './automaton.ts';
-import { and, assign, atom, findWitness, firstAtom, type Formula, not } from './search.ts';
+import { and, andOf, assign, atom, findWitness, firstAtom, type Formula, not } from './search.ts';
 import type { Outcome, Session } from './session.ts';
 import { foldKey } from './unicode.ts';
 
@@ -54,7 +54,7 @@ export function fieldAtoms(session: Session): FieldAtoms {
           limited = 'too many cases';
           return null;
         }
-        const r = findWitness(and(...e.pos.map((d) => atom(d)), ...e.neg.map((d) => not(atom(d)))), makeBudget(session.questionBudget()));
+        const r = findWitness(andOf([...e.pos.map((d) => atom(d)), ...e.neg.map((d) => not(atom(d)))]), makeBudget(session.questionBudget()));
         if (r.status === 'limit') limited = r.why;
         if (r.status !== 'witness') return null;
         out.set(key, { name: e.name, value: r.text });

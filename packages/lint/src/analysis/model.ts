@@ -9,7 +9,7 @@
  */
 import { type Budget, LimitExceeded, makeBudget, NfaBuilder, SearchDfa } from './automaton.ts';
 import { type CharSet, fromRanges, has, intersect, partition, single, subtract } from './charset.ts';
-import { and, atom, FALSE, type Formula, not, or, TRUE } from './search.ts';
+import { and, andOf, atom, FALSE, type Formula, not, or, orOf, TRUE } from './search.ts';
 import { parseRegex, type RegexNode, UnsupportedPattern } from './syntax.ts';
 import { orbit, WORD } from './unicode.ts';
 
@@ -91,9 +91,9 @@ export function lowerSymbolic(f: Formula, mode: 'over' | 'under'): Formula {
       return f.neg ? misses(lang, mode) : matches(lang, mode);
     }
     case 'and':
-      return and(...f.xs.map((x) => lowerSymbolic(x, mode)));
+      return andOf(f.xs.map((x) => lowerSymbolic(x, mode)));
     case 'or':
-      return or(...f.xs.map((x) => lowerSymbolic(x, mode)));
+      return orOf(f.xs.map((x) => lowerSymbolic(x, mode)));
   }
 }
 

@@ -6,7 +6,7 @@
  * exhausting the reachable product, or stops at the budget (the caller then says "unknown").
  */
 import { type Budget, checkTime, LimitExceeded, type SearchDfa } from './automaton.ts';
-import { type CharSet, fromRanges, MAX_RUNE, pick, readability } from './charset.ts';
+import { type CharSet, codePointsToString, fromRanges, MAX_RUNE, pick, readability } from './charset.ts';
 
 export type Formula =
   | { op: 'atom'; dfa: SearchDfa; neg: boolean }
@@ -22,13 +22,21 @@ export function atom(dfa: SearchDfa, neg = false): Formula {
 }
 
 export function and(...xs: Formula[]): Formula {
+  return andOf(xs);
+}
+
+/**
+ * `and` over a list of any length. Lists come from rule counts, so they are never spread into
+ * arguments (V8 throws `Maximum call stack size exceeded` from about 100,000 of them).
+ */
+export function andOf(xs: readonly Formula[]): Formula {
   const flat: Formula[] = [];
   for (const x of xs) {
     if (x.op === 'const') {
       if (!x.value) return FALSE;
       continue;
     }
-    if (x.op === 'and') flat.push(...x.xs);
+    if (x.op === 'and') for (const y of x.xs) flat.push(y);
     else flat.push(x);
   }
   if (flat.length === 0) return TRUE;
@@ -36,13 +44,18 @@ export function and(...xs: Formula[]): Formula {
 }
 
 export function or(...xs: Formula[]): Formula {
+  return orOf(xs);
+}
+
+/** `or` over a list of any length (see {@link andOf}). */
+export function orOf(xs: readonly Formula[]): Formula {
   const flat: Formula[] = [];
   for (const x of xs) {
     if (x.op === 'const') {
       if (x.value) return TRUE;
       continue;
     }
-    if (x.op === 'or') flat.push(...x.xs);
+    if (x.op === 'or') for (const y of x.xs) flat.push(y);
     else flat.push(x);
   }
   if (flat.length === 0) return FALSE;
@@ -57,9 +70,9 @@ export function not(f: Formula): Formula {
     case 'atom':
       return { op: 'atom', dfa: f.dfa, neg: !f.neg };
     case 'and':
-      return or(...f.xs.map(not));
+      return orOf(f.xs.map(not));
     case 'or':
-      return and(...f.xs.map(not));
+      return andOf(f.xs.map(not));
   }
 }
 
@@ -227,7 +240,7 @@ function search(formula: Formula, budget: Budget): SearchResult {
       if (evalWith(formula, (k) => ((dfas[k] as SearchDfa).isAccepting(t[k] as number) ? T : F)) === T) {
         const cps: number[] = [];
         for (let j = i; parent[j] !== -1; j = parent[j] as number) cps.push(via[j] as number);
-        return { status: 'witness', text: String.fromCodePoint(...cps.reverse()) };
+        return { status: 'witness', text: codePointsToString(cps.reverse()) };
       }
       // Prune: nothing reachable from here can satisfy the formula.
       const fixed = (k: number): number => {
@@ -374,9 +387,9 @@ export function assign(f: Formula, dfa: SearchDfa, value: boolean): Formula {
     case 'atom':
       return f.dfa === dfa ? (f.neg ? !value : value) ? TRUE : FALSE : f;
     case 'and':
-      return and(...f.xs.map((x) => assign(x, dfa, value)));
+      return andOf(f.xs.map((x) => assign(x, dfa, value)));
     case 'or':
-      return or(...f.xs.map((x) => assign(x, dfa, value)));
+      return orOf(f.xs.map((x) => assign(x, dfa, value)));
   }
 }
 

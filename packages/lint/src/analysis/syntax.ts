@@ -11,6 +11,7 @@
 import {
   ANY,
   type CharSet,
+  codePointsToString,
   EMPTY,
   fromRanges,
   negate,
@@ -142,7 +143,7 @@ class Parser {
   private number(): number | null {
     const start = this.pos;
     while (this.peek() !== undefined && (this.peek() as number) >= 0x30 && (this.peek() as number) <= 0x39) this.pos++;
-    const text = String.fromCodePoint(...this.cps.slice(start, this.pos));
+    const text = codePointsToString(this.cps.slice(start, this.pos));
     if (text === '' || (text.length >= 2 && text[0] === '0')) return null;
     return text.length > 8 ? 100_000_000 : Number(text);
   }
@@ -273,7 +274,7 @@ class Parser {
       if (this.eat('{')) {
         const start = this.pos;
         while (this.peek() !== undefined && this.peek() !== 0x7d) this.pos++;
-        name = String.fromCodePoint(...this.cps.slice(start, this.pos));
+        name = codePointsToString(this.cps.slice(start, this.pos));
         if (!this.eat('}')) this.fail('invalid character class range');
       } else {
         const n = this.peek();
@@ -319,13 +320,13 @@ class Parser {
         if (this.eat('{')) {
           const start = this.pos;
           while (this.peek() !== undefined && this.peek() !== 0x7d) this.pos++;
-          const hex = String.fromCodePoint(...this.cps.slice(start, this.pos));
+          const hex = codePointsToString(this.cps.slice(start, this.pos));
           if (!this.eat('}') || !/^[0-9A-Fa-f]+$/.test(hex)) this.fail('invalid escape sequence');
           const v = parseInt(hex, 16);
           if (v > 0x10ffff) this.fail('invalid escape sequence');
           return v;
         }
-        const hex = String.fromCodePoint(...this.cps.slice(this.pos, this.pos + 2));
+        const hex = codePointsToString(this.cps.slice(this.pos, this.pos + 2));
         if (!/^[0-9A-Fa-f]{2}$/.test(hex)) this.fail('invalid escape sequence');
         this.pos += 2;
         return parseInt(hex, 16);
@@ -397,7 +398,7 @@ class Parser {
   }
 
   private posixClass(): CharSet | null {
-    const text = String.fromCodePoint(...this.cps.slice(this.pos, this.pos + 16));
+    const text = codePointsToString(this.cps.slice(this.pos, this.pos + 16));
     const m = /^\[:(\^?)([a-z]*):\]/.exec(text);
     const end = text.indexOf(':]', 2);
     if (m === null) {
