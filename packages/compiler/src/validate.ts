@@ -6,10 +6,13 @@
  */
 import {
   checkApproverConfig,
+  EXCERPT_CHARS,
+  excerpt,
   parseGoDuration,
   POLICY_DOMAIN_ORDER,
   POLICY_DOMAINS,
   POLICY_FIELD_NAMES,
+  shortRegexError,
 } from '@verdict/engine';
 import type {
   ApproverConfigIssue,
@@ -68,14 +71,16 @@ export function approverIssueDiagnostic(
   compat: boolean,
   placementPath: readonly (string | number)[],
 ): Diagnostic {
-  const goNote = (span: Span | undefined) => [span ? { message: issue.message, span } : { message: issue.message }];
+  // Go's text, with the user's text in it shortened (a pattern of millions of characters is quoted in it).
+  const goText = issue.code === 'regex/invalid' ? shortRegexError(issue.message) : excerpt(issue.message, 2 * EXCERPT_CHARS);
+  const goNote = (span: Span | undefined) => [span ? { message: goText, span } : { message: goText }];
   if (issue.code === 'approver/unknown-mode') {
     const s = didYouMean(ir.mode.trim(), MODES);
     return withSpan(
       {
         code: issue.code,
         severity: 'error',
-        message: `unknown approver mode \`${ir.mode}\``,
+        message: `unknown approver mode \`${excerpt(ir.mode)}\``,
         help:
           (s !== undefined ? `did you mean \`${s}\`? ` : '') +
           'the modes are `allow_all`, `deny_all` and `pattern` (case and surrounding spaces do not matter)',
@@ -98,7 +103,7 @@ export function approverIssueDiagnostic(
       {
         code: issue.code,
         severity: 'error',
-        message: `unknown default decision \`${d}\``,
+        message: `unknown default decision \`${excerpt(d)}\``,
         help,
         path: [...placementPath, 'default'],
         related: goNote(ir.defaultSpan),
@@ -110,12 +115,12 @@ export function approverIssueDiagnostic(
   const rule = ruleOf(ir, issue);
   const where = issue.list !== undefined && issue.index !== undefined ? ` in \`${issue.list}[${issue.index}]\`` : '';
   const span = rule?.matchSpan ?? rule?.span;
-  const detail = issue.regexError ?? issue.message;
+  const detail = shortRegexError(issue.regexError ?? issue.message);
   return withSpan(
     {
       code: issue.code,
       severity: compat ? 'warning' : 'error',
-      message: `invalid regular expression \`${rule?.match ?? ''}\`${where}`,
+      message: `invalid regular expression \`${excerpt(rule?.match ?? '')}\`${where}`,
       help: compat
         ? `${detail}; in compatibility mode the approver denies every call, as the reference does`
         : /unsupported Perl syntax|invalid escape sequence|invalid nested repetition/.test(detail)

@@ -1,4 +1,5 @@
 import type { Rule, RuleContext, RuleMeta, RuleVisitor } from './types.ts';
+import { EXCERPT_CHARS, excerpt } from '@verdict/engine';
 
 /**
  * Defines a rule. The message ids of `meta.messages` type-check every `report` call, so a rule
@@ -21,6 +22,10 @@ export function ruleFileName(id: string): string {
 export function interpolate(template: string, data: Readonly<Record<string, unknown>> | undefined): string {
   return template.replace(/\{\{\s*([A-Za-z0-9_]+)\s*\}\}/g, (whole, name: string) => {
     if (data === undefined || !Object.hasOwn(data, name)) return whole;
-    return String(data[name]);
+    // Every value a message quotes (a pattern, a reason, a witness) is shortened in this one place.
+    return excerpt(String(data[name]), INTERPOLATED_CHARS);
   });
 }
+
+/** Longest value a rule message quotes whole; rules quote patterns and witnesses, so a little over `EXCERPT_CHARS`. */
+const INTERPOLATED_CHARS = 2 * EXCERPT_CHARS;

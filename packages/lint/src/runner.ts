@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import { compileSource } from '@verdict/compiler';
 import type { CompileResult } from '@verdict/compiler';
-import { normalizeApproverMode } from '@verdict/engine';
+import { codePointCount, MAX_PATTERN_CHARS, normalizeApproverMode } from '@verdict/engine';
 import type { Diagnostic, PolicyFileIR, Severity, Span } from '@verdict/engine';
 import { interpolate } from './create-rule.ts';
 import { applySuppressions, findSuppressions } from './suppressions.ts';
@@ -113,7 +113,7 @@ export function lintSource(text: string, file: string, options: LintSourceOption
   }
 
   const ruleMessages: LintMessage[] = [];
-  if (compiled?.ir !== undefined) {
+  if (compiled?.ir !== undefined && !hasOverlongPattern(compiled.ir)) {
     const ir = compiled.ir;
     const shared = fileContext(ir, source, regexes, enabled);
     for (const r of resolved) {
@@ -201,6 +201,18 @@ export function lintSource(text: string, file: string, options: LintSourceOption
     infoCount: sorted.filter((m) => m.severity === 'info').length,
     parsed: compiled?.ir !== undefined,
   };
+}
+
+/**
+ * A pattern over the engine's length limit is refused by the compiler (`regex/invalid`, which is
+ * reported); rules read patterns as text and would spend time and memory in proportion to its
+ * millions of characters, so none runs on such a file.
+ */
+function hasOverlongPattern(ir: PolicyFileIR): boolean {
+  const a = ir.approver;
+  if (a === undefined) return false;
+  const over = (r: { match: string }): boolean => r.match.length > MAX_PATTERN_CHARS && codePointCount(r.match) > MAX_PATTERN_CHARS;
+  return a.allow.some(over) || a.deny.some(over);
 }
 
 function fromCompilerDiagnostic(d: Diagnostic, config: LintConfig | undefined, source: SourceInfo): LintMessage | undefined {

@@ -13,6 +13,7 @@
  *   the string's length (one code unit for one), so offsets still index the original string.
  */
 import { RE2JS, RE2JSSyntaxException } from 're2js';
+import { codePointCount, excerpt } from '../diagnostics.ts';
 
 /** A span of a match, as UTF-16 offsets into the subject string (`end` exclusive). */
 export interface RegexMatch {
@@ -42,8 +43,26 @@ export type CompileRegexResult = { ok: true; regex: CompiledRegex } | { ok: fals
 const PREFIX = 'error parsing regexp: ';
 const TRAILING_BACKSLASH = 'trailing backslash at end of expression';
 
+/**
+ * The longest pattern compiled, in characters (code points). Go's `regexp/syntax` has no limit on
+ * a pattern's length, only on what it parses to: 3,355,443 program instructions (`maxSize`, 128 MiB
+ * of 40-byte instructions), 33,554,432 runes in literals and classes (`maxRunes`) and a nesting
+ * depth of 1,000 (`maxHeight`). Go therefore accepts some longer patterns (a literal of up to 3.3
+ * million characters, or `(?i)` repeated a million times); re2js needs seconds and over 1 GiB for
+ * them (a million `(?:)` exhaust a 1 GiB heap). Verdict refuses them before parsing: such a rule
+ * denies every call in `--compat` mode, and is an invalid pattern otherwise. At this length every
+ * pattern compiles in well under a second and 200 MB; no policy comes near it.
+ */
+export const MAX_PATTERN_CHARS = 65_536;
+
 /** Compiles `pattern` with Go `regexp.Compile` semantics; `error` is Go's exact error text. */
 export function compileRegex(pattern: string): CompileRegexResult {
+  if (pattern.length > MAX_PATTERN_CHARS) {
+    const n = codePointCount(pattern);
+    if (n > MAX_PATTERN_CHARS) {
+      return { ok: false, error: `${PREFIX}pattern too long: ${n} characters, over Verdict's limit of ${MAX_PATTERN_CHARS}` };
+    }
+  }
   const bad = firstLoneSurrogate(pattern);
   if (bad >= 0) return { ok: false, error: goError('invalid UTF-8', pattern.slice(bad)) };
   let re: RE2JS;
@@ -129,4 +148,17 @@ export function firstLoneSurrogate(s: string): number {
     if (c >= 0xdc00 && c <= 0xdfff) return i;
   }
   return -1;
+}
+
+/**
+ * A Go error text as a message shows it: the expression it quotes (between the last pair of
+ * backticks, which Go puts at the end) shortened by `excerpt`. The text itself stays Go's exact
+ * bytes where it is a decision's reason; only diagnostics show it shortened.
+ */
+export function shortRegexError(error: string): string {
+  const open = error.indexOf(': `');
+  if (open < 0 || !error.endsWith('`')) return error;
+  const expr = error.slice(open + 3, -1);
+  const short = excerpt(expr);
+  return short === expr ? error : `${error.slice(0, open + 3)}${short}\``;
 }
