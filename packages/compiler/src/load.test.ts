@@ -4,7 +4,10 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { compileFile, compileSource, parseDescriptorSource } from './index.ts';
-import { detectSyntax, firstInvalidUtf8, MAX_SOURCE_BYTES, MAX_SOURCE_VALUES } from './load.ts';
+import { detectSyntax, firstInvalidUtf8, MAX_SOURCE_BYTES, MAX_SOURCE_VALUES, nameFromBytes, readSourceFile } from './load.ts';
+import { MAX_FILE_DIAGNOSTICS } from './cap.ts';
+import { NODE_SLACK } from './parse.ts';
+import { spawnSync } from 'node:child_process';
 
 const tmp = mkdtempSync(join(tmpdir(), 'verdict-load-'));
 
@@ -144,5 +147,78 @@ describe('descriptor files: the same value budget', () => {
     expect(performance.now() - t0).toBeLessThan(1500);
     expect(r.descriptor).toBeUndefined();
     expect(r.diagnostics.map((d) => [d.code, d.span?.start.line, d.span?.start.column])).toEqual([['load/too-large', 1, 11 + 2 * MAX_SOURCE_VALUES + 1]]);
+  });
+});
+
+describe('load: one bounded, strict reader', () => {
+  it('refuses a FIFO without opening it for a blocking read, and a device without reading it', () => {
+    const fifo = join(tmp, 'pipe.yaml');
+    expect(spawnSync('mkfifo', [fifo]).status).toBe(0);
+    // Nobody writes to the pipe: a blocking open or read would never return.
+    expect(readSourceFile(fifo).diagnostics.map((d) => [d.code, d.message])).toEqual([
+      ['load/not-a-file', `\`${fifo}\` is a named pipe (FIFO), not a regular file`],
+    ]);
+    expect(readSourceFile('/dev/zero').diagnostics.map((d) => [d.code, d.message])).toEqual([
+      ['load/not-a-file', '`/dev/zero` is a character device, not a regular file'],
+    ]);
+  });
+  it('names a UTF-16 file instead of pointing at its byte order mark as a bad byte', () => {
+    const file = join(tmp, 'utf16.yaml');
+    writeFileSync(file, Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('approver: {}\n', 'utf16le')]));
+    expect(readSourceFile(file).diagnostics.map((d) => [d.code, d.message, d.span?.start.line, d.span?.start.column])).toEqual([
+      ['load/invalid-utf8', 'file is UTF-16 (it starts with a UTF-16 byte order mark), not UTF-8', 1, 1],
+    ]);
+  });
+  it('strips one UTF-8 BOM, from a file as from text in memory', () => {
+    const file = join(tmp, 'bom2.yaml');
+    writeFileSync(file, '\ufeff\ufeffmode: pattern\n');
+    const fromFile = compileFile(file, { stopAfter: 'load' });
+    const fromText = compileSource('\ufeff\ufeffmode: pattern\n', file, { stopAfter: 'load' });
+    expect(fromFile.text).toBe('\ufeffmode: pattern\n');
+    expect(fromText.text).toBe(fromFile.text);
+  });
+  it('opens a name given as bytes and shows it with its bad bytes escaped', () => {
+    const bytes = Buffer.concat([Buffer.from(join(tmp, 'n')), Buffer.from([0xff]), Buffer.from('.yaml')]);
+    writeFileSync(bytes, 'mode: pattern\n');
+    const shown = nameFromBytes(bytes);
+    expect(shown).toBe(join(tmp, 'n\\xff.yaml'));
+    expect(readSourceFile(shown, bytes).text).toBe('mode: pattern\n');
+  });
+  it('says why a name with U+FFFD, as Node reads a byte that is not UTF-8 in an argument, is not found', () => {
+    const d = readSourceFile(join(tmp, 'n\ufffd.yaml')).diagnostics[0];
+    expect(d?.code).toBe('load/not-found');
+    expect(d?.help).toContain('found when its folder is given');
+  });
+});
+
+describe('load: at most 100 diagnostics per file, and parsing stops there', () => {
+  it('a 4 MB line of `]` shows 100 errors and one line saying the rest was not checked', () => {
+    const r = compileSource(']'.repeat(4_000_000), 'brackets.yaml');
+    expect(r.diagnostics).toHaveLength(MAX_FILE_DIAGNOSTICS + 1);
+    expect(r.diagnostics.slice(0, 100).every((d) => d.code === 'yaml/syntax')).toBe(true);
+    expect(r.diagnostics[100]).toMatchObject({
+      code: 'load/too-many-diagnostics',
+      severity: 'error',
+      message: '… and the rest of the file was not checked: it has more than 100 errors',
+      span: { start: { line: 1, column: 101 } },
+    });
+  });
+  it('a line packed with a million tags is refused where it goes over the node budget', () => {
+    const r = compileSource('!t '.repeat(1_000_000) + 'x\n', 'tags.yaml');
+    expect(r.diagnostics.map((d) => [d.code, d.span?.start.line, d.span?.start.column])).toEqual([
+      ['load/too-large', 1, 3 * (NODE_SLACK + 1) - 2],
+    ]);
+  });
+  it('a dense policy within the budget parses (a JSON policy on one line, four rules a line)', () => {
+    const rule = '{"tool": "bash", "match": "x"}';
+    const oneLine = `{"approver": {"mode": "pattern", "default": "deny", "deny": [${Array(2500).fill(rule).join(', ')}]}}`;
+    expect(compileSource(oneLine, 'one-line.json').diagnostics).toEqual([]);
+    const block = 'approver:\n  mode: pattern\n  default: deny\n  deny:\n' + `    - {tool: bash, match: x}\n`.repeat(5_000);
+    expect(compileSource(block, 'block.yaml').diagnostics).toEqual([]);
+  });
+  it('150,000 unexpected characters in a DSL file: 100 shown and the rest counted, no internal error', () => {
+    const r = compileSource('@\n'.repeat(150_000), 'errors.verdict');
+    expect(r.diagnostics).toHaveLength(MAX_FILE_DIAGNOSTICS + 1);
+    expect(r.diagnostics[100]).toMatchObject({ code: 'load/too-many-diagnostics', message: '… and 149900 more diagnostics in this file' });
   });
 });

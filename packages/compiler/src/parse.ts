@@ -33,7 +33,7 @@ export function parseTree(
   index: LineIndex,
   syntax: Exclude<Syntax, 'verdict'>,
   diagnostics: Diagnostic[],
-  stopped: { value: boolean } = { value: false },
+  stopped: { at?: number } = {},
 ): JNode | undefined {
   if (syntax === 'json') {
     const err = checkJsonSyntax(text);
@@ -73,7 +73,7 @@ export function parseTree(
     throw e;
   }
   const { doc, errors, warnings } = composed;
-  if (composed.stopped) stopped.value = true;
+  if (composed.stoppedAt !== undefined) stopped.at = composed.stoppedAt;
   let failed = false;
   let exhausted = false;
   for (const e of errors) {
@@ -148,8 +148,8 @@ interface Composed {
   doc: Document.Parsed | undefined;
   errors: readonly YAMLError[];
   warnings: readonly YAMLError[];
-  /** Composition stopped at the error after the `MAX_FILE_DIAGNOSTICS`th. */
-  stopped: boolean;
+  /** Where composition stopped: at the error after the `MAX_FILE_DIAGNOSTICS`th. */
+  stoppedAt?: number;
 }
 
 type ErrorHandler = (source: unknown, code: string, message: string, warning?: boolean) => void;
@@ -172,13 +172,13 @@ function composeYaml(text: string): Composed {
   const composer = new Composer({ prettyErrors: false, uniqueKeys: false, keepSourceTokens: false });
   const inside = composer as unknown as ComposerInside;
   let count = 0;
-  const counted = (): void => {
-    if (++count > MAX_FILE_DIAGNOSTICS) throw new TooManyErrors();
+  const counted = (offset: number): void => {
+    if (++count > MAX_FILE_DIAGNOSTICS) throw new TooManyErrors(offset);
   };
   const original = inside.onError;
   inside.onError = (source, code, message, warning) => {
     original(source, code, message, warning);
-    if (warning !== true) counted();
+    if (warning !== true) counted(errorOffset(source));
   };
   function* tokens(): Generator<CST.Token> {
     const parser = new Parser();
@@ -193,12 +193,12 @@ function composeYaml(text: string): Composed {
         throw new TooManyNodes(offset - lexeme.length);
       }
       for (const t of parser.next(lexeme)) {
-        if (t.type === 'error') counted();
+        if (t.type === 'error') counted(t.offset);
         yield t;
       }
     }
     for (const t of parser.end()) {
-      if (t.type === 'error') counted();
+      if (t.type === 'error') counted(t.offset);
       yield t;
     }
   }
@@ -216,9 +216,17 @@ function composeYaml(text: string): Composed {
     if (!(e instanceof TooManyErrors)) throw e;
     const errors = [...(doc?.errors ?? []), ...inside.errors, ...(inside.doc?.errors ?? [])];
     const warnings = [...(doc?.warnings ?? []), ...inside.warnings, ...(inside.doc?.warnings ?? [])];
-    return { doc: undefined, errors, warnings, stopped: true };
+    return { doc: undefined, errors, warnings, stoppedAt: e.offset };
   }
-  return { doc, errors: doc?.errors ?? [], warnings: doc?.warnings ?? [], stopped: false };
+  return { doc, errors: doc?.errors ?? [], warnings: doc?.warnings ?? [] };
+}
+
+/** Where the composer's error `source` (an offset, a range or a token) starts. */
+function errorOffset(source: unknown): number {
+  if (typeof source === 'number') return source;
+  if (Array.isArray(source)) return typeof source[0] === 'number' ? source[0] : 0;
+  const offset = (source as { offset?: unknown } | null)?.offset;
+  return typeof offset === 'number' ? offset : 0;
 }
 
 /** The mapping key written at `offset` and its source length (yaml reports only its first character). */
@@ -251,9 +259,9 @@ export function runParse(state: CompileState): void {
     if (out.ir) state.ir = out.ir;
     return;
   }
-  const stopped = { value: false };
+  const stopped: { at?: number } = {};
   const tree = parseTree(file, text, index, syntax, state.diagnostics, stopped);
-  if (stopped.value) state.stopped = true;
+  if (stopped.at !== undefined) state.stopped = spanOf(file, index, stopped.at, Math.min(stopped.at + 1, text.length));
   if (!tree) return;
   if (tree.kind !== 'map') {
     state.diagnostics.push({

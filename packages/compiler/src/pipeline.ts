@@ -42,7 +42,7 @@ export function runPipeline(state: CompileState, stages: readonly Stage[] = STAG
 }
 
 function resultOf(state: CompileState, stoppedAfter: StageId): CompileResult {
-  const diagnostics = capDiagnostics(state.file, sortDiagnostics(state.diagnostics), state.stopped === true);
+  const diagnostics = capDiagnostics(state.file, sortDiagnostics(state.diagnostics), state.stopped);
   const r: CompileResult = { file: state.file, diagnostics, stoppedAfter };
   if (state.syntax !== undefined) r.syntax = state.syntax;
   if (state.text !== undefined) r.text = state.text;

@@ -4,6 +4,7 @@ import type {
   DriverDescriptor,
   Policy,
   PolicyFileIR,
+  Span,
 } from '@verdict/engine';
 import type { LineIndex } from './positions.ts';
 import type { JNode } from './tree.ts';
@@ -48,8 +49,8 @@ export interface CompileState {
   file: string;
   /** What `load` opens, when it differs from `file` (a name with control characters). */
   path?: string;
-  /** A parser stopped early, at its error limit (`cap.ts`): the file was not read to its end. */
-  stopped?: boolean;
+  /** Where a parser stopped early, at its error limit (`cap.ts`): the file was not read to its end. */
+  stopped?: Span;
   options: CompileOptions;
   diagnostics: Diagnostic[];
   /** Given by `compileSource`; otherwise read by `load`. */

@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -135,5 +136,49 @@ describe('lintFiles: driver descriptor files', () => {
     const run = lintFiles(['p.yaml'], { cwd: dir, driver: 'nosuch' });
     expect(run.results[0]?.messages.map((m) => m.ruleId)).toContain('driver/unknown');
     expect(exitCodeFor(run)).toBe(1);
+  });
+});
+
+describe('lintFiles: the compiler’s strict reader, and names as they are', () => {
+  it('a Latin-1 file, named or in a folder, is a located error and exit 2, never skipped or read leniently', () => {
+    const dir = project({ 'ok.yaml': clean });
+    const latin1 = Buffer.from('approver:\n  mode: deny_all\n  reason: "caf\xe9"\n', 'latin1');
+    writeFileSync(join(dir, 'latin1.yaml'), latin1);
+    mkdirSync(join(dir, 'sub'));
+    writeFileSync(join(dir, 'sub', 'latin1.yaml'), latin1);
+    for (const paths of [['latin1.yaml'], ['.']]) {
+      const run = lintFiles(paths, { cwd: dir });
+      const bad = run.results.filter((r) => r.unreadable === true);
+      expect(bad.map((r) => [r.file, r.messages.map((m) => [m.ruleId, m.span?.start.line, m.span?.start.column])])).toEqual(
+        paths[0] === '.'
+          ? [
+              ['latin1.yaml', [['load/invalid-utf8', 3, 15]]],
+              ['sub/latin1.yaml', [['load/invalid-utf8', 3, 15]]],
+            ]
+          : [['latin1.yaml', [['load/invalid-utf8', 3, 15]]]],
+      );
+      expect(exitCodeFor(run)).toBe(2);
+    }
+  });
+  it('a FIFO and a device are refused without being read (no hang, no endless read)', () => {
+    const dir = project({});
+    expect(spawnSync('mkfifo', [join(dir, 'pipe.yaml')]).status).toBe(0);
+    const run = lintFiles(['pipe.yaml', '/dev/zero'], { cwd: dir });
+    expect(run.results.map((r) => [r.file, r.messages[0]?.ruleId])).toEqual([
+      ['/dev/zero', 'load/not-a-file'],
+      ['pipe.yaml', 'load/not-a-file'],
+    ]);
+    expect(exitCodeFor(run)).toBe(2);
+  });
+  it('keeps a backslash in a name, escapes control characters, and lints a name that is not UTF-8', () => {
+    const dir = project({ 'p/a\\b.yaml': clean, 'p/c\x1b[0m.yaml': clean });
+    writeFileSync(Buffer.concat([Buffer.from(join(dir, 'p', 'n')), Buffer.from([0xff]), Buffer.from('.yaml')]), clean);
+    const run = lintFiles(['p'], { cwd: dir });
+    expect(run.diagnostics).toEqual([]);
+    expect(run.results.map((r) => [r.file, r.errorCount])).toEqual([
+      ['p/a\\b.yaml', 0],
+      ['p/c\\x1b[0m.yaml', 0],
+      ['p/n\\xff.yaml', 0],
+    ]);
   });
 });

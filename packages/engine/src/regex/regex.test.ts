@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { compileRegex, firstLoneSurrogate, wellFormed } from './regex.ts';
+import { compileRegex, firstLoneSurrogate, MAX_PATTERN_CHARS, shortRegexError, wellFormed } from './regex.ts';
 import type { CompiledRegex } from './regex.ts';
 
 /** Any UTF-16 code unit (lone surrogates included), plus some astral and JSON-ish characters. */
@@ -189,5 +189,29 @@ describe('performance', () => {
     expect(mustCompile('rm -rf').test(big)).toBe(false);
     expect(mustCompile('(a+)+$').test(big)).toBe(true);
     expect(Date.now() - t0).toBeLessThan(5000);
+  });
+});
+
+describe('compileRegex: patterns over the length limit are refused before parsing', () => {
+  it('compiles a pattern of exactly MAX_PATTERN_CHARS characters and refuses one more', () => {
+    expect(compileRegex('a'.repeat(MAX_PATTERN_CHARS)).ok).toBe(true);
+    expect(compileRegex('a'.repeat(MAX_PATTERN_CHARS + 1))).toEqual({
+      ok: false,
+      error: `error parsing regexp: pattern too long: ${MAX_PATTERN_CHARS + 1} characters, over Verdict's limit of ${MAX_PATTERN_CHARS}`,
+    });
+  });
+  it('counts characters, not UTF-16 units (an astral character is one)', () => {
+    expect(compileRegex('😀'.repeat(MAX_PATTERN_CHARS)).ok).toBe(true);
+  });
+  it('refuses a million `(?:)` at once, which would exhaust a 1 GiB heap in re2js', () => {
+    const r = compileRegex('(?:)'.repeat(1_000_000));
+    expect(r.ok).toBe(false);
+    expect(r.ok ? '' : r.error).toBe("error parsing regexp: pattern too long: 4000000 characters, over Verdict's limit of 65536");
+  });
+  it('shortRegexError shortens the quoted expression of a Go error and keeps short ones exact', () => {
+    const short = compileRegex('a(');
+    expect(short.ok ? '' : shortRegexError(short.error)).toBe('error parsing regexp: missing closing ): `a(`');
+    const long = compileRegex('a'.repeat(1000) + '(');
+    expect(long.ok ? '' : shortRegexError(long.error)).toBe(`error parsing regexp: missing closing ): \`${'a'.repeat(48)}…${'a'.repeat(31)}( (1001 characters)\``);
   });
 });
