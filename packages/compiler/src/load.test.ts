@@ -222,3 +222,15 @@ describe('load: at most 100 diagnostics per file, and parsing stops there', () =
     expect(r.diagnostics[100]).toMatchObject({ code: 'load/too-many-diagnostics', message: '… and 149900 more diagnostics in this file' });
   });
 });
+
+describe('every compiler message is bounded', () => {
+  it('a policy value of two million characters is quoted shortened, in the message and in the Go note', () => {
+    const r = compileSource(`policy: {sandbox: ${'a'.repeat(2_000_000)}}\n`, 'long-value.yaml');
+    const d = r.diagnostics.find((x) => x.code === 'policy/invalid-value');
+    expect(d?.message).toBe(`invalid value \`${'a'.repeat(48)}…${'a'.repeat(32)} (2000000 characters)\` for \`Policy.Sandbox\``);
+    for (const x of r.diagnostics) {
+      expect(x.message.length).toBeLessThan(1000);
+      for (const n of x.related ?? []) expect(n.message.length).toBeLessThan(1000);
+    }
+  });
+});
