@@ -155,7 +155,9 @@ function* walkFolder(dir: string, path: string | Buffer): Generator<FoundFile> {
     if (e.isDirectory()) {
       if (SKIPPED_FOLDERS.has(name) || name.startsWith('.')) continue;
       yield* walkFolder(abs, p);
-    } else if (e.isFile() && (POLICY_EXTENSIONS as readonly string[]).includes(extname(name).toLowerCase())) {
+    } else if (!e.isSymbolicLink() && (POLICY_EXTENSIONS as readonly string[]).includes(extname(name).toLowerCase())) {
+      // Regular files, and FIFOs and devices too: the reader refuses those with a diagnostic
+      // instead of the walk passing over them without a word.
       yield { abs, path: p };
     }
   }

@@ -169,6 +169,9 @@ describe('lintFiles: the compiler’s strict reader, and names as they are', () 
       ['pipe.yaml', 'load/not-a-file'],
     ]);
     expect(exitCodeFor(run)).toBe(2);
+    // In a folder too: named, not passed over.
+    const walked = lintFiles(['.'], { cwd: dir });
+    expect(walked.results.map((r) => [r.file, r.messages[0]?.ruleId])).toEqual([['pipe.yaml', 'load/not-a-file']]);
   });
   it('keeps a backslash in a name, escapes control characters, and lints a name that is not UTF-8', () => {
     const dir = project({ 'p/a\\b.yaml': clean, 'p/c\x1b[0m.yaml': clean });
