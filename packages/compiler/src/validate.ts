@@ -10,6 +10,8 @@ import {
   POLICY_DOMAIN_ORDER,
   POLICY_DOMAINS,
   POLICY_FIELD_NAMES,
+  TOO_LARGE,
+  TOO_LARGE_HELP,
 } from '@verdict/engine';
 import type {
   ApproverConfigIssue,
@@ -116,7 +118,9 @@ export function approverIssueDiagnostic(
       code: issue.code,
       severity: compat ? 'warning' : 'error',
       message: `invalid regular expression \`${rule?.match ?? ''}\`${where}`,
-      help: compat
+      help: detail.includes(TOO_LARGE)
+        ? `${detail}; ${TOO_LARGE_HELP}${compat ? '; in compatibility mode the approver denies every call' : ''}`
+        : compat
         ? `${detail}; in compatibility mode the approver denies every call, as the reference does`
         : /unsupported Perl syntax|invalid escape sequence|invalid nested repetition/.test(detail)
           ? `${detail}; Go's regexp (RE2) has no lookaround, backreferences or possessive quantifiers`

@@ -11,6 +11,13 @@
  *   one, so every subject is first made well-formed: each lone surrogate becomes U+FFFD, which is what
  *   the string's UTF-8 encoding holds and what Go sees for an invalid byte. The replacement keeps
  *   the string's length (one code unit for one), so offsets still index the original string.
+ * - Group names: Go accepts a capture group name used twice (`(?P<c>ls)|(?P<c>pwd)`); re2js refuses
+ *   it. Names never change what a pattern matches, so a pattern re2js refuses for that reason alone
+ *   is compiled with its repeated names rewritten (`renameDuplicateGroups`).
+ * - Size: re2js refuses programs over 1,398,101 instructions, Go's `regexp` over 3,355,443 (its
+ *   `maxSize`, 128 MiB of 40-byte instructions; re2js counts 96-byte ones). Verdict keeps re2js's
+ *   bound: re2js's instructions are JavaScript objects, and a program near Go's bound would hold
+ *   gigabytes. The error says so (`TOO_LARGE_HELP`).
  */
 import { RE2JS, RE2JSSyntaxException } from 're2js';
 
@@ -41,6 +48,14 @@ export type CompileRegexResult = { ok: true; regex: CompiledRegex } | { ok: fals
 
 const PREFIX = 'error parsing regexp: ';
 const TRAILING_BACKSLASH = 'trailing backslash at end of expression';
+const DUPLICATE_NAME = 'duplicate capture group name';
+export const TOO_LARGE = 'expression too large';
+/** The program size bounds (instructions) of re2js, which Verdict keeps, and of Go's `regexp`. */
+export const MAX_PROGRAM_SIZE = 1_398_101;
+export const GO_MAX_PROGRAM_SIZE = 3_355_443;
+/** Why Verdict refuses a pattern that Go may compile: said wherever `expression too large` is shown. */
+export const TOO_LARGE_HELP =
+  'Verdict refuses regex programs over 1,398,101 instructions; Go\'s regexp allows up to 3,355,443, so Go may compile this pattern: split it into several rules or bound its repeats';
 
 /** Compiles `pattern` with Go `regexp.Compile` semantics; `error` is Go's exact error text. */
 export function compileRegex(pattern: string): CompileRegexResult {
@@ -50,17 +65,31 @@ export function compileRegex(pattern: string): CompileRegexResult {
   try {
     re = RE2JS.compile(pattern, 0);
   } catch (e) {
-    return { ok: false, error: describeCompileError(e, pattern) };
+    if (!(e instanceof RE2JSSyntaxException && e.error === DUPLICATE_NAME)) return { ok: false, error: describeCompileError(e, pattern) };
+    const renamed = renameDuplicateGroups(pattern);
+    try {
+      re = RE2JS.compile(renamed, 0);
+    } catch (e2) {
+      return { ok: false, error: describeCompileError(e2, pattern, renamed) };
+    }
   }
   return { ok: true, regex: wrap(pattern, re) };
 }
 
-function describeCompileError(e: unknown, pattern: string): string {
+/**
+ * Go's error for `pattern`. `compiled` is the text re2js was given (`pattern` with renamed groups,
+ * the same length): an expression quoted from it is quoted from `pattern` at the same place.
+ */
+function describeCompileError(e: unknown, pattern: string, compiled: string = pattern): string {
   if (e instanceof RE2JSSyntaxException) {
     const code = e.error;
     // Go reports an empty expression for a trailing backslash and the whole pattern for the
     // size and depth limits; re2js leaves the expression out in both cases.
-    const expr = e.input ?? (code === TRAILING_BACKSLASH ? '' : pattern);
+    let expr = e.input ?? (code === TRAILING_BACKSLASH ? '' : pattern);
+    if (compiled !== pattern && expr !== pattern) {
+      const at = compiled.indexOf(expr);
+      if (at >= 0 && compiled.length === pattern.length) expr = pattern.slice(at, at + expr.length);
+    }
     return goError(code, expr);
   }
   // Anything else re2js throws is its own failure, reported as Go reports an internal error.
@@ -129,4 +158,103 @@ export function firstLoneSurrogate(s: string): number {
     if (c >= 0xdc00 && c <= 0xdfff) return i;
   }
   return -1;
+}
+
+const NAME_CHARS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_';
+
+function isGroupName(name: string): boolean {
+  if (name === '') return false;
+  for (let i = 0; i < name.length; i++) if (!NAME_CHARS.includes(name[i]!)) return false;
+  return true;
+}
+
+/**
+ * Where each capture group name of `pattern` is (`(?P<name>` and `(?<name>`), read as Go's parser
+ * reads the pattern: not inside `\Q…\E`, a character class (`[…]`, with its `[:name:]` items and a
+ * leading `]`) or an escape.
+ */
+export function groupNames(pattern: string): { start: number; name: string }[] {
+  const out: { start: number; name: string }[] = [];
+  const n = pattern.length;
+  let i = 0;
+  while (i < n) {
+    const c = pattern[i]!;
+    if (c === '\\') {
+      if (pattern[i + 1] === 'Q') {
+        const end = pattern.indexOf('\\E', i + 2);
+        i = end < 0 ? n : end + 2;
+      } else {
+        i += 2; // `\x{…}`, `\p{…}` hold no `(` or `[` that Go would read as syntax
+      }
+      continue;
+    }
+    if (c === '[') {
+      i++;
+      if (pattern[i] === '^') i++;
+      let first = true;
+      while (i < n && (pattern[i] !== ']' || first)) {
+        first = false;
+        if (pattern.startsWith('[:', i)) {
+          const end = pattern.indexOf(':]', i + 2);
+          if (end >= 0) {
+            i = end + 2;
+            continue;
+          }
+        }
+        i += pattern[i] === '\\' ? 2 : 1;
+      }
+      i++;
+      continue;
+    }
+    if (c === '(' && pattern[i + 1] === '?') {
+      const open = pattern.startsWith('P<', i + 2) ? i + 4 : pattern[i + 2] === '<' ? i + 3 : -1;
+      if (open >= 0) {
+        const close = pattern.indexOf('>', open);
+        if (close >= 0 && isGroupName(pattern.slice(open, close))) {
+          out.push({ start: open, name: pattern.slice(open, close) });
+          i = close + 1;
+          continue;
+        }
+      }
+    }
+    i++;
+  }
+  return out;
+}
+
+/**
+ * `pattern` with every repeated capture group name after its first use replaced by an unused name
+ * of the same length (so errors quote the same places), or a longer one when none is left.
+ */
+export function renameDuplicateGroups(pattern: string): string {
+  const groups = groupNames(pattern);
+  const used = new Set(groups.map((g) => g.name));
+  const seen = new Set<string>();
+  const fresh = (length: number): string => {
+    for (let len = length; ; len++) {
+      const digits = new Array<number>(len).fill(0);
+      for (;;) {
+        const name = digits.map((d) => NAME_CHARS[d]).join('');
+        if (!used.has(name)) {
+          used.add(name);
+          return name;
+        }
+        let k = len - 1;
+        while (k >= 0 && digits[k] === NAME_CHARS.length - 1) digits[k--] = 0;
+        if (k < 0) break;
+        digits[k]!++;
+      }
+    }
+  };
+  let out = '';
+  let last = 0;
+  for (const g of groups) {
+    if (!seen.has(g.name)) {
+      seen.add(g.name);
+      continue;
+    }
+    out += pattern.slice(last, g.start) + fresh(g.name.length);
+    last = g.start + g.name.length;
+  }
+  return out + pattern.slice(last);
 }
