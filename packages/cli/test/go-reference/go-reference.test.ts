@@ -1,0 +1,83 @@
+/**
+ * The differential test against Go itself (README.md beside this file). CI runs it with a fixed seed;
+ * `VERDICT_GO_RUNS=N` runs N generated cases instead (the long run of bench/README.md), and
+ * `VERDICT_GO_SEED=S` changes the seed.
+ */
+import { describe as suite, expect, it } from 'vitest';
+import { describe, compareWithGo } from './compare.ts';
+import { genCases, type GoCase } from './generate.ts';
+import { buildReference, goVersion, runReference } from './reference.ts';
+
+const CI_SEED = 1;
+const CI_CASES = 150;
+
+/**
+ * Mismatches that the CI run finds today, each a known bug that another branch fixes: exact, so a
+ * listed mismatch that no longer occurs fails the test too. Empty it (one line) once the fixes land.
+ * - `dfa`: the DFA's skip-ahead search steps over an astral character as two (issue 13, item 1).
+ * - `utf8`: a request line's invalid UTF-8 is decoded as WHATWG does, not byte by byte as Go does (item 3).
+ */
+const expectedMismatch: readonly string[] = [
+  'directed dfa-astral line 0 engine', // dfa
+  'directed dfa-astral line 0 eval', // dfa
+  'directed utf8 line 0 eval', // utf8
+  'seed 1 case 34 line 5 engine', // dfa: allow `\/(?s:.)do ` steps over `𐐀` as two characters
+  'seed 1 case 34 line 5 eval', // dfa
+  'seed 1 case 43 line 2 eval', // utf8: `E2 82` is two U+FFFD to Go, one here
+];
+
+const enc = (s: string): Uint8Array => Buffer.from(s, 'utf8');
+const bytes = (...parts: (string | number[])[]): Uint8Array =>
+  Buffer.concat(parts.map((p) => (typeof p === 'string' ? Buffer.from(p, 'utf8') : Buffer.from(p))));
+
+/** The issue's examples, so each bug is found whatever the generator draws. */
+export const directedCases: readonly GoCase[] = [
+  {
+    name: 'directed dfa-astral',
+    policy: '{"approver":{"mode":"pattern","default":"allow","deny":[{"tool":"bash","match":"s.do "}]}}',
+    lines: [enc('{"toolName":"bash","input":"{\\"command\\":\\"s😀do rm -rf /\\"}"}')],
+  },
+  {
+    name: 'directed utf8',
+    policy: '{"approver":{"mode":"pattern","default":"allow","deny":[{"match":"s..x"}]}}',
+    lines: [bytes('{"toolName":"bash","input":"{\\"command\\":\\"s', [0xe2, 0x82], 'x\\"}"}')],
+  },
+  {
+    name: 'directed duplicate-names',
+    policy: '{"approver":{"mode":"pattern","default":"allow","deny":[{"match":"(?P<c>ls)|(?P<c>pwd)"}]}}',
+    lines: [enc('{"toolName":"bash","input":"{\\"command\\":\\"pwd\\"}"}'), enc('{"toolName":"bash","input":"{\\"command\\":\\"cat\\"}"}')],
+  },
+  {
+    name: 'directed lone-surrogate',
+    policy: '{"approver":{"mode":"pattern","default":"allow","deny":[{"match":"s\\ud800x"}]}}',
+    lines: [bytes('{"toolName":"bash","input":"s', [0xff], 'x"}'), enc('{"toolName":"bash","input":"sax"}')],
+  },
+];
+
+const go = goVersion();
+const runs = Number(process.env['VERDICT_GO_RUNS'] ?? '') || CI_CASES;
+const seed = Number(process.env['VERDICT_GO_SEED'] ?? '') || CI_SEED;
+const isCiRun = runs === CI_CASES && seed === CI_SEED;
+
+suite('differential test against Go regexp and encoding/json', () => {
+  // Without Go the test cannot run; on CI, Go is installed by .ci/run, so its absence is a failure.
+  it.skipIf(go === undefined && process.env['CI'] !== 'true')(
+    `decides every generated case as Go does (${runs} cases, seed ${seed})`,
+    { timeout: 600_000 },
+    async () => {
+      expect(go, '`go` is not on the PATH (.ci/run installs golang-go)').toBeDefined();
+      const bin = buildReference();
+      const cases = [...directedCases, ...genCases(seed, runs)];
+      const reference = runReference(bin, cases);
+      const cmp = await compareWithGo(cases, reference);
+      const report = describe(reference, cmp);
+      console.log(report);
+      // Every case ran through both levels: the comparison cannot pass by comparing nothing.
+      expect(cmp.compared.eval).toBeGreaterThan(runs * 3);
+      expect(cmp.compared.engine).toBeGreaterThan(runs * 2);
+      const found = cmp.mismatches.map((m) => m.key).sort();
+      if (isCiRun) expect(found, report).toEqual([...expectedMismatch].sort());
+      else expect(found.filter((k) => !expectedMismatch.includes(k)), report).toEqual([]);
+    },
+  );
+});
