@@ -258,3 +258,71 @@ export function renameDuplicateGroups(pattern: string): string {
   }
   return out + pattern.slice(last);
 }
+
+// --- Simple case folding, read from re2js's own tables ---
+
+/** re2js internals (2.10.0, src/Inst.js): the instruction fields read here. */
+interface Re2Inst {
+  op: number;
+  arg: number;
+  runes: ArrayLike<number>;
+}
+const INST_RUNE = 8;
+const INST_RUNE1 = 9;
+const INST_FOLD_CASE = 1;
+
+/** Code points per probe: one pattern of this many one-character classes. */
+const FOLD_BLOCK_BITS = 8;
+/** Above this no code point folds (checked by a test against re2js's tables): no probe is needed. */
+export const LAST_FOLDING_CODE_POINT = 0x1ffff;
+const foldBlocks = new Map<number, Uint32Array>();
+
+/**
+ * The representatives of one block of code points, read from the program re2js compiles for
+ * `(?i)[\x{c}][\x{c+1}]…`. Its parser (Go's) turns each `(?i)` class into the code point's fold orbit
+ * and then, as Go's does, writes a one-member orbit as a plain literal and a two-member one as a
+ * folded literal of its smaller member; a larger orbit stays a class, sorted. So the program holds,
+ * in order, one rune instruction per code point whose first rune is the smallest member of its orbit.
+ */
+function probeFoldBlock(block: number): Uint32Array {
+  const lo = block << FOLD_BLOCK_BITS;
+  const size = 1 << FOLD_BLOCK_BITS;
+  const reps = new Uint32Array(size);
+  const cps: number[] = [];
+  let pattern = '(?i)';
+  for (let i = 0; i < size; i++) {
+    const c = lo + i;
+    reps[i] = c;
+    if (c >= 0xd800 && c <= 0xdfff) continue;
+    cps.push(c);
+    pattern += `[\\x{${c.toString(16)}}]`;
+  }
+  const prog = (RE2JS.compile(pattern, 0) as unknown as { re2Input?: { prog?: { inst?: Re2Inst[] } } }).re2Input?.prog;
+  const runeInsts = (prog?.inst ?? []).filter((inst) => inst.op === INST_RUNE || inst.op === INST_RUNE1);
+  if (runeInsts.length !== cps.length) throw new Error(`case folding: re2js compiled ${runeInsts.length} rune instructions for ${cps.length} code points`);
+  runeInsts.forEach((inst, k) => {
+    const c = cps[k]!;
+    const rep = inst.runes[0];
+    const folded = inst.op === INST_RUNE || (inst.arg & INST_FOLD_CASE) !== 0;
+    if (rep === undefined || rep > c || (!folded && rep !== c)) throw new Error(`case folding: unexpected instruction for U+${c.toString(16)}`);
+    reps[c - lo] = rep;
+  });
+  return reps;
+}
+
+/**
+ * The smallest member of the simple case-folding orbit of `cp` (`k`, `K` and U+212A KELVIN SIGN all
+ * give `K`), from the tables re2js's `(?i)` uses: tool names and keys fold exactly as patterns do.
+ * Lone surrogates and non-folding code points give themselves.
+ */
+export function foldRepresentative(cp: number): number {
+  if (cp < 0x80) return cp >= 0x61 && cp <= 0x7a ? cp - 0x20 : cp;
+  if (cp > LAST_FOLDING_CODE_POINT) return cp;
+  const block = cp >>> FOLD_BLOCK_BITS;
+  let reps = foldBlocks.get(block);
+  if (reps === undefined) {
+    reps = probeFoldBlock(block);
+    foldBlocks.set(block, reps);
+  }
+  return reps[cp - (block << FOLD_BLOCK_BITS)]!;
+}
