@@ -137,7 +137,12 @@ export function describe(go: GoRun, cmp: Comparison, limit = Number(process.env[
     `go reference: ${go.go} (unicode ${go.unicode}); ${cmp.cases} cases, ${cmp.compared.eval} request lines through eval, ${cmp.compared.engine} requests through the engine`,
   ];
   for (const [why, n] of cmp.skipped) lines.push(`  left out: ${n} × ${why}`);
-  lines.push(`  mismatches: ${cmp.mismatches.length}`);
+  const engine = cmp.mismatches.filter((m) => m.level === 'engine').length;
+  const evalOnly = cmp.mismatches.filter((m) => m.level === 'eval' && !cmp.mismatches.some((o) => o.level === 'engine' && o.key === m.key.replace(/ eval$/, ' engine')));
+  const invalid = evalOnly.filter((m) => /\\x[0-9a-f]{2}/.test(m.line)).length;
+  lines.push(
+    `  mismatches: ${cmp.mismatches.length} (engine level: ${engine}; eval level only: ${evalOnly.length}, of which ${invalid} on lines with invalid UTF-8)`,
+  );
   for (const m of cmp.mismatches.slice(0, limit)) {
     lines.push(`  - ${m.key}: go ${m.go}, verdict ${m.verdict}`, `      policy ${m.policy}`, `      line   ${m.line}`);
   }

@@ -146,7 +146,6 @@ const ATOMS: readonly Atom[] = [
   { src: '\\b', text: fixed('') },
   { src: '\\B', text: fixed('') },
   { src: '(?P<n>ls)', text: fixed('ls') },
-  { src: '(?<n>rm)', text: fixed('rm') },
   { src: '(?P<c>ls)|(?P<c>pwd)', text: (r) => pick(r, ['ls', 'pwd']) },
   { src: '"command":"', text: fixed('"command":"') },
 ];
@@ -193,6 +192,9 @@ interface GenRule {
   field?: string;
 }
 
+/** Go 1.22+ syntax. */
+const NAMED_GO_122: Atom = { src: '(?<n>rm)', text: fixed('rm') };
+
 const LITERALS: readonly Atom[] = ['s', 'x', '/', '-', 'do ', 'rm', 'ls', 'sudo', 'a -'].map((w) => ({ src: w.replace('/', '\\/'), text: fixed(w) }));
 /** `.` and the classes that match every character but `\n`: they step over any character there is. */
 const DOTS: readonly Atom[] = ATOMS.filter((a) => ['.', '(?s:.)', '[^\\n]', '\\PL', '\\W'].includes(a.src));
@@ -212,6 +214,8 @@ function genPattern(r: Rand): { src: string; atoms: Atom[] } {
   } else {
     for (let i = 1 + Math.floor(r() * 4); i > 0; i--) atoms.push(pick(r, ATOMS));
   }
+  // Rare: Go 1.21 and older refuse `(?<name>…)`, so on them the whole case is left out.
+  if (chance(r, 0.02)) atoms.push(NAMED_GO_122);
   return { src: atoms.map((a) => a.src).join(''), atoms };
 }
 

@@ -241,3 +241,31 @@ describe('program size: Verdict keeps re2js bound, below Go', () => {
     expect([MAX_PROGRAM_SIZE, GO_MAX_PROGRAM_SIZE]).toEqual([1_398_101, 3_355_443]);
   });
 });
+
+/**
+ * Where Go releases differ, Verdict follows Go 1.22 and later for syntax and error texts, and re2js's
+ * Unicode 17.0.0 tables for properties (packages/engine/README.md, "Which Go release"). Each row
+ * pins the choice: an older or newer Go would answer the other way.
+ */
+describe('the Go release Verdict follows', () => {
+  it('accepts (?<name>…) as Go 1.22+ does (Go 1.21 and older: `invalid or unsupported Perl syntax: `(?<``)', () => {
+    expect(mustCompile('(?<name>ls)').test('ls')).toBe(true);
+    expect(errorOf('(?<=x)')).toBe('error parsing regexp: invalid named capture: `(?<=x)`');
+  });
+
+  it('says `expression too large` as Go 1.20+ does (Go 1.19: `regexp/syntax: internal error`)', () => {
+    const p = `(?:${'a'.repeat(3400)}){1000}`;
+    expect(errorOf(p)).toBe(`error parsing regexp: expression too large: \`${p}\``);
+  });
+
+  it('knows the scripts of Unicode 15.0 (Go 1.21+) and of 16.0 and 17.0 (no Go release yet)', () => {
+    expect(mustCompile('\\p{Kawi}').test('\u{11f04}')).toBe(true); // 15.0
+    expect(mustCompile('\\p{Garay}').test('\u{10d50}')).toBe(true); // 16.0
+    expect(mustCompile('\\p{Sidetic}').test('\u{10940}')).toBe(true); // 17.0
+    expect(mustCompile('\\pL').test('\u{10940}')).toBe(true);
+  });
+
+  it('folds the case pairs of Unicode 16.0 (Go 1.21–1.25, on Unicode 15.0.0, do not)', () => {
+    expect(mustCompile('(?i)^\u1c89$').testWhole('\u1c8a')).toBe(true);
+  });
+});
