@@ -51,7 +51,7 @@ export const POOL: readonly string[] = [
 ];
 
 /** Placeholders (private use) replaced by invalid UTF-8 byte sequences once a line is encoded. */
-const INVALID: ReadonlyMap<string, readonly number[]> = new Map([
+export const INVALID: ReadonlyMap<string, readonly number[]> = new Map([
   ['\ue000', [0xe2, 0x82]], // a truncated 3-byte sequence (Go: two U+FFFD)
   ['\ue001', [0xff]],
   ['\ue002', [0xc0, 0x80]], // an overlong NUL
@@ -87,7 +87,7 @@ const flipCase = (r: Rand, s: string): string =>
     })
     .join('');
 
-const ATOMS: readonly Atom[] = [
+export const ATOMS: readonly Atom[] = [
   { src: 'ls', text: fixed('ls') },
   { src: 'rm', text: fixed('rm') },
   { src: 'sudo', text: fixed('sudo') },
@@ -251,13 +251,8 @@ function jsonString(r: Rand, s: string, escapeRate: number): string {
 
 /** UTF-8 bytes of `text`, with each placeholder replaced by its invalid sequence. */
 function bytesOf(text: string): Uint8Array {
-  const out: number[] = [];
-  for (const ch of text) {
-    const bad = INVALID.get(ch);
-    if (bad) out.push(...bad);
-    else out.push(...Buffer.from(ch, 'utf8'));
-  }
-  return Uint8Array.from(out);
+  const parts = text.split(/([\ue000-\ue005])/);
+  return Buffer.concat(parts.map((p, i) => (i % 2 === 1 ? Buffer.from(INVALID.get(p)!) : Buffer.from(p, 'utf8'))));
 }
 
 /** The raw tool input (JSON text, or not) of one request. */

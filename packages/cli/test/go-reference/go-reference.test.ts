@@ -5,7 +5,7 @@
  */
 import { describe as suite, expect, it } from 'vitest';
 import { describe, compareWithGo } from './compare.ts';
-import { genCases, type GoCase } from './generate.ts';
+import { ATOMS, genCases, type GoCase, INVALID, INVALID_PATTERNS } from './generate.ts';
 import { buildReference, goVersion, runReference } from './reference.ts';
 
 const CI_SEED = 3;
@@ -83,4 +83,34 @@ suite('differential test against Go regexp and encoding/json', () => {
       else expect(found.filter((k) => !expectedMismatch.includes(k)), report).toEqual([]);
     },
   );
+});
+
+suite('the generator of the differential test', () => {
+  it('is deterministic for a seed', () => {
+    expect(genCases(CI_SEED, 20)).toEqual(genCases(CI_SEED, 20));
+  });
+
+  it('covers every syntax atom, every invalid pattern and every invalid byte sequence in a long run', () => {
+    const cases = genCases(CI_SEED, 1500);
+    const patterns: string[] = [];
+    let canonical = 0;
+    let fields = 0;
+    for (const c of cases) {
+      const p = JSON.parse(c.policy) as { approver: { input: string; allow: { match?: string; field?: string }[]; deny: { match?: string; field?: string }[] } };
+      if (p.approver.input === 'canonical') canonical++;
+      for (const r of [...p.approver.allow, ...p.approver.deny]) {
+        if (r.match !== undefined) patterns.push(r.match);
+        if (r.field !== undefined) fields++;
+      }
+    }
+    const all = patterns.join('\n');
+    expect(ATOMS.filter((a) => !all.includes(a.src)).map((a) => a.src)).toEqual([]);
+    expect(INVALID_PATTERNS.filter((p) => !patterns.some((m) => m === p || m === `${p}\ud800`))).toEqual([]);
+    expect(patterns.some((m) => m.endsWith('\ud800'))).toBe(true);
+    expect(patterns.some((m) => m.includes('(?<n>'))).toBe(true);
+    const lines = cases.flatMap((c) => c.lines.map((l) => Buffer.from(l).toString('latin1')));
+    for (const seq of INVALID.values()) expect(lines.some((l) => l.includes(Buffer.from(seq).toString('latin1')))).toBe(true);
+    expect(canonical).toBeGreaterThan(cases.length / 5);
+    expect(fields).toBeGreaterThan(cases.length / 10);
+  });
 });
