@@ -30,6 +30,8 @@ export interface Comparison {
   cases: number;
   /** Requests compared, at each level. */
   compared: { eval: number; engine: number };
+  /** Go's answers among the compared lines: the comparison is only as good as their mix. */
+  goAnswers: { allow: number; deny: number; compileError: number; badLine: number };
   /** Requests and cases left out, by reason (README.md, "What is left out"). */
   skipped: Map<string, number>;
   mismatches: Mismatch[];
@@ -66,6 +68,7 @@ export async function compareWithGo(cases: readonly GoCase[], go: GoRun): Promis
   const skip = (why: string, n = 1) => skipped.set(why, (skipped.get(why) ?? 0) + n);
   const mismatches: Mismatch[] = [];
   const compared = { eval: 0, engine: 0 };
+  const goAnswers = { allow: 0, deny: 0, compileError: 0, badLine: 0 };
   try {
     for (let c = 0; c < cases.length; c++) {
       const kase = cases[c]!;
@@ -101,6 +104,10 @@ export async function compareWithGo(cases: readonly GoCase[], go: GoRun): Promis
         }
         // eval: the line's bytes through the CLI.
         compared.eval++;
+        if (want.badLine) goAnswers.badLine++;
+        else if (want.decision === 'allow') goAnswers.allow++;
+        else if (want.reason?.startsWith('approver: pattern compile: ')) goAnswers.compileError++;
+        else goAnswers.deny++;
         const answer = answers[i];
         if (answer === undefined) {
           miss(i, 'eval', show(want.decision, want.reason), `no answer (exit ${run.code}): ${run.stderr.trim().split('\n')[0]}`);
@@ -128,7 +135,7 @@ export async function compareWithGo(cases: readonly GoCase[], go: GoRun): Promis
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
-  return { cases: cases.length, compared, skipped, mismatches };
+  return { cases: cases.length, compared, goAnswers, skipped, mismatches };
 }
 
 /** A short, readable report of a comparison (for test output and bench/README.md). */
@@ -136,6 +143,8 @@ export function describe(go: GoRun, cmp: Comparison, limit = Number(process.env[
   const lines = [
     `go reference: ${go.go} (unicode ${go.unicode}); ${cmp.cases} cases, ${cmp.compared.eval} request lines through eval, ${cmp.compared.engine} requests through the engine`,
   ];
+  const a = cmp.goAnswers;
+  lines.push(`  go answered: ${a.allow} allow, ${a.deny} deny by a rule or default, ${a.compileError} deny for an invalid pattern, ${a.badLine} bad lines`);
   for (const [why, n] of cmp.skipped) lines.push(`  left out: ${n} × ${why}`);
   const engine = cmp.mismatches.filter((m) => m.level === 'engine').length;
   const evalOnly = cmp.mismatches.filter((m) => m.level === 'eval' && !cmp.mismatches.some((o) => o.level === 'engine' && o.key === m.key.replace(/ eval$/, ' engine')));

@@ -208,8 +208,9 @@ const CLASSES: readonly Atom[] = ATOMS.filter((a) => /^(?:\.|\(\?s[:)]\.\)?|\[.*
 function genPattern(r: Rand): { src: string; atoms: Atom[] } {
   const atoms: Atom[] = [];
   if (chance(r, 0.5)) {
-    atoms.push(pick(r, LITERALS));
-    for (let i = chance(r, 0.7) ? 1 : 2; i > 0; i--) atoms.push(pick(r, chance(r, 0.3) ? DOTS : chance(r, 0.6) ? CLASSES : ATOMS));
+    // A one-character literal first: the search then looks for it and must step the class after it.
+    atoms.push(pick(r, chance(r, 0.6) ? LITERALS.slice(0, 4) : LITERALS));
+    for (let i = chance(r, 0.7) ? 1 : 2; i > 0; i--) atoms.push(pick(r, chance(r, 0.5) ? DOTS : chance(r, 0.6) ? CLASSES : ATOMS));
     atoms.push(pick(r, LITERALS));
   } else {
     for (let i = 1 + Math.floor(r() * 4); i > 0; i--) atoms.push(pick(r, ATOMS));
@@ -284,8 +285,12 @@ function genInput(r: Rand, texts: string[]): string {
   }
 }
 
+/** Lines that are no request (Go cannot decode them into the request struct): each must be a deny. */
+const BAD_LINES = ['not json', '[1]', '{"input":"x"}', '{"toolName":1,"input":"x"}', '{"toolName":null}', '{"toolName":"bash","input":"x"', '"bash"'];
+
 /** One request line: the envelope with a string `input`, as bytes. */
 function genLine(r: Rand, texts: string[]): Uint8Array {
+  if (chance(r, 0.03)) return bytesOf(pick(r, BAD_LINES));
   const tool = pick(r, REQUEST_TOOLS);
   const input = genInput(r, texts);
   const parts = [`"toolName":${jsonString(r, tool, 0.1)}`];
