@@ -10,8 +10,6 @@ import {
   POLICY_DOMAIN_ORDER,
   POLICY_DOMAINS,
   POLICY_FIELD_NAMES,
-  TOO_LARGE,
-  TOO_LARGE_HELP,
 } from '@verdict/engine';
 import type {
   ApproverConfigIssue,
@@ -23,6 +21,7 @@ import type {
   RuleIR,
   Span,
 } from '@verdict/engine';
+import { TOO_LARGE, TOO_LARGE_HELP } from '@verdict/engine';
 import { didYouMean, normalizeWord } from './did-you-mean.ts';
 import { lowerPolicy } from './lower.ts';
 import { SourceMap } from './positions.ts';
