@@ -5,7 +5,7 @@
 import { LineCounter, parseDocument } from 'yaml';
 import type { Diagnostic } from '@verdict/engine';
 import { buildFileIR } from './build-ir.ts';
-import { checkJsonSyntax } from './json-syntax.ts';
+import { checkJsonSyntax, replaceLoneSurrogateEscapes } from './json-syntax.ts';
 import { spanOf } from './positions.ts';
 import type { LineIndex } from './positions.ts';
 import { describeType, treeFromYaml } from './tree.ts';
@@ -44,6 +44,8 @@ export function parseTree(
       });
       return undefined;
     }
+    // Decoded as Go's encoding/json decodes it: a lone surrogate escape is U+FFFD.
+    text = replaceLoneSurrogateEscapes(text);
   }
   let doc;
   try {

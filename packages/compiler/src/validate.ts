@@ -22,6 +22,7 @@ import type {
   RuleIR,
   Span,
 } from '@verdict/engine';
+import { TOO_LARGE, TOO_LARGE_HELP } from '@verdict/engine';
 import { didYouMean, normalizeWord } from './did-you-mean.ts';
 import { lowerPolicy } from './lower.ts';
 import { SourceMap } from './positions.ts';
@@ -117,7 +118,9 @@ export function approverIssueDiagnostic(
       code: issue.code,
       severity: compat ? 'warning' : 'error',
       message: `invalid regular expression \`${rule?.match ?? ''}\`${where}`,
-      help: compat
+      help: detail.includes(TOO_LARGE)
+        ? `${detail}; ${TOO_LARGE_HELP}${compat ? '; in compatibility mode the approver denies every call' : ''}`
+        : compat
         ? `${detail}; in compatibility mode the approver denies every call, as the reference does`
         : /unsupported Perl syntax|invalid escape sequence|invalid nested repetition/.test(detail)
           ? `${detail}; Go's regexp (RE2) has no lookaround, backreferences or possessive quantifiers`
