@@ -1,7 +1,9 @@
 #!/usr/bin/env node
-// Runs the TypeScript CLI without a build step: tsx is resolved from this package, not the cwd.
-import { register } from 'tsx/esm/api';
+// The `verdict` command: built JavaScript (`pnpm build` writes dist/), no transpiler at run time.
+// Where the running Node has a compile cache (22.1+), the bundle's modules are compiled once and
+// reused by later runs: the command runs once per tool call in a hook, so start-up is its cost.
+import module from 'node:module';
 
-register();
-const { main } = await import('../src/cli.ts');
+module.enableCompileCache?.();
+const { main } = await import('../dist/cli.js');
 process.exitCode = await main(process.argv.slice(2));

@@ -1,0 +1,40 @@
+// The `verdict` command as a few bundled ES modules (run by `pnpm build`, see
+// scripts/build-package.mjs): the workspace packages are compiled from their TypeScript sources
+// (the `verdict-source` export condition) into `dist/`, so the CLI needs no runtime transpiler,
+// loads a handful of files instead of a hundred, and installs with only its npm dependencies.
+// Every command is loaded on demand (`import()` in src/cli.ts): each becomes its own chunk, and
+// code shared by several commands lands in shared chunks, so `verdict eval` loads neither the
+// linter, nor the DSL, nor fast-check.
+import { readFileSync } from 'node:fs';
+import { builtinModules } from 'node:module';
+import { rolldown } from 'rolldown';
+
+const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8'));
+const npmDeps = Object.keys(pkg.dependencies ?? {});
+
+/**
+ * The CLI's own npm dependencies (fast-check, chevrotain: large, and loaded only by the commands
+ * that need them) and Node built-ins stay imports; everything else is bundled.
+ */
+function external(id) {
+  if (id.startsWith('node:') || builtinModules.includes(id)) return true;
+  return npmDeps.some((d) => id === d || id.startsWith(`${d}/`));
+}
+
+export default async function build() {
+  const bundle = await rolldown({
+    input: { cli: new URL('./src/cli.ts', import.meta.url).pathname },
+    platform: 'node',
+    external,
+    resolve: { conditionNames: ['verdict-source', 'import', 'node', 'default'] },
+    treeshake: true,
+  });
+  await bundle.write({
+    dir: new URL('./dist/', import.meta.url).pathname,
+    format: 'esm',
+    sourcemap: true,
+    entryFileNames: '[name].js',
+    chunkFileNames: 'chunks/[name]-[hash].js',
+  });
+  await bundle.close();
+}
