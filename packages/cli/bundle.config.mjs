@@ -5,7 +5,8 @@
 // Every command is loaded on demand (`import()` in src/cli.ts): each becomes its own chunk, and
 // code shared by several commands lands in shared chunks, so `verdict eval` loads neither the
 // linter, nor the DSL, nor fast-check.
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { builtinModules } from 'node:module';
 import { rolldown } from 'rolldown';
 
@@ -29,12 +30,34 @@ export default async function build() {
     resolve: { conditionNames: ['verdict-source', 'import', 'node', 'default'] },
     treeshake: true,
   });
-  await bundle.write({
+  const { output } = await bundle.write({
     dir: new URL('./dist/', import.meta.url).pathname,
     format: 'esm',
     sourcemap: true,
+    minify: true,
     entryFileNames: '[name].js',
     chunkFileNames: 'chunks/[name]-[hash].js',
   });
   await bundle.close();
+  writeNotices(output.flatMap((chunk) => chunk.moduleIds ?? []));
+}
+
+/**
+ * The licence texts of the npm packages whose code the bundle holds (yaml, re2js, …), as their
+ * licences ask for copies to carry them: dist/THIRD-PARTY-NOTICES.md.
+ */
+function writeNotices(moduleIds) {
+  const roots = new Set();
+  for (const id of moduleIds) {
+    const m = /^(.*\/node_modules\/(?:@[^/]+\/)?[^/]+)\//.exec(id.replaceAll('\\', '/'));
+    if (m) roots.add(m[1]);
+  }
+  const sections = [...roots].sort().map((root) => {
+    const p = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+    const file = readdirSync(root).find((f) => /^licen[cs]e(\.(md|txt))?$/i.test(f));
+    if (!file) throw new Error(`${p.name}: bundled into the CLI, but it ships no licence file to copy`);
+    return `## ${p.name} ${p.version} (${p.license})\n\n\`\`\`\n${readFileSync(join(root, file), 'utf8').trim()}\n\`\`\`\n`;
+  });
+  const head = '# Third-party notices\n\nThe `verdict` command bundles code from these npm packages, under their licences:\n\n';
+  writeFileSync(new URL('./dist/THIRD-PARTY-NOTICES.md', import.meta.url), head + sections.join('\n'));
 }
