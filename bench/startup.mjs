@@ -14,7 +14,7 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const bin = join(root, 'packages/cli/bin/verdict.mjs');
 const args = process.argv.slice(2);
 const rounds = Number(args[args.indexOf('--rounds') + 1]) || 31;
-if (!existsSync(join(root, 'packages/cli/dist/cli.js'))) {
+if (!existsSync(join(root, 'packages/cli/dist/cli.cjs'))) {
   console.error('bench/startup: packages/cli/dist/ is missing: run `pnpm build` first');
   process.exit(2);
 }

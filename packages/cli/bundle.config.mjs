@@ -32,11 +32,11 @@ export default async function build() {
   });
   const { output } = await bundle.write({
     dir: new URL('./dist/', import.meta.url).pathname,
-    format: 'esm',
+    format: 'cjs',
     sourcemap: true,
     minify: true,
-    entryFileNames: '[name].js',
-    chunkFileNames: 'chunks/[name]-[hash].js',
+    entryFileNames: '[name].cjs',
+    chunkFileNames: 'chunks/[name]-[hash].cjs',
   });
   await bundle.close();
   writeNotices(output.flatMap((chunk) => chunk.moduleIds ?? []));

@@ -1,0 +1,87 @@
+// V8's code cache for the bundled command on Node < 22.1 (which has no module.enableCompileCache):
+// the bundle's CommonJS files are compiled with vm.Script and the cachedData V8 produces after a
+// run is kept, so the next run skips parsing and compiling them. The cache lives in the user's own
+// cache folder (created 0700); it is keyed by file, Node version and a hash of the source, and V8
+// itself refuses data that does not match. Any failure (no folder, unwritable, rejected data)
+// falls back to Node's ordinary compile: the cache can only make a run faster, never change it.
+'use strict';
+const Module = require('node:module');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { fileURLToPath } = require('node:url');
+const vm = require('node:vm');
+
+/**
+ * Two 32-bit FNV-1a hashes of the text (different offsets), as hex: a cache key, not a defence
+ * (whoever can change the bundle can change what it runs). node:crypto would cost more to load
+ * (~10-20 ms) than the whole cache saves on a small command.
+ */
+function hash(text) {
+  let a = 0x811c9dc5;
+  let b = 0x01000193 ^ text.length;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    a = Math.imul(a ^ c, 0x01000193);
+    b = Math.imul(b ^ c, 0x5bd1e995);
+  }
+  return (a >>> 0).toString(16).padStart(8, '0') + (b >>> 0).toString(16).padStart(8, '0');
+}
+
+function cacheFolder() {
+  if (process.env.VERDICT_NO_CODE_CACHE) return undefined;
+  const base = process.env.XDG_CACHE_HOME || (os.homedir() ? path.join(os.homedir(), '.cache') : undefined);
+  if (!base) return undefined;
+  const dir = path.join(base, 'verdict', `v8-${process.version}-${process.arch}`);
+  try {
+    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+    return dir;
+  } catch {
+    return undefined;
+  }
+}
+
+exports.install = function install(distUrl) {
+  const dist = fileURLToPath(distUrl);
+  const dir = cacheFolder();
+  if (!dir) return;
+  const compile = Module.prototype._compile;
+  const pending = [];
+  Module.prototype._compile = function compileWithCache(content, filename) {
+    if (!filename.startsWith(dist) || !filename.endsWith('.cjs')) return compile.call(this, content, filename);
+    let script;
+    let file;
+    let cached;
+    try {
+      file = path.join(dir, `${path.basename(filename, '.cjs')}-${hash(content)}.bin`);
+      try {
+        cached = fs.readFileSync(file);
+      } catch {
+        cached = undefined;
+      }
+      script = new vm.Script(Module.wrap(content), { filename, cachedData: cached });
+    } catch {
+      return compile.call(this, content, filename);
+    }
+    if (cached === undefined || script.cachedDataRejected) pending.push({ script, file });
+    const fn = script.runInThisContext({ displayErrors: true });
+    const mod = this;
+    const req = (id) => mod.require(id);
+    req.resolve = (request, options) => Module._resolveFilename(request, mod, false, options);
+    req.main = process.mainModule;
+    req.cache = Module._cache;
+    return fn.call(mod.exports, mod.exports, req, mod, filename, path.dirname(filename));
+  };
+  // After the run, the functions it compiled lazily are in the cache too.
+  process.once('exit', () => {
+    for (const { script, file } of pending) {
+      try {
+        const tmp = `${file}.${process.pid}.tmp`;
+        fs.writeFileSync(tmp, script.createCachedData(), { mode: 0o600 });
+        fs.renameSync(tmp, file);
+      } catch {
+        // no cache this time
+      }
+    }
+  });
+};
