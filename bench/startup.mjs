@@ -1,20 +1,21 @@
 #!/usr/bin/env node
-// `pnpm bench:startup [--rounds N] [--write]`: start-up of the built `verdict` command against a
+// `pnpm bench:startup [--rounds N] [--write] [--bin FILE]`: start-up of the built `verdict` command against a
 // bare `node -e 0`, in the same run, in turns (one of each per round, so load on this shared
 // machine hits them alike), medians of wall time. Prints the ratios and, with --write, rewrites
 // the "Start-up" table in bench/README.md. Needs `pnpm build` first (it runs the bin users run).
 // Each command is run once before timing, so the compile cache (Node 22.1+) is warm as it is in
-// a hook that runs on every tool call.
+// a hook that runs on every tool call. `--bin FILE` times another build of the command (e.g. an
+// older checkout's bin/verdict.mjs) in the same way, for before/after figures.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const bin = join(root, 'packages/cli/bin/verdict.mjs');
 const args = process.argv.slice(2);
+const bin = args.includes('--bin') ? args[args.indexOf('--bin') + 1] : join(root, 'packages/cli/bin/verdict.mjs');
 const rounds = Number(args[args.indexOf('--rounds') + 1]) || 31;
-if (!existsSync(join(root, 'packages/cli/dist/cli.cjs'))) {
+if (!args.includes('--bin') && !existsSync(join(root, 'packages/cli/dist/cli.cjs'))) {
   console.error('bench/startup: packages/cli/dist/ is missing: run `pnpm build` first');
   process.exit(2);
 }

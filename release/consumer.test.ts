@@ -13,7 +13,7 @@
  * runs offline (`--prefer-offline`).
  */
 import { spawnSync, type SpawnSyncOptions } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -109,6 +109,23 @@ describe('installed from the tarballs', () => {
     const lines = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as { decision: string; reason: string });
     expect(lines.map((l) => l.decision)).toEqual(['deny', 'allow']);
     expect(lines[0]!.reason).toBe("denied by the consumer test's policy");
+  });
+
+  it('decides the same with a cold, a warm and a corrupted code cache (Node < 22.1)', () => {
+    const cache = join(work, 'xdg-cache');
+    const env = { ...process.env, XDG_CACHE_HOME: cache };
+    const call = `${JSON.stringify({ toolName: 'bash', input: '{"command":"rm -rf /"}' })}\n`;
+    const evalOnce = () => ok(run(bin(), ['eval', '--policy', 'policy.yaml'], { cwd: project, input: call, env }), 'verdict eval');
+    const cold = evalOnce();
+    const warm = evalOnce();
+    expect(warm).toEqual(cold);
+    if (process.version.startsWith('v20.') || process.version.startsWith('v21.') || process.version === 'v22.0.0') {
+      const dir = join(cache, 'verdict', `v8-${process.version}-${process.arch}`);
+      const files = readdirSync(dir);
+      expect(files.length).toBeGreaterThan(2); // the entry, and the chunks eval loaded
+      for (const f of files) writeFileSync(join(dir, f), 'not a code cache');
+      expect(evalOnce()).toEqual(cold);
+    }
   });
 
   it('runs `verdict lint -f sarif` (YAML and the DSL) and `verdict test` from the installed bin', () => {

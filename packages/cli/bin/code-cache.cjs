@@ -1,8 +1,8 @@
 // V8's code cache for the bundled command on Node < 22.1 (which has no module.enableCompileCache):
 // the bundle's CommonJS files are compiled with vm.Script and the cachedData V8 produces after a
 // run is kept, so the next run skips parsing and compiling them. The cache lives in the user's own
-// cache folder (created 0700); it is keyed by file, Node version and a hash of the source, and V8
-// itself refuses data that does not match. Any failure (no folder, unwritable, rejected data)
+// cache folder (created 0700, one subfolder per Node version), keyed by each file's name, size,
+// modification time and a sampled hash of its text; V8 itself refuses data that does not match. Any failure (no folder, unwritable, rejected data)
 // falls back to Node's ordinary compile: the cache can only make a run faster, never change it.
 'use strict';
 const Module = require('node:module');
@@ -13,19 +13,27 @@ const { fileURLToPath } = require('node:url');
 const vm = require('node:vm');
 
 /**
- * Two 32-bit FNV-1a hashes of the text (different offsets), as hex: a cache key, not a defence
- * (whoever can change the bundle can change what it runs). node:crypto would cost more to load
- * (~10-20 ms) than the whole cache saves on a small command.
+ * The cache key of a file: its name (rolldown puts a hash of a chunk's content in it), size and
+ * modification time, and two 32-bit FNV-1a hashes of every 16th character. A key, not a defence
+ * (whoever can change the bundle can change what it runs); hashing all 450 kB of a chunk in
+ * JavaScript, or loading node:crypto, would cost a good part of what the cache saves.
  */
-function hash(text) {
+function cacheKey(filename, content) {
   let a = 0x811c9dc5;
-  let b = 0x01000193 ^ text.length;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
+  let b = 0x01000193 ^ content.length;
+  for (let i = 0; i < content.length; i += 16) {
+    const c = content.charCodeAt(i);
     a = Math.imul(a ^ c, 0x01000193);
     b = Math.imul(b ^ c, 0x5bd1e995);
   }
-  return (a >>> 0).toString(16).padStart(8, '0') + (b >>> 0).toString(16).padStart(8, '0');
+  let mtime = 0;
+  try {
+    mtime = Math.round(fs.statSync(filename).mtimeMs);
+  } catch {
+    // keyed by content alone
+  }
+  const hex = (n) => (n >>> 0).toString(16).padStart(8, '0');
+  return `${path.basename(filename, '.cjs')}-${content.length}-${mtime.toString(36)}-${hex(a)}${hex(b)}`;
 }
 
 function cacheFolder() {
@@ -53,7 +61,7 @@ exports.install = function install(distUrl) {
     let file;
     let cached;
     try {
-      file = path.join(dir, `${path.basename(filename, '.cjs')}-${hash(content)}.bin`);
+      file = path.join(dir, `${cacheKey(filename, content)}.bin`);
       try {
         cached = fs.readFileSync(file);
       } catch {
