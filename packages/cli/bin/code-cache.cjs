@@ -49,6 +49,19 @@ function cacheFolder() {
   }
 }
 
+/** Keeps the newest files of the folder (older builds leave theirs behind), ~40 MB at most. */
+function prune(dir, keep = 64) {
+  try {
+    const files = fs
+      .readdirSync(dir)
+      .map((name) => ({ name, mtime: fs.statSync(path.join(dir, name)).mtimeMs }))
+      .sort((a, b) => b.mtime - a.mtime);
+    for (const { name } of files.slice(keep)) fs.rmSync(path.join(dir, name), { force: true });
+  } catch {
+    // another run pruned it first, or the folder is gone
+  }
+}
+
 exports.install = function install(distUrl) {
   const dist = fileURLToPath(distUrl);
   const dir = cacheFolder();
@@ -82,6 +95,7 @@ exports.install = function install(distUrl) {
   };
   // After the run, the functions it compiled lazily are in the cache too.
   process.once('exit', () => {
+    if (pending.length === 0) return;
     for (const { script, file } of pending) {
       try {
         const tmp = `${file}.${process.pid}.tmp`;
@@ -91,5 +105,6 @@ exports.install = function install(distUrl) {
         // no cache this time
       }
     }
+    prune(dir);
   });
 };
