@@ -1,5 +1,5 @@
 /** The version of the `verdict` command, from its package.json (one place: `--version`, SARIF's tool version). */
-import { createRequire } from 'node:module';
+// Imported, not read at run time: the bundle in dist/ carries it, wherever its chunks sit.
+import pkg from '../package.json' with { type: 'json' };
 
-// `src/` in the workspace and `dist/` once built both sit one level below the package root.
-export const VERSION: string = (createRequire(import.meta.url)('../package.json') as { version: string }).version;
+export const VERSION: string = pkg.version;

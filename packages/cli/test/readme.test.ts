@@ -29,7 +29,7 @@ function withoutSpans(value: unknown): unknown {
 
 describe('README', () => {
   it('gives the two commands of a new user', () => {
-    expect(readme).toContain('npm i -g pnpm@12.4.2 && pnpm install --frozen-lockfile && pnpm verdict eval --policy fixtures/policies/workspace.yaml < fixtures/requests/sample.jsonl');
+    expect(readme).toContain('npm i -g pnpm@12.4.2 && pnpm install --frozen-lockfile && pnpm build && pnpm verdict eval --policy fixtures/policies/workspace.yaml < fixtures/requests/sample.jsonl');
     expect(readme).toContain('pnpm check');
   });
 
