@@ -16,7 +16,24 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-const BIN = fileURLToPath(new URL('../bin/verdict.mjs', import.meta.url));
+/**
+ * The command as users run it: the CLI bundled as `pnpm build` bundles it, into a folder of this
+ * test's own (the release test rebuilds `dist/` while other tests run), started by a copy of
+ * `bin/verdict.mjs`. Under `packages/cli/node_modules/` so the bundle finds its npm dependencies.
+ */
+const BUILD = fileURLToPath(new URL(`../node_modules/.cache/verdict-hostile-${process.pid}/`, import.meta.url));
+const BIN = join(BUILD, 'verdict.mjs');
+
+async function buildCli(): Promise<void> {
+  mkdirSync(BUILD, { recursive: true });
+  // @ts-expect-error: the bundle configuration is plain JavaScript without declarations
+  const { default: build } = (await import('../bundle.config.mjs')) as { default: (outDir: string) => Promise<void> };
+  await build(BUILD);
+  writeFileSync(
+    BIN,
+    "import module from 'node:module';\nconst require = module.createRequire(import.meta.url);\nconst { main } = require('./cli.cjs');\nprocess.exitCode = await main(process.argv.slice(2));\n",
+  );
+}
 /** The memory ceiling every run is held to: a V8 heap abort past it fails the test. */
 const HEAP_MIB = 1024;
 /** Per run; a hang (a FIFO opened for reading) would hit it. Generous: CI has 2 shared cores. */
@@ -77,7 +94,8 @@ function expectBounded(r: Run, exit: number): void {
 let dir: string;
 const POLICY = 'approver:\n  mode: pattern\n  default: deny\n  allow:\n    - {tool: read, match: ".*"}\n';
 
-beforeAll(() => {
+beforeAll(async () => {
+  await buildCli();
   dir = mkdtempSync(join(tmpdir(), 'verdict-hostile-'));
   const w = (name: string, data: string | Buffer): void => writeFileSync(join(dir, name), data);
   w('ok.yaml', POLICY);
@@ -102,10 +120,11 @@ beforeAll(() => {
   // A named pipe nobody writes to: opening it for reading would block forever.
   const fifo = spawnSync('mkfifo', [join(dir, 'fifo.yaml')]);
   if (fifo.status !== 0) throw new Error('mkfifo failed');
-});
+}, 120_000);
 
 afterAll(() => {
   if (dir) rmSync(dir, { recursive: true, force: true });
+  rmSync(BUILD, { recursive: true, force: true });
 });
 
 /** Each command as it loads a policy FILE, with the exit code it gives when FILE cannot be used. */

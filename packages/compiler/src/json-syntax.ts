@@ -69,8 +69,12 @@ export function checkJsonSyntax(text: string): JsonSyntaxError | undefined {
     }
   };
 
+  // Sticky, over the whole text: a number literal may be any length (JSON sets no limit, and the approver
+  // sees literals as written).
+  const NUMBER = /-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?/y;
   const num = (): void => {
-    const m = /^-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?/.exec(text.slice(i, i + 400));
+    NUMBER.lastIndex = i;
+    const m = NUMBER.exec(text);
     if (!m || m[0] === '' || m[0] === '-') unexpected('a value');
     i += (m as RegExpExecArray)[0].length;
     const c = text[i];
@@ -155,4 +159,44 @@ export function checkJsonSyntax(text: string): JsonSyntaxError | undefined {
     if (e instanceof Fail) return { offset: e.offset, message: e.message };
     throw e;
   }
+}
+
+const HEX4 = /^[0-9a-fA-F]{4}$/;
+
+/** The code unit of the `\uXXXX` escape at `at` in `text`, or -1 when there is none. */
+function escapeAt(text: string, at: number): number {
+  if (text.charCodeAt(at) !== 0x5c || text.charCodeAt(at + 1) !== 0x75) return -1;
+  const hex = text.slice(at + 2, at + 6);
+  return HEX4.test(hex) ? parseInt(hex, 16) : -1;
+}
+
+/**
+ * `text` (syntactically valid JSON) with each `\uXXXX` escape of a lone surrogate written as
+ * `\ufffd`, the same length, so every offset stays where it was. Go's `encoding/json` decodes a
+ * surrogate escape that does not start a valid pair to U+FFFD (a high one followed by a low one is a
+ * pair and stays); the `yaml` parser would keep it as a lone UTF-16 surrogate, which no pattern or
+ * tool name can hold in Go.
+ */
+export function replaceLoneSurrogateEscapes(text: string): string {
+  if (!text.includes('\\u')) return text;
+  let out = '';
+  let last = 0;
+  for (let i = text.indexOf('\\'); i !== -1 && i < text.length; i = text.indexOf('\\', i)) {
+    const c = escapeAt(text, i);
+    if (c < 0) {
+      i += 2; // another escape (`\\`, `\"`, …): skip both characters
+      continue;
+    }
+    if (c >= 0xd800 && c <= 0xdfff) {
+      const d = escapeAt(text, i + 6);
+      if (c <= 0xdbff && d >= 0xdc00 && d <= 0xdfff) {
+        i += 12; // a valid pair
+        continue;
+      }
+      out += text.slice(last, i) + '\\ufffd';
+      last = i + 6;
+    }
+    i += 6;
+  }
+  return last === 0 ? text : out + text.slice(last);
 }

@@ -6,7 +6,7 @@ import { CST, Composer, Lexer, Parser, type Document, type YAMLError, YAMLParseE
 import type { Diagnostic } from '@verdict/engine';
 import { buildFileIR } from './build-ir.ts';
 import { MAX_FILE_DIAGNOSTICS, TooManyErrors } from './cap.ts';
-import { checkJsonSyntax } from './json-syntax.ts';
+import { checkJsonSyntax, replaceLoneSurrogateEscapes } from './json-syntax.ts';
 import { spanOf } from './positions.ts';
 import type { LineIndex } from './positions.ts';
 import { describeType, treeFromYaml } from './tree.ts';
@@ -46,6 +46,8 @@ export function parseTree(
       });
       return undefined;
     }
+    // Decoded as Go's encoding/json decodes it: a lone surrogate escape is U+FFFD.
+    text = replaceLoneSurrogateEscapes(text);
   }
   let composed: Composed;
   try {

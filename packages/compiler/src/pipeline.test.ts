@@ -137,3 +137,14 @@ describe('descriptor files', () => {
     expect(r.descriptor).toBeUndefined();
   });
 });
+
+describe('a pattern over the program size Verdict keeps (below Go)', () => {
+  it('says in the diagnostic where Verdict differs from Go', () => {
+    const pattern = `(?:${'a'.repeat(1500)}){1000}`;
+    const r = compileSource(`approver: {mode: pattern, deny: [{match: "${pattern}"}]}\n`, 'big.yaml');
+    const d = r.diagnostics.find((x) => x.code === 'regex/invalid');
+    expect(d?.severity).toBe('error');
+    expect(d?.help).toContain('error parsing regexp: expression too large');
+    expect(d?.help).toContain("Verdict refuses regex programs over 1,398,101 instructions; Go's regexp allows up to 3,355,443");
+  });
+});

@@ -25,25 +25,33 @@ function loadAjv(): { Ajv: typeof Ajv; standaloneCode: (ajv: Ajv, refs: Record<s
 }
 
 type JsonSchema = Record<string, unknown>;
-
-function readJson(path: string): JsonSchema {
-  return JSON.parse(readFileSync(path, 'utf8')) as JsonSchema;
-}
-
-const schemaDir = join(dirname(fileURLToPath(import.meta.url)), '..', 'schemas');
-const engineDir = dirname(requireHere.resolve('@verdict/engine'));
+type SchemaName = 'policy-file' | 'approver' | 'policy' | 'tests' | 'descriptor';
 
 const DESCRIPTOR_ID = 'https://verdict.dev/schemas/descriptor.schema.json';
 
-/** Every JSON Schema the compiler validates with, by name (what `verdict schema NAME` prints). */
-export const schemas: Readonly<Record<'policy-file' | 'approver' | 'policy' | 'tests' | 'descriptor', JsonSchema>> =
-  Object.freeze({
+/**
+ * The schema files, read from disk: `packages/compiler/schemas/*.json` and the engine's
+ * `descriptors/descriptor.schema.json`. Only generation and `getValidators({ compile: true })` read
+ * them; at run time the copy in `generated/validators.ts` is used, so a bundled command finds its
+ * schemas without files beside it.
+ */
+function readSchemaFiles(): Record<SchemaName, JsonSchema> {
+  const readJson = (path: string) => JSON.parse(readFileSync(path, 'utf8')) as JsonSchema;
+  const schemaDir = join(dirname(fileURLToPath(import.meta.url)), '..', 'schemas');
+  const engineDir = dirname(requireHere.resolve('@verdict/engine/package.json'));
+  return {
     'policy-file': readJson(join(schemaDir, 'policy-file.schema.json')),
     approver: readJson(join(schemaDir, 'approver.schema.json')),
     policy: readJson(join(schemaDir, 'policy.schema.json')),
     tests: readJson(join(schemaDir, 'tests.schema.json')),
-    descriptor: { $id: DESCRIPTOR_ID, ...readJson(join(engineDir, '..', 'descriptors', 'descriptor.schema.json')) },
-  });
+    descriptor: { $id: DESCRIPTOR_ID, ...readJson(join(engineDir, 'descriptors', 'descriptor.schema.json')) },
+  };
+}
+
+/** Every JSON Schema the compiler validates with, by name (what `verdict schema NAME` prints). */
+export const schemas: Readonly<Record<SchemaName, JsonSchema>> = Object.freeze(
+  generated.schemas as Record<SchemaName, JsonSchema>,
+);
 
 type Validator = ValidateFunction;
 interface Validators {
@@ -56,7 +64,7 @@ let validators: Validators | undefined;
 const AGENT_FILE_ID = 'https://verdict.dev/schemas/agent-file.schema.json';
 
 /** One ajv instance holding every schema; the agent-file variant lets an agent's own top-level keys through. */
-function buildAjv(code?: { source: true; esm: true }): Ajv {
+function buildAjv(schemas: Record<SchemaName, JsonSchema>, code?: { source: true; esm: true }): Ajv {
   const { Ajv: AjvClass } = loadAjv();
   const ajv = new AjvClass({ allErrors: true, allowUnionTypes: true, verbose: true, strict: true, ...(code ? { code } : {}) });
   ajv.addSchema(schemas.approver);
@@ -70,7 +78,7 @@ function buildAjv(code?: { source: true; esm: true }): Ajv {
 }
 
 const VALIDATOR_IDS = {
-  file: String(schemas['policy-file']['$id']),
+  file: 'https://verdict.dev/schemas/policy-file.schema.json',
   agentFile: AGENT_FILE_ID,
   descriptor: DESCRIPTOR_ID,
 } as const;
@@ -81,7 +89,8 @@ const VALIDATOR_IDS = {
  * checked-in file drifts from the schemas (`UPDATE_FIXTURES=1` rewrites it).
  */
 export function generateValidatorsSource(): string {
-  const code = loadAjv().standaloneCode(buildAjv({ source: true, esm: true }), { ...VALIDATOR_IDS });
+  const files = readSchemaFiles();
+  const code = loadAjv().standaloneCode(buildAjv(files, { source: true, esm: true }), { ...VALIDATOR_IDS });
   const body = code
     .replace(/^"use strict";/, '')
     .replace(/require\("ajv\/dist\/runtime\/ucs2length"\)/g, 'ucs2lengthRuntime');
@@ -92,6 +101,8 @@ export function generateValidatorsSource(): string {
     '// Node gives the CommonJS exports object, bundlers its `default`: accept both.',
     "const ucs2lengthRuntime = { default: typeof ucs2lengthModule === 'function' ? ucs2lengthModule : ucs2lengthModule.default };",
     body,
+    '// The schemas themselves, for `verdict schema` and the `schemas` export.',
+    `export const schemas = ${JSON.stringify(files)};`,
     '',
   ].join('\n');
 }
@@ -99,7 +110,7 @@ export function generateValidatorsSource(): string {
 /** The validators: ajv's pre-generated standalone code (compiled at run time only if asked). */
 export function getValidators(options: { compile?: boolean } = {}): Validators {
   if (options.compile) {
-    const ajv = buildAjv();
+    const ajv = buildAjv(readSchemaFiles());
     return {
       file: ajv.getSchema(VALIDATOR_IDS.file)!,
       agentFile: ajv.getSchema(VALIDATOR_IDS.agentFile)!,
@@ -257,7 +268,7 @@ function errorDiagnostic(e: ErrorObject, segments: string[], sourceMap: SourceMa
         code: 'schema/invalid-value',
         message:
           name === 'rule'
-            ? `\`rule\` must be \`allow[N]\`, \`deny[N]\` or \`default\`, not ${show(e.data)}`
+            ? `\`rule\` must be \`allow[N]\`, \`deny[N]\`, \`ask[N]\` or \`default\`, not ${show(e.data)}`
             : `\`${name}\` does not match the pattern \`${String(params['pattern'])}\``,
       };
       if (valueSpan) d.span = valueSpan;

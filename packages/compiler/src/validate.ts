@@ -12,6 +12,7 @@ import {
   POLICY_DOMAIN_ORDER,
   POLICY_DOMAINS,
   POLICY_FIELD_NAMES,
+  rulesOf,
   shortRegexError,
 } from '@verdict/engine';
 import type {
@@ -24,6 +25,7 @@ import type {
   RuleIR,
   Span,
 } from '@verdict/engine';
+import { TOO_LARGE, TOO_LARGE_HELP } from '@verdict/engine';
 import { didYouMean, normalizeWord } from './did-you-mean.ts';
 import { lowerPolicy } from './lower.ts';
 import { SourceMap } from './positions.ts';
@@ -61,7 +63,7 @@ function withSpan(d: Diagnostic, span: Span | undefined): Diagnostic {
 
 function ruleOf(ir: ApproverIR, issue: ApproverConfigIssue): RuleIR | undefined {
   if (issue.list === undefined || issue.index === undefined) return undefined;
-  return (issue.list === 'allow' ? ir.allow : ir.deny)[issue.index];
+  return rulesOf(ir, issue.list)[issue.index];
 }
 
 /** An engine configuration issue as a located diagnostic; the Go text goes in `related`. */
@@ -121,7 +123,9 @@ export function approverIssueDiagnostic(
       code: issue.code,
       severity: compat ? 'warning' : 'error',
       message: `invalid regular expression \`${excerpt(rule?.match ?? '')}\`${where}`,
-      help: compat
+      help: detail.includes(TOO_LARGE)
+        ? `${detail}; ${TOO_LARGE_HELP}${compat ? '; in compatibility mode the approver denies every call' : ''}`
+        : compat
         ? `${detail}; in compatibility mode the approver denies every call, as the reference does`
         : /unsupported Perl syntax|invalid escape sequence|invalid nested repetition/.test(detail)
           ? `${detail}; Go's regexp (RE2) has no lookaround, backreferences or possessive quantifiers`

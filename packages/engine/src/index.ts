@@ -14,6 +14,7 @@ export type {
   PolicyIR,
   RuleIR,
   RuleList,
+  RuledDecision,
   TestCaseIR,
 } from './ir.ts';
 
@@ -29,9 +30,21 @@ export type {
   Explanation,
   MatchSpan,
   RuleRef,
+  RuledDecisionResult,
   RuledResult,
 } from './approver/types.ts';
-export { compileRegex, firstLoneSurrogate, MAX_PATTERN_CHARS, shortRegexError, wellFormed } from './regex/regex.ts';
+export {
+  compileRegex,
+  firstLoneSurrogate,
+  GO_MAX_PROGRAM_SIZE,
+  LAST_FOLDING_CODE_POINT,
+  MAX_PATTERN_CHARS,
+  MAX_PROGRAM_SIZE,
+  shortRegexError,
+  TOO_LARGE,
+  TOO_LARGE_HELP,
+  wellFormed,
+} from './regex/regex.ts';
 export type { CompileRegexResult, CompiledRegex, RegexMatch } from './regex/regex.ts';
 export {
   CANONICAL_REJECT_REASON,
@@ -63,6 +76,7 @@ export {
   // `denyAll` is the human-decision handler (B6.6); the approver is exported under this name.
   denyAll as denyAllApprover,
   intersect,
+  toApproval,
 } from './approver/builtins.ts';
 export { auditEventFor, auditToolError, withAudit } from './approver/audit.ts';
 export {
@@ -71,6 +85,7 @@ export {
   goTrimSpace,
   normalizeApproverDefault,
   normalizeApproverMode,
+  rulesOf,
 } from './approver/config.ts';
 export type {
   ApproverConfigIssue,
@@ -78,7 +93,7 @@ export type {
   CompileApproverOptions,
   CompileApproverResult,
 } from './approver/config.ts';
-export { DEFAULT_PATTERN_REASON } from './approver/pattern.ts';
+export { DEFAULT_ASK_REASON, DEFAULT_PATTERN_REASON } from './approver/pattern.ts';
 
 // run policy
 export type {

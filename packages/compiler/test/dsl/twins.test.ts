@@ -88,7 +88,7 @@ describe('fixtures: YAML/JSON policies and their .verdict twins', () => {
 
   it('finds the policies of every walked folder', () => {
     const count = (prefix: string) => pairs.filter((f) => f.startsWith(prefix)).length;
-    expect([count('cli/'), count('lint/'), count('policies/'), count('testing/')]).toEqual([36, 7, 10, 17]);
+    expect([count('cli/'), count('lint/'), count('policies/'), count('testing/')]).toEqual([40, 7, 12, 17]);
   });
 
   it(`skips ${EXPECTED_SKIPPED_FILES} policy files that do not load, listed by diagnostic code`, () => {

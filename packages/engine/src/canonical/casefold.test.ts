@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { caseFold, equalFold, foldCodePoint } from './casefold.ts';
-import { compileRegex } from '../regex/regex.ts';
+import { compileRegex, LAST_FOLDING_CODE_POINT } from '../regex/regex.ts';
+import { RE2JS } from 're2js';
+import { compileApprover } from '../approver/config.ts';
 
 describe('caseFold: Unicode simple case folding orbits', () => {
   const equal: [string, string[]][] = [
@@ -109,5 +111,51 @@ describe('caseFold agrees with the Go fold tables inside re2js', () => {
     for (const m of members) if (cls.regex.test(String.fromCodePoint(m))) wrong.push(m.toString(16));
     expect(members.length).toBeGreaterThan(2800);
     expect(wrong).toEqual([]);
+  });
+});
+
+describe('one set of fold tables: tool names fold as (?i) patterns do', () => {
+  const pairs: [string, string, string][] = [
+    ['U+0390 and U+1FD3 (CaseFolding.txt only; no upper/lower mapping joins them)', '\u0390', '\u1fd3'],
+    ['U+03B0 and U+1FE3', '\u03b0', '\u1fe3'],
+    ['U+1C89 and U+1C8A (a Unicode 16.0 pair: re2js has it, no Go release does yet)', '\u1c89', '\u1c8a'],
+    ['KELVIN SIGN and k', '\u212a', 'k'],
+  ];
+  it.each(pairs)('%s', (_, a, b) => {
+    const re = compileRegex(`(?i)^${a}$`);
+    if (!re.ok) throw new Error(re.error);
+    expect(re.regex.testWhole(b)).toBe(true);
+    expect(equalFold(`x${a}`, `X${b}`)).toBe(true);
+  });
+
+  it('keeps apart what (?i) keeps apart: dotless ı, dotted İ and i', () => {
+    for (const [a, b] of [
+      ['\u0131', 'i'],
+      ['\u0130', 'i'],
+      ['\u0131', 'I'],
+    ] as const) {
+      const re = compileRegex(`(?i)^${a}$`);
+      if (!re.ok) throw new Error(re.error);
+      expect(re.regex.testWhole(b)).toBe(false);
+      expect(equalFold(a, b)).toBe(false);
+    }
+  });
+
+  it('a tool rule matches a tool name spelt with another member of the orbit', () => {
+    const { approver } = compileApprover({ mode: 'pattern', default: 'deny', reason: '', input: 'raw', allow: [{ tool: 'ra\u0390', match: '' }], deny: [] } as never);
+    expect(approver?.decide({ toolName: 'RA\u1fd3', input: '{}' }).decision).toBe('allow');
+  });
+
+  it('no code point above U+1FFFF folds with one outside its plane (so none is probed there)', () => {
+    for (let plane = 2; plane <= 16; plane++) {
+      const lo = plane * 0x10000;
+      const re = RE2JS.compile(`(?i)[\\x{${lo.toString(16)}}-\\x{${(lo + 0xffff).toString(16)}}]`) as unknown as {
+        re2Input: { prog: { inst: { op: number; runes: ArrayLike<number> }[] } };
+      };
+      const runes = re.re2Input.prog.inst.filter((i) => i.op === 8 || i.op === 9).map((i) => Array.from(i.runes));
+      expect(runes).toEqual([[lo, lo + 0xffff]]);
+    }
+    expect(LAST_FOLDING_CODE_POINT).toBe(0x1ffff);
+    expect(foldCodePoint(0x20000)).toBe(0x20000);
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { compileRegex, firstLoneSurrogate, MAX_PATTERN_CHARS, shortRegexError, wellFormed } from './regex.ts';
+import { compileRegex, firstLoneSurrogate, GO_MAX_PROGRAM_SIZE, groupNames, MAX_PATTERN_CHARS, MAX_PROGRAM_SIZE, renameDuplicateGroups, shortRegexError, TOO_LARGE_HELP, wellFormed } from './regex.ts';
 import type { CompiledRegex } from './regex.ts';
 
 /** Any UTF-16 code unit (lone surrogates included), plus some astral and JSON-ish characters. */
@@ -46,7 +46,6 @@ describe('compileRegex: what Go rejects, with Go error text', () => {
     ['bad range', '[z-a]', 'error parsing regexp: invalid character class range: `z-a`'],
     ['unknown class', '\\p{Foo}', 'error parsing regexp: invalid character class range: `\\p{Foo}`'],
     ['python backreference', '(?P=n)', 'error parsing regexp: invalid or unsupported Perl syntax: `(?P`'],
-    ['duplicate group name', '(?P<n>a)(?P<n>b)', 'error parsing regexp: duplicate capture group name: `n`'],
     ['trailing backslash (Go prints an empty expression)', 'ab\\', 'error parsing regexp: trailing backslash at end of expression: ``'],
     ['lone surrogate in the pattern', 'a\ud800b', 'error parsing regexp: invalid UTF-8: `\ud800b`'],
   ];
@@ -189,6 +188,85 @@ describe('performance', () => {
     expect(mustCompile('rm -rf').test(big)).toBe(false);
     expect(mustCompile('(a+)+$').test(big)).toBe(true);
     expect(Date.now() - t0).toBeLessThan(5000);
+  });
+});
+
+describe('capture group names: Go accepts a name used twice', () => {
+  it('compiles a repeated name and matches as Go does', () => {
+    const re = mustCompile('(?P<c>ls)|(?P<c>pwd)');
+    expect(re.test('pwd')).toBe(true);
+    expect(re.test('ls')).toBe(true);
+    expect(re.test('cat')).toBe(false);
+    expect(re.source).toBe('(?P<c>ls)|(?P<c>pwd)');
+    expect(mustCompile('(?<c>a)(?P<c>b)(?<c>c)').test('xabc')).toBe(true);
+  });
+
+  // Expected texts from Go 1.19.8's regexp.Compile: the error after the repeated name quotes the pattern as written.
+  const later: [string, string][] = [
+    ['(?P<c>a)(?P<c>b)(', 'error parsing regexp: missing closing ): `(?P<c>a)(?P<c>b)(`'],
+    ['(?P<c>a)(?P<c>b))', 'error parsing regexp: unexpected ): `(?P<c>a)(?P<c>b))`'],
+    ['(?P<c>a)(?P<c>b)x**', 'error parsing regexp: invalid nested repetition operator: `**`'],
+    ['(?P<c>a)(?P<c>b)[z-a]', 'error parsing regexp: invalid character class range: `z-a`'],
+    ['(?P<c>a)(?P<c>b)(?P<>x)', 'error parsing regexp: invalid named capture: `(?P<>`'],
+    ['(?P<c>a)(?P<c>b)(?P<c!>x)', 'error parsing regexp: invalid named capture: `(?P<c!>`'],
+    ['(?P<c>a)(?P<c>b)\\8', 'error parsing regexp: invalid escape sequence: `\\8`'],
+  ];
+  it.each(later)('reports a later error in %s with Go text', (pattern, error) => {
+    expect(errorOf(pattern)).toBe(error);
+  });
+
+  it('reads names as Go does: not inside \\Q…\\E, a class or an escape', () => {
+    expect(groupNames('\\Q(?P<c>\\E(?P<c>x)[(?P<c>][[:alpha:](?P<c>]\\\\(?P<d>y)\\(?P<e>').map((g) => g.name)).toEqual(['c', 'd']);
+    expect(groupNames('[]](?P<a>x)[^]](?P<b>y)').map((g) => g.name)).toEqual(['a', 'b']);
+    expect(mustCompile('\\Q(?P<c>\\E(?P<c>x)').test('(?P<c>x')).toBe(true);
+  });
+
+  it('renames repeats to unused names of the same length, longer once those run out', () => {
+    expect(renameDuplicateGroups('(?P<c>a)(?P<c>b)(?<A>c)')).toBe('(?P<c>a)(?P<B>b)(?<A>c)');
+    const many = Array.from({ length: 70 }, () => '(?P<a>x)').join('');
+    const renamed = renameDuplicateGroups(many);
+    expect(renamed.length).toBeGreaterThan(many.length);
+    expect(new Set(groupNames(renamed).map((g) => g.name)).size).toBe(70);
+    expect(mustCompile(many).test('x'.repeat(70))).toBe(true);
+  });
+});
+
+describe('program size: Verdict keeps re2js bound, below Go', () => {
+  it('refuses a program Go compiles (1,500,001 instructions), and says where the bounds are', () => {
+    // Go 1.19.8 compiles this pattern (its bound is 3,355,443 instructions); re2js's is 1,398,101.
+    const pattern = `(?:${'a'.repeat(1500)}){1000}`;
+    expect(errorOf(pattern)).toBe(`error parsing regexp: expression too large: \`${pattern}\``);
+    expect(TOO_LARGE_HELP).toContain('1,398,101');
+    expect(TOO_LARGE_HELP).toContain('3,355,443');
+    expect([MAX_PROGRAM_SIZE, GO_MAX_PROGRAM_SIZE]).toEqual([1_398_101, 3_355_443]);
+  });
+});
+
+/**
+ * Where Go releases differ, Verdict follows Go 1.22 and later for syntax and error texts, and re2js's
+ * Unicode 17.0.0 tables for properties (packages/engine/README.md, "Which Go release"). Each row
+ * pins the choice: an older or newer Go would answer the other way.
+ */
+describe('the Go release Verdict follows', () => {
+  it('accepts (?<name>…) as Go 1.22+ does (Go 1.21 and older: `invalid or unsupported Perl syntax: `(?<``)', () => {
+    expect(mustCompile('(?<name>ls)').test('ls')).toBe(true);
+    expect(errorOf('(?<=x)')).toBe('error parsing regexp: invalid named capture: `(?<=x)`');
+  });
+
+  it('says `expression too large` as Go 1.20+ does (Go 1.19: `regexp/syntax: internal error`)', () => {
+    const p = `(?:${'a'.repeat(3400)}){1000}`;
+    expect(errorOf(p)).toBe(`error parsing regexp: expression too large: \`${p}\``);
+  });
+
+  it('knows the scripts of Unicode 15.0 (Go 1.21+) and of 16.0 and 17.0 (no Go release yet)', () => {
+    expect(mustCompile('\\p{Kawi}').test('\u{11f04}')).toBe(true); // 15.0
+    expect(mustCompile('\\p{Garay}').test('\u{10d50}')).toBe(true); // 16.0
+    expect(mustCompile('\\p{Sidetic}').test('\u{10940}')).toBe(true); // 17.0
+    expect(mustCompile('\\pL').test('\u{10940}')).toBe(true);
+  });
+
+  it('folds the case pairs of Unicode 16.0 (Go 1.21–1.25, on Unicode 15.0.0, do not)', () => {
+    expect(mustCompile('(?i)^\u1c89$').testWhole('\u1c8a')).toBe(true);
   });
 });
 

@@ -11,6 +11,13 @@
  *   one, so every subject is first made well-formed: each lone surrogate becomes U+FFFD, which is what
  *   the string's UTF-8 encoding holds and what Go sees for an invalid byte. The replacement keeps
  *   the string's length (one code unit for one), so offsets still index the original string.
+ * - Group names: Go accepts a capture group name used twice (`(?P<c>ls)|(?P<c>pwd)`); re2js refuses
+ *   it. Names never change what a pattern matches, so a pattern re2js refuses for that reason alone
+ *   is compiled with its repeated names rewritten (`renameDuplicateGroups`).
+ * - Size: re2js refuses programs over 1,398,101 instructions, Go's `regexp` over 3,355,443 (its
+ *   `maxSize`, 128 MiB of 40-byte instructions; re2js counts 96-byte ones). Verdict keeps re2js's
+ *   bound: re2js's instructions are JavaScript objects, and a program at its own bound already takes
+ *   seconds and ~170 MB to compile (about 2.4 times that at Go's). The error says so (`TOO_LARGE_HELP`).
  */
 import { RE2JS, RE2JSSyntaxException } from 're2js';
 import { codePointCount, excerpt } from '../diagnostics.ts';
@@ -42,6 +49,14 @@ export type CompileRegexResult = { ok: true; regex: CompiledRegex } | { ok: fals
 
 const PREFIX = 'error parsing regexp: ';
 const TRAILING_BACKSLASH = 'trailing backslash at end of expression';
+const DUPLICATE_NAME = 'duplicate capture group name';
+export const TOO_LARGE = 'expression too large';
+/** The program size bounds (instructions) of re2js, which Verdict keeps, and of Go's `regexp`. */
+export const MAX_PROGRAM_SIZE = 1_398_101;
+export const GO_MAX_PROGRAM_SIZE = 3_355_443;
+/** Why Verdict refuses a pattern that Go may compile: said wherever `expression too large` is shown. */
+export const TOO_LARGE_HELP =
+  'Verdict refuses regex programs over 1,398,101 instructions; Go\'s regexp allows up to 3,355,443, so Go may compile this pattern: split it into several rules or bound its repeats';
 
 /**
  * The longest pattern compiled, in characters (code points). Go's `regexp/syntax` has no limit on
@@ -69,17 +84,31 @@ export function compileRegex(pattern: string): CompileRegexResult {
   try {
     re = RE2JS.compile(pattern, 0);
   } catch (e) {
-    return { ok: false, error: describeCompileError(e, pattern) };
+    if (!(e instanceof RE2JSSyntaxException && e.error === DUPLICATE_NAME)) return { ok: false, error: describeCompileError(e, pattern) };
+    const renamed = renameDuplicateGroups(pattern);
+    try {
+      re = RE2JS.compile(renamed, 0);
+    } catch (e2) {
+      return { ok: false, error: describeCompileError(e2, pattern, renamed) };
+    }
   }
   return { ok: true, regex: wrap(pattern, re) };
 }
 
-function describeCompileError(e: unknown, pattern: string): string {
+/**
+ * Go's error for `pattern`. `compiled` is the text re2js was given (`pattern` with renamed groups,
+ * the same length): an expression quoted from it is quoted from `pattern` at the same place.
+ */
+function describeCompileError(e: unknown, pattern: string, compiled: string = pattern): string {
   if (e instanceof RE2JSSyntaxException) {
     const code = e.error;
     // Go reports an empty expression for a trailing backslash and the whole pattern for the
     // size and depth limits; re2js leaves the expression out in both cases.
-    const expr = e.input ?? (code === TRAILING_BACKSLASH ? '' : pattern);
+    let expr = e.input ?? (code === TRAILING_BACKSLASH ? '' : pattern);
+    if (compiled !== pattern && expr !== pattern) {
+      const at = compiled.indexOf(expr);
+      if (at >= 0 && compiled.length === pattern.length) expr = pattern.slice(at, at + expr.length);
+    }
     return goError(code, expr);
   }
   // Anything else re2js throws is its own failure, reported as Go reports an internal error.
@@ -161,4 +190,171 @@ export function shortRegexError(error: string): string {
   const expr = error.slice(open + 3, -1);
   const short = excerpt(expr);
   return short === expr ? error : `${error.slice(0, open + 3)}${short}\``;
+}
+
+const NAME_CHARS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_';
+
+function isGroupName(name: string): boolean {
+  if (name === '') return false;
+  for (let i = 0; i < name.length; i++) if (!NAME_CHARS.includes(name[i]!)) return false;
+  return true;
+}
+
+/**
+ * Where each capture group name of `pattern` is (`(?P<name>` and `(?<name>`), read as Go's parser
+ * reads the pattern: not inside `\Q…\E`, a character class (`[…]`, with its `[:name:]` items and a
+ * leading `]`) or an escape.
+ */
+export function groupNames(pattern: string): { start: number; name: string }[] {
+  const out: { start: number; name: string }[] = [];
+  const n = pattern.length;
+  let i = 0;
+  while (i < n) {
+    const c = pattern[i]!;
+    if (c === '\\') {
+      if (pattern[i + 1] === 'Q') {
+        const end = pattern.indexOf('\\E', i + 2);
+        i = end < 0 ? n : end + 2;
+      } else {
+        i += 2; // `\x{…}`, `\p{…}` hold no `(` or `[` that Go would read as syntax
+      }
+      continue;
+    }
+    if (c === '[') {
+      i++;
+      if (pattern[i] === '^') i++;
+      let first = true;
+      while (i < n && (pattern[i] !== ']' || first)) {
+        first = false;
+        if (pattern.startsWith('[:', i)) {
+          const end = pattern.indexOf(':]', i + 2);
+          if (end >= 0) {
+            i = end + 2;
+            continue;
+          }
+        }
+        i += pattern[i] === '\\' ? 2 : 1;
+      }
+      i++;
+      continue;
+    }
+    if (c === '(' && pattern[i + 1] === '?') {
+      const open = pattern.startsWith('P<', i + 2) ? i + 4 : pattern[i + 2] === '<' ? i + 3 : -1;
+      if (open >= 0) {
+        const close = pattern.indexOf('>', open);
+        if (close >= 0 && isGroupName(pattern.slice(open, close))) {
+          out.push({ start: open, name: pattern.slice(open, close) });
+          i = close + 1;
+          continue;
+        }
+      }
+    }
+    i++;
+  }
+  return out;
+}
+
+/**
+ * `pattern` with every repeated capture group name after its first use replaced by an unused name
+ * of the same length (so errors quote the same places), or a longer one when none is left.
+ */
+export function renameDuplicateGroups(pattern: string): string {
+  const groups = groupNames(pattern);
+  const used = new Set(groups.map((g) => g.name));
+  const seen = new Set<string>();
+  const fresh = (length: number): string => {
+    for (let len = length; ; len++) {
+      const digits = new Array<number>(len).fill(0);
+      for (;;) {
+        const name = digits.map((d) => NAME_CHARS[d]).join('');
+        if (!used.has(name)) {
+          used.add(name);
+          return name;
+        }
+        let k = len - 1;
+        while (k >= 0 && digits[k] === NAME_CHARS.length - 1) digits[k--] = 0;
+        if (k < 0) break;
+        digits[k]!++;
+      }
+    }
+  };
+  let out = '';
+  let last = 0;
+  for (const g of groups) {
+    if (!seen.has(g.name)) {
+      seen.add(g.name);
+      continue;
+    }
+    out += pattern.slice(last, g.start) + fresh(g.name.length);
+    last = g.start + g.name.length;
+  }
+  return out + pattern.slice(last);
+}
+
+// --- Simple case folding, read from re2js's own tables ---
+
+/** re2js internals (2.10.0, src/Inst.js): the instruction fields read here. */
+interface Re2Inst {
+  op: number;
+  arg: number;
+  runes: ArrayLike<number>;
+}
+const INST_RUNE = 8;
+const INST_RUNE1 = 9;
+const INST_FOLD_CASE = 1;
+
+/** Code points per probe: one pattern of this many one-character classes. */
+const FOLD_BLOCK_BITS = 8;
+/** Above this no code point folds (checked by a test against re2js's tables): no probe is needed. */
+export const LAST_FOLDING_CODE_POINT = 0x1ffff;
+const foldBlocks = new Map<number, Uint32Array>();
+
+/**
+ * The representatives of one block of code points, read from the program re2js compiles for
+ * `(?i)[\x{c}][\x{c+1}]…`. Its parser (Go's) turns each `(?i)` class into the code point's fold orbit
+ * and then, as Go's does, writes a one-member orbit as a plain literal and a two-member one as a
+ * folded literal of its smaller member; a larger orbit stays a class, sorted. So the program holds,
+ * in order, one rune instruction per code point whose first rune is the smallest member of its orbit.
+ */
+function probeFoldBlock(block: number): Uint32Array {
+  const lo = block << FOLD_BLOCK_BITS;
+  const size = 1 << FOLD_BLOCK_BITS;
+  const reps = new Uint32Array(size);
+  const cps: number[] = [];
+  let pattern = '(?i)';
+  for (let i = 0; i < size; i++) {
+    const c = lo + i;
+    reps[i] = c;
+    if (c >= 0xd800 && c <= 0xdfff) continue;
+    cps.push(c);
+    pattern += `[\\x{${c.toString(16)}}]`;
+  }
+  const prog = (RE2JS.compile(pattern, 0) as unknown as { re2Input?: { prog?: { inst?: Re2Inst[] } } }).re2Input?.prog;
+  const runeInsts = (prog?.inst ?? []).filter((inst) => inst.op === INST_RUNE || inst.op === INST_RUNE1);
+  if (runeInsts.length !== cps.length) throw new Error(`case folding: re2js compiled ${runeInsts.length} rune instructions for ${cps.length} code points`);
+  runeInsts.forEach((inst, k) => {
+    const c = cps[k]!;
+    const rep = inst.runes[0];
+    const folded = inst.op === INST_RUNE || (inst.arg & INST_FOLD_CASE) !== 0;
+    if (rep === undefined || rep > c || (!folded && rep !== c)) throw new Error(`case folding: unexpected instruction for U+${c.toString(16)}`);
+    reps[c - lo] = rep;
+  });
+  return reps;
+}
+
+/**
+ * The smallest member of the simple case-folding orbit of `cp` (`k`, `K` and U+212A KELVIN SIGN all
+ * give `K`), from the tables re2js's `(?i)` uses: tool names and keys fold exactly as patterns do.
+ * Lone surrogates and non-folding code points give themselves.
+ */
+export function foldRepresentative(cp: number): number {
+  if (cp < 0x80) return cp >= 0x61 && cp <= 0x7a ? cp - 0x20 : cp;
+  if (cp > LAST_FOLDING_CODE_POINT) return cp;
+  const block = cp >>> FOLD_BLOCK_BITS;
+  let reps = foldBlocks.get(block);
+  if (reps === undefined) {
+    reps = probeFoldBlock(block);
+    foldBlocks.set(block, reps);
+  }
+  return reps[cp - (block << FOLD_BLOCK_BITS)]!;
 }

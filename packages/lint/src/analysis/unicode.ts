@@ -6,6 +6,7 @@
  * none of them ASCII), so a verdict may in theory differ for such characters. Every witness is
  * re-checked against the real engine before it is reported, which catches a wrong one.
  */
+import { caseFold, foldCodePoint, LAST_FOLDING_CODE_POINT } from '@verdict/engine';
 import { ANY, type CharSet, EMPTY, fromRanges, fromSpec, has, union } from './charset.ts';
 
 /** Go's general categories (`unicode.Categories`). `C` is Go's: Cc|Cf|Co|Cs, without unassigned. */
@@ -99,45 +100,18 @@ export function isWordChar(cp: number): boolean {
 let orbits: Map<number, number[]> | undefined;
 
 /**
- * Every code point with a non-trivial fold orbit, mapped to its orbit (sorted). Built as the
- * engine's case folding is: union of single-code-point `toLowerCase`/`toUpperCase` mappings over
- * planes 0 and 1, except `ı` (U+0131) and `İ` (U+0130), which only fold under Turkic rules.
+ * Every code point with a non-trivial fold orbit, mapped to its orbit (sorted): the engine's orbits,
+ * which are re2js's `(?i)` tables (`foldCodePoint`), so lint reasons with the tables patterns match with.
  */
 function orbitTable(): Map<number, number[]> {
   if (orbits !== undefined) return orbits;
-  const parent = new Map<number, number>();
-  const find = (x: number): number => {
-    let r = x;
-    for (let p = parent.get(r); p !== undefined && p !== r; p = parent.get(r)) r = p;
-    return r;
-  };
-  const join = (a: number, b: number): void => {
-    const ra = find(a);
-    const rb = find(b);
-    if (ra === rb) return;
-    if (!parent.has(ra)) parent.set(ra, ra);
-    if (!parent.has(rb)) parent.set(rb, rb);
-    if (ra < rb) parent.set(rb, ra);
-    else parent.set(ra, rb);
-  };
-  for (let c = 0; c <= 0x1ffff; c++) {
+  const groups = new Map<number, number[]>();
+  for (let c = 0; c <= LAST_FOLDING_CODE_POINT; c++) {
     if (c === 0xd800) {
       c = 0xdfff;
       continue;
     }
-    if (c === 0x130 || c === 0x131) continue;
-    const s = String.fromCodePoint(c);
-    for (const t of [s.toLowerCase(), s.toUpperCase()]) {
-      if (t === s) continue;
-      const cp = t.codePointAt(0) as number;
-      if (cp === 0x130 || cp === 0x131) continue;
-      if (t.length !== (cp > 0xffff ? 2 : 1)) continue;
-      join(c, cp);
-    }
-  }
-  const groups = new Map<number, number[]>();
-  for (const c of parent.keys()) {
-    const r = find(c);
+    const r = foldCodePoint(c);
     let g = groups.get(r);
     if (g === undefined) {
       g = [];
@@ -148,7 +122,6 @@ function orbitTable(): Map<number, number[]> {
   orbits = new Map();
   for (const g of groups.values()) {
     if (g.length < 2) continue;
-    g.sort((a, b) => a - b);
     for (const c of g) orbits.set(c, g);
   }
   return orbits;
@@ -156,7 +129,34 @@ function orbitTable(): Map<number, number[]> {
 
 /** The fold orbit of `cp` (itself alone when it has no case). */
 export function orbit(cp: number): readonly number[] {
+  if (cp < 0x80) return asciiOrbit(cp);
+  return tableOrbit(cp);
+}
+
+/** `orbit` read from the full table (building it costs ~0.1 s, a third of a `verdict lint` run). */
+export function tableOrbit(cp: number): readonly number[] {
   return orbitTable().get(cp) ?? [cp];
+}
+
+let asciiOrbits: (readonly number[])[] | undefined;
+
+/**
+ * The orbits of ASCII code points without the table: a letter and its other case, plus the two
+ * letters outside ASCII that fold into it (U+017F `ſ` with `s`, U+212A KELVIN SIGN with `k`).
+ * unicode-ascii.test.ts checks every one against the table.
+ */
+function asciiOrbit(cp: number): readonly number[] {
+  if (asciiOrbits === undefined) {
+    asciiOrbits = [];
+    for (let c = 0; c < 0x80; c++) {
+      const upper = c >= 0x61 && c <= 0x7a ? c - 0x20 : c;
+      if (upper < 0x41 || upper > 0x5a) asciiOrbits.push([c]);
+      else if (upper === 0x4b) asciiOrbits.push([0x4b, 0x6b, 0x212a]);
+      else if (upper === 0x53) asciiOrbits.push([0x53, 0x73, 0x17f]);
+      else asciiOrbits.push([upper, upper + 0x20]);
+    }
+  }
+  return asciiOrbits[cp] as readonly number[];
 }
 
 /** `set` closed under simple case folding (what Go builds for a class under `(?i)`). */
@@ -171,13 +171,5 @@ export function foldSet(set: CharSet): CharSet {
 
 /** A canonical fold key for a string: equal keys exactly when equal under simple case folding. */
 export function foldKey(s: string): string {
-  // ASCII letters' orbits have the upper-case letter as smallest member (`K` < `k` < U+212A).
-  if (/^[\x00-\x7f]*$/.test(s)) return s.toUpperCase();
-  let out = '';
-  for (const ch of s) {
-    const cp = ch.codePointAt(0) as number;
-    const g = orbitTable().get(cp);
-    out += String.fromCodePoint(g === undefined ? cp : (g[0] as number));
-  }
-  return out;
+  return caseFold(s);
 }

@@ -1,0 +1,3 @@
+module verdict.local/goreference
+
+go 1.19
