@@ -2,7 +2,7 @@
  * Stage `load`: bytes to text. Refuses oversized files before reading them, rejects invalid UTF-8
  * and NUL bytes with their line and column, strips a BOM, and picks the syntax.
  */
-import { closeSync, constants, fstatSync, openSync, readSync, type PathLike, type Stats } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from 'node:fs';
 import { extname } from 'node:path';
 import type { Diagnostic } from '@verdict/engine';
 import { LineIndex, spanOf } from './positions.ts';
@@ -67,11 +67,12 @@ const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
  * stripped, NUL refused. `file` is the name diagnostics show; `path` is what is opened (a `Buffer`
  * for a name that is not valid UTF-8). Never throws.
  */
-export function readSourceFile(file: string, path: PathLike = file): LoadedText {
+export function readSourceFile(file: string, path: string | Uint8Array = file): LoadedText {
   let fd: number | undefined;
   try {
     try {
-      fd = openSync(path, OPEN_FLAGS);
+      // A `Uint8Array` path is the name's bytes (Node opens those as they are); the signature names no Node type.
+      fd = openSync(typeof path === 'string' ? path : Buffer.from(path.buffer, path.byteOffset, path.byteLength), OPEN_FLAGS);
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;
       if (code === 'ENOENT') {

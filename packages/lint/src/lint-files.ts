@@ -3,7 +3,7 @@
  * content: YAML and JSON files without any policy key are skipped), applies the configuration's
  * include and ignore globs, and lints each file with one shared regex cache.
  */
-import { readdirSync, statSync, type PathLike } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import { basename, extname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { parseDocument, isMap, isScalar } from 'yaml';
 import { nameFromBytes, readSourceFile } from '@verdict/compiler';
@@ -167,7 +167,7 @@ function* walkFolder(dir: string, path: string | Buffer): Generator<FoundFile> {
  * `.verdict` files always; YAML and JSON files with at least one policy key at the top level. A
  * file that cannot be read (too large, not UTF-8) counts as a policy, so its error is reported.
  */
-export function looksLikePolicy(file: string, path: PathLike = file): boolean {
+export function looksLikePolicy(file: string, path: string | Uint8Array = file): boolean {
   const ext = extname(file).toLowerCase();
   if (ext === '.verdict') return true;
   const read = readSourceFile(file, path);
