@@ -94,6 +94,24 @@ describe('createChunkDecoder', () => {
     expect(e.decode(new Uint8Array(0)) + e.decode(bom.subarray(0, 2)) + e.decode(Buffer.concat([bom.subarray(2), Buffer.from('x\n')])) + e.decode(Buffer.from('y')) + e.end()).toBe('x\ny');
   });
 
+  it('keeps no view of a chunk: the file path refills one buffer before the next decode', () => {
+    // The bytes of `é` and `😀` cut by chunk ends, each chunk handed out in the same buffer.
+    const all = Buffer.from('a\u00e9b\u{1f600}c\u00e9', 'utf8');
+    for (const ends of [[2, 6, all.length], [2, 5, 8, all.length], [1, 2, 3, 4, 5, 6, 7, 8, 9, all.length]]) {
+      const buffer = Buffer.alloc(all.length);
+      const d = createChunkDecoder();
+      let text = '';
+      let from = 0;
+      for (const end of ends) {
+        buffer.fill(0x78); // what a refill leaves where the last chunk was
+        all.copy(buffer, 0, from, end);
+        text += d.decode(buffer.subarray(0, end - from));
+        from = end;
+      }
+      expect(text + d.end()).toBe('a\u00e9b\u{1f600}c\u00e9');
+    }
+  });
+
   it('a character cut by an ASCII-only next chunk is one U+FFFD per byte, as Go reads it', () => {
     const d = createChunkDecoder();
     expect(d.decode(Buffer.from('ok\n')) + d.decode(Buffer.from([0x61, 0xe2, 0x80])) + d.decode(Buffer.from('b\n')) + d.end()).toBe('ok\na\ufffd\ufffdb\n');

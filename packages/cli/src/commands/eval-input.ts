@@ -164,7 +164,9 @@ export function createChunkDecoder(): { decode(bytes: Uint8Array): string; end()
       held = undefined;
     }
     const cut = cutSequenceStart(bytes);
-    if (cut < bytes.length) held = bytes.slice(cut); // (cut >= from: the bytes before `from` continue the held character)
+    // A copy: a chunk's buffer is refilled once decoded (`inputChunks`), and `Buffer#slice` is a view.
+    // (cut >= from: the bytes before `from` continue the held character.)
+    if (cut < bytes.length) held = new Uint8Array(bytes.subarray(cut));
     text += decodeUtf8AsGo(from === 0 && cut === bytes.length ? bytes : bytes.subarray(from, cut));
     if (atStart && text.length > 0) {
       atStart = false;
