@@ -94,6 +94,7 @@ describe('request lines: repeated and case-folded keys (wrong allows before)', (
       ['{"k":1,"toolName":"grep","\u212a":2}', 'request line repeats the key `k` as `\u212a`'],
       ['{"\\ud800":1,"toolName":"grep","\\udc00":2}', 'request line repeats the key `\ufffd`'],
       [`{"${'k'.repeat(100)}":1,"toolName":"grep","${'K'.repeat(100)}":2}`, `request line repeats the key \`${'k'.repeat(64)}…\` as \`${'K'.repeat(64)}…\``],
+      [`{"${'\u{1f600}'.repeat(65)}":1,"${'\u{1f600}'.repeat(65)}":2}`, `request line repeats the key \`${'\u{1f600}'.repeat(64)}…\``],
     ];
     for (const [line, reason] of rows) {
       expect(readRequestLine(b(line)), line).toBe(reason);

@@ -204,7 +204,8 @@ class Reader {
 }
 
 function shown(key: string): string {
-  return key.length > 64 ? `${key.slice(0, 64)}…` : key;
+  const chars = [...key];
+  return chars.length > 64 ? `${chars.slice(0, 64).join('')}…` : key;
 }
 
 /** The request a line of bytes holds, or why it is none, by the rules above. */

@@ -1,19 +1,22 @@
 /**
  * A request line of `verdict eval`, read as the reference reads it: Go's `encoding/json` decoding the
- * line into a struct with the fields `toolName`, `input` and `sessionId`. So a key names a field when
- * it equals the field's name exactly or under Go's field-name folding (`TOOLNAME`, `ınput` does not:
- * the folding is Unicode simple case folding, `unicode.SimpleFold` orbits, which is the engine's
- * `caseFold`: `ſessionId` names `sessionId`), and the text is Go's text: invalid UTF-8 is U+FFFD byte
- * by byte ({@link decodeUtf8AsGo}), a lone surrogate escape in a string is U+FFFD.
+ * line into a struct with the fields `toolName`, `input` and `sessionId`. The text is Go's: invalid
+ * UTF-8 is U+FFFD byte by byte ({@link decodeUtf8AsGo}), a lone surrogate escape in a string is
+ * U+FFFD, nesting stops at 10000 levels. A key names a field when it equals the field's name, or
+ * equals it under Go's field-name folding (`foldName` in `encoding/json/fold.go`: each rune to the
+ * smallest of its `unicode.SimpleFold` orbit, the relation of `bytes.EqualFold`), which is the
+ * engine's `caseFold`: `TOOLNAME` and `ſessionId` (U+017F) name fields, `İnput` and `ınput` do not
+ * (those two fold only under Turkic rules).
  *
- * Stricter than the reference where it would hide something from the approver (fail closed):
- * - a key repeated in the envelope, exactly or under that folding, makes the line a bad line (Go
- *   keeps the last value of a field, and a key for no field is dropped unseen);
- * - an `input` that is not a string is passed on as the exact text of the line that holds it (its
- *   span, white space, number literals and repeated keys included), as a string input holding the
- *   same text would be: raw mode matches that text, canonical mode refuses what it refuses;
- * - a missing or non-string `toolName` is a bad line (Go would decide it as the tool `""`); a
- *   `sessionId` that is not a string is ignored.
+ * Where the reference would hide something from the approver, or leaves a choice, Verdict decides:
+ * - a key written twice in the envelope, exactly or under that folding, makes the line a bad line
+ *   (Go keeps the last value of a field, and drops a key for no field unseen);
+ * - an `input` that is not a string is passed on as the exact text of the line that holds it (white
+ *   space, number literals and repeated keys included, as Go's `json.RawMessage` holds it), which is
+ *   what a string input holding the same text gives: raw mode matches that text, canonical mode
+ *   refuses what it refuses;
+ * - a missing or non-string `toolName` is a bad line (Go would decide a `null` one as the tool `""`);
+ *   a `sessionId` that is not a string is ignored.
  */
 import { type ApprovalRequest, caseFold, MAX_JSON_DEPTH, scanObjectMembers, wellFormed } from '@verdict/engine';
 import { decodeUtf8AsGo } from './eval-input.ts';
@@ -22,11 +25,13 @@ const TOOL_NAME = 'TOOLNAME'; // caseFold('toolName')
 const INPUT = 'INPUT';
 const SESSION_ID = 'SESSIONID';
 
-/** Keys longer than this are shortened in a reason. */
+/** Keys longer than this many characters are shortened in a reason. */
 const MAX_KEY_IN_REASON = 64;
 
 function shown(key: string): string {
-  return key.length > MAX_KEY_IN_REASON ? `${key.slice(0, MAX_KEY_IN_REASON)}…` : key;
+  if (key.length <= MAX_KEY_IN_REASON) return key;
+  const chars = Array.from(key);
+  return chars.length > MAX_KEY_IN_REASON ? `${chars.slice(0, MAX_KEY_IN_REASON).join('')}…` : key;
 }
 
 /** Members up to this many are checked for repeats pairwise; more go through a map. */
