@@ -27,6 +27,7 @@ const POLICY = [
   '    - {tool: read, match: "^\\\\{\\"path\\":\\"/w/"}',
   '  deny:',
   '    - {tool: read, match: "\\\\.\\\\."}',
+  '    - {tool: read, match: "\\\\x{FFFD}"}', // a character decoded wrong is seen
 ].join('\n');
 
 function approver(): CompiledApprover {
@@ -141,6 +142,8 @@ describe('verdict eval with a regular file on stdin', () => {
   }
   const tail = [
     cut,
+    // A second full read after the cut, which refills the buffer the cut character was read into.
+    ...Array.from({ length: Math.ceil((FILE_READ_BYTES * 1.1) / (filler.length + 1)) }, () => Buffer.from(filler + '\n')),
     Buffer.concat([Buffer.from('{"toolName":"read","input":"{\\"path\\":\\"/w/'), Buffer.from([0xff, 0xed, 0xa0, 0x80]), Buffer.from('\\"}"}\n')]),
     Buffer.from('\ufeff' + req('read', '{"path":"/w/x"}') + '\n'),
     Buffer.from(req('read', '{"path":"/w/../etc"}') + '\r\n'),
@@ -162,7 +165,7 @@ describe('verdict eval with a regular file on stdin', () => {
       expect(out.length - 1).toBe(lines.length + tail.length); // one answer a line; blank lines get none
       expect(out.slice(-7)).toEqual([
         expect.stringMatching(/^\{"decision":"allow"/),
-        expect.stringMatching(/^\{"decision":"allow"/),
+        expect.stringMatching(/^\{"decision":"deny","reason":"no","rule":\{"list":"deny","index":1,/), // the invalid bytes
         '{"decision":"deny","reason":"verdict: request line is not valid JSON","rule":null}',
         expect.stringMatching(/^\{"decision":"deny","reason":"no","rule":\{"list":"deny"/),
         '{"decision":"deny","reason":"verdict: request line is not valid JSON","rule":null}',
