@@ -256,7 +256,7 @@ const stringified = fc
 const line = fc
   .tuple(
     fc.oneof(envelope, stringified),
-    fc.array(fc.tuple(fc.nat(), fc.oneof(oddBytes, fc.constantFrom('"', ',', '\\', '}', ' ', '","toolName":"grep', ',"input":{"a":1}', '\\u0000').map(utf8), fc.constant(Buffer.alloc(0)))), { maxLength: 2 }),
+    fc.array(fc.tuple(fc.nat(), fc.oneof(oddBytes, fc.constantFrom('"', ',', '\\', '}', ' ', '\r', '","toolName":"grep', ',"input":{"a":1}', '\\u0000').map(utf8), fc.constant(Buffer.alloc(0)))), { maxLength: 2 }),
   )
   .map(([bytes, edits]) => {
     let out = bytes;

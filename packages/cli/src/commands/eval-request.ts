@@ -91,13 +91,14 @@ function plainEnd(line: string, from: number): number {
 
 /**
  * The request of a line written as `JSON.stringify({toolName, input, sessionId})` writes it (keys in
- * that order, no white space, a string input, a plain tool name and session id), or `undefined` for
- * {@link scanRequestLine} to read. The shape is checked from both ends, so only the input's text is
- * read in between, by `JSON.parse` (a whole line parsed that way costs no more: the input is nearly
- * all of it). That text must parse as one string: if it held `","toolName":"…` the line would have
- * more members than the shape, and `JSON.parse` refuses it. `JSON.parse` reads a string literal by
- * the grammar Go reads it by, and keeps a lone surrogate escape as a lone surrogate where Go reads
- * U+FFFD (see {@link requestOfDecodedLine}); a pair of escapes is one character to both.
+ * that order, no white space but after the object, a string input, a plain tool name and session
+ * id), or `undefined` for {@link scanRequestLine} to read. The shape is checked from both ends, so
+ * only the input's text is read in between, by `JSON.parse` (a whole line parsed that way costs no
+ * more: the input is nearly all of it). That text must parse as one string: if it held
+ * `","toolName":"…` the line would have more members than the shape, and `JSON.parse` refuses it.
+ * `JSON.parse` reads a string literal by the grammar Go reads it by, and keeps a lone surrogate
+ * escape as a lone surrogate where Go reads U+FFFD (see {@link requestOfDecodedLine}); a pair of
+ * escapes is one character to both.
  */
 function writtenAsStringified(line: string): ApprovalRequest | undefined {
   if (!line.startsWith(HEAD)) return undefined;
@@ -105,6 +106,7 @@ function writtenAsStringified(line: string): ApprovalRequest | undefined {
   if (toolEnd < 0 || !line.startsWith(INPUT_KEY, toolEnd)) return undefined;
   const inputStart = toolEnd + INPUT_KEY.length - 1;
   let end = line.length - 1;
+  for (let c = line.charCodeAt(end); c === 0x0d || c === 0x20 || c === 0x09; c = line.charCodeAt(end)) end--; // a CRLF line's CR
   if (line.charCodeAt(end) !== 0x7d /* } */ || line.charCodeAt(end - 1) !== 0x22) return undefined;
   // `…","sessionId":"s1"}` or `…"}`: the last string is the session id if it is written plainly.
   let sessionId: string | undefined;
