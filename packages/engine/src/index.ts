@@ -43,15 +43,18 @@ export {
   parseCanonical,
   parseStrictJson,
   quoteJsonString,
+  scanObjectMembers,
   topLevelMember,
 } from './canonical/canonical.ts';
 export type {
   CanonicalizeResult,
   JsonArray,
   JsonObject,
+  JsonMemberSpan,
   JsonValue,
   ParseCanonicalResult,
   ParseJsonResult,
+  ScanObjectResult,
 } from './canonical/canonical.ts';
 export { caseFold, equalFold, foldCodePoint } from './canonical/casefold.ts';
 export {
