@@ -7,12 +7,12 @@ import { getPreset, PRESET_NAMES } from '@verdict/engine';
 import type {
   ApprovalsIR,
   ApproverIR,
-  Decision,
   Diagnostic,
   Located,
   PolicyFileIR,
   PolicyIR,
   RuleIR,
+  RuledDecision,
   Span,
   TestCaseIR,
 } from '@verdict/engine';
@@ -21,7 +21,7 @@ import { entryOf, toJsonText } from './tree.ts';
 import type { JMap, JNode } from './tree.ts';
 
 /** Keys of the approver block, also accepted at the top level ("bare" placement). */
-export const APPROVER_KEYS: readonly string[] = ['mode', 'default', 'reason', 'input', 'allow', 'deny'];
+export const APPROVER_KEYS: readonly string[] = ['mode', 'default', 'reason', 'input', 'allow', 'deny', 'ask'];
 
 function str(node: JNode | undefined): string | undefined {
   if (!node || node.kind !== 'scalar') return undefined;
@@ -103,6 +103,9 @@ export function buildApprover(block: JMap): ApproverIR {
   }
   ir.allow = buildRules(entryOf(block, 'allow')?.value);
   ir.deny = buildRules(entryOf(block, 'deny')?.value);
+  // Set only when it holds a rule: an empty ask list is no ask list (the IR of every syntax agrees).
+  const ask = buildRules(entryOf(block, 'ask')?.value);
+  if (ask.length > 0) ir.ask = ask;
   return ir;
 }
 
@@ -115,7 +118,7 @@ function buildTests(node: JNode | undefined, diagnostics: Diagnostic[]): TestCas
     const tc: TestCaseIR = {
       tool: str(entryOf(item, 'tool')?.value) ?? '',
       input: '{}',
-      expect: (expect === 'allow' ? 'allow' : 'deny') satisfies Decision,
+      expect: (expect === 'allow' || expect === 'ask' ? expect : 'deny') satisfies RuledDecision,
       span: item.span,
     };
     const name = str(entryOf(item, 'name')?.value);

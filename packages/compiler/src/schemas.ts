@@ -257,7 +257,7 @@ function errorDiagnostic(e: ErrorObject, segments: string[], sourceMap: SourceMa
         code: 'schema/invalid-value',
         message:
           name === 'rule'
-            ? `\`rule\` must be \`allow[N]\`, \`deny[N]\` or \`default\`, not ${show(e.data)}`
+            ? `\`rule\` must be \`allow[N]\`, \`deny[N]\`, \`ask[N]\` or \`default\`, not ${show(e.data)}`
             : `\`${name}\` does not match the pattern \`${String(params['pattern'])}\``,
       };
       if (valueSpan) d.span = valueSpan;

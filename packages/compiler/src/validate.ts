@@ -10,6 +10,7 @@ import {
   POLICY_DOMAIN_ORDER,
   POLICY_DOMAINS,
   POLICY_FIELD_NAMES,
+  rulesOf,
 } from '@verdict/engine';
 import type {
   ApproverConfigIssue,
@@ -58,7 +59,7 @@ function withSpan(d: Diagnostic, span: Span | undefined): Diagnostic {
 
 function ruleOf(ir: ApproverIR, issue: ApproverConfigIssue): RuleIR | undefined {
   if (issue.list === undefined || issue.index === undefined) return undefined;
-  return (issue.list === 'allow' ? ir.allow : ir.deny)[issue.index];
+  return rulesOf(ir, issue.list)[issue.index];
 }
 
 /** An engine configuration issue as a located diagnostic; the Go text goes in `related`. */

@@ -14,6 +14,7 @@ export type {
   PolicyIR,
   RuleIR,
   RuleList,
+  RuledDecision,
   TestCaseIR,
 } from './ir.ts';
 
@@ -29,6 +30,7 @@ export type {
   Explanation,
   MatchSpan,
   RuleRef,
+  RuledDecisionResult,
   RuledResult,
 } from './approver/types.ts';
 export { compileRegex, firstLoneSurrogate, wellFormed } from './regex/regex.ts';
@@ -63,6 +65,7 @@ export {
   // `denyAll` is the human-decision handler (B6.6); the approver is exported under this name.
   denyAll as denyAllApprover,
   intersect,
+  toApproval,
 } from './approver/builtins.ts';
 export { auditEventFor, auditToolError, withAudit } from './approver/audit.ts';
 export {
@@ -71,6 +74,7 @@ export {
   goTrimSpace,
   normalizeApproverDefault,
   normalizeApproverMode,
+  rulesOf,
 } from './approver/config.ts';
 export type {
   ApproverConfigIssue,
@@ -78,7 +82,7 @@ export type {
   CompileApproverOptions,
   CompileApproverResult,
 } from './approver/config.ts';
-export { DEFAULT_PATTERN_REASON } from './approver/pattern.ts';
+export { DEFAULT_ASK_REASON, DEFAULT_PATTERN_REASON } from './approver/pattern.ts';
 
 // run policy
 export type {

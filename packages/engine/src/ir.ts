@@ -6,8 +6,14 @@
  */
 import type { Span } from './diagnostics.ts';
 
+/** The reference approver's two decisions (what `Approver.approve` returns). */
 export type Decision = 'allow' | 'deny';
-export type RuleList = 'allow' | 'deny';
+/**
+ * A pattern approver's decision, with `ask` (a Verdict extension): the call needs a person's
+ * confirmation. Only `decide`, `explain` and tests see `ask`; `approve` answers it with a deny.
+ */
+export type RuledDecision = Decision | 'ask';
+export type RuleList = 'allow' | 'deny' | 'ask';
 export type InputMode = 'raw' | 'canonical';
 
 /** A value as written in the source, with where it was written. */
@@ -40,6 +46,11 @@ export interface ApproverIR {
   input: InputMode;
   allow: RuleIR[];
   deny: RuleIR[];
+  /**
+   * Rules whose calls need a person's confirmation (a Verdict extension): deny > ask > allow.
+   * Absent (or empty): the approver decides exactly as the reference does.
+   */
+  ask?: RuleIR[];
   span?: Span;
   modeSpan?: Span;
   defaultSpan?: Span;
@@ -79,10 +90,10 @@ export interface TestCaseIR {
   tool: string;
   /** Raw JSON text of the tool input, exactly as the approver will see it. */
   input: string;
-  expect: Decision;
+  expect: RuledDecision;
   /** Expected reason, when given. */
   reason?: string;
-  /** Expected deciding rule, when given: `deny[0]`, `allow[2]` or `default`. */
+  /** Expected deciding rule, when given: `deny[0]`, `ask[1]`, `allow[2]` or `default`. */
   rule?: string;
   span?: Span;
 }

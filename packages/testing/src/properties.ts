@@ -3,7 +3,7 @@
  * with `fc.assert`), plus what a counterexample means: the decisions that broke it, and the inline
  * tests to paste so the example stays fixed once the rule is.
  */
-import type { Decision, Explanation } from '@verdict/engine';
+import type { Explanation, RuledDecision } from '@verdict/engine';
 import fc from 'fast-check';
 import type { ToolCall } from './calls.ts';
 import { callsFor } from './derive.ts';
@@ -203,7 +203,7 @@ export function invariantUnderRespelling(policy: PolicyUnderTest, options: Domai
       const op = observe(policy, plain);
       const oo = observe(policy, other);
       // The compact spelling's decision is taken as the intended one: it is how the author wrote the example.
-      const expect: Decision = op.explanation.decision;
+      const expect: RuledDecision = op.explanation.decision;
       return {
         summary: `${policy.name} decides two spellings of the same input differently`,
         observations: [op, oo],

@@ -2,13 +2,13 @@
  * A call as a ready-to-paste inline test: the YAML form (`- {tool: bash, input: '…', expect: deny}`)
  * and the `.verdict` form (`test { deny bash {"command":"…"} }`).
  */
-import type { Decision } from '@verdict/engine';
+import type { RuledDecision } from '@verdict/engine';
 import type { ToolCall } from './calls.ts';
 import { parseJson } from './json.ts';
 
 export interface SuggestedTest {
   call: ToolCall;
-  expect: Decision;
+  expect: RuledDecision;
   name?: string;
 }
 

@@ -3,7 +3,7 @@
  * with tool name and reason) for a denied one, `tool.error` (warn) for a call that ran and failed.
  * Logging never changes a decision: a logger that throws is ignored.
  */
-import { failClosed } from './builtins.ts';
+import { failClosed, toApproval } from './builtins.ts';
 import type {
   ApprovalRequest,
   ApprovalResult,
@@ -51,11 +51,16 @@ export function withAudit(approver: Approver, logger: AuditLogger): Approver {
   const decideAndLog = (request: ApprovalRequest): RuledResult => {
     let rule: RuleRef | null = null;
     let result: ApprovalResult;
+    let asked = false;
     if (typeof decideFn === 'function') {
       let ruled: RuledResult | undefined;
-      result = failClosed(() => (ruled = decideFn.call(approver, request)));
+      // An `ask` is logged as what `approve` answers: a deny with the ask reason.
+      result = failClosed(() => toApproval((ruled = decideFn.call(approver, request))));
       // A result that failClosed had to replace keeps no rule: the rule must explain the decision.
-      if (ruled !== undefined && ruled.decision === result.decision && ruled.reason === result.reason) rule = ruled.rule;
+      if (ruled !== undefined && toApproval(ruled).decision === result.decision && ruled.reason === result.reason) {
+        rule = ruled.rule;
+        asked = ruled.decision === 'ask';
+      }
     } else {
       result = failClosed(() => approver.approve(request));
     }
@@ -64,12 +69,9 @@ export function withAudit(approver: Approver, logger: AuditLogger): Approver {
     } catch {
       // As above: the decision stands.
     }
-    return { decision: result.decision, reason: result.reason, rule };
+    return { decision: asked ? 'ask' : result.decision, reason: result.reason, rule };
   };
-  const approve = (request: ApprovalRequest): ApprovalResult => {
-    const { decision, reason } = decideAndLog(request);
-    return { decision, reason };
-  };
+  const approve = (request: ApprovalRequest): ApprovalResult => toApproval(decideAndLog(request));
   if (typeof decideFn === 'function' && typeof explain === 'function') {
     const audited: CompiledApprover = { approve, decide: decideAndLog, explain: (request) => explain.call(approver, request) };
     return audited;

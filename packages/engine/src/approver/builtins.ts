@@ -2,7 +2,7 @@
  * Built-in approvers and composition (semantics.md A1, A5). Every approver here is total: it never
  * throws, and anything unexpected (an exception, a malformed result) becomes a deny.
  */
-import type { ApprovalRequest, ApprovalResult, Approver } from './types.ts';
+import type { ApprovalRequest, ApprovalResult, Approver, RuledDecisionResult } from './types.ts';
 
 /** The reason for a deny-all approver configured without one. */
 export const DEFAULT_DENY_ALL_REASON = 'denied by policy';
@@ -24,6 +24,14 @@ export function internalErrorReason(error: unknown): string {
 /** A deny result; an empty reason is never returned (a deny always says why). */
 export function denied(reason: string): ApprovalResult {
   return { decision: 'deny', reason: reason === '' ? DEFAULT_DENY_ALL_REASON : reason };
+}
+
+/**
+ * The reference contract's answer for a decision that may be `ask`: `ask` becomes a deny with the
+ * same reason (a host that cannot ask a person must not run the call); anything else is unchanged.
+ */
+export function toApproval(result: RuledDecisionResult): ApprovalResult {
+  return result.decision === 'ask' ? { decision: 'deny', reason: result.reason } : { decision: result.decision, reason: result.reason };
 }
 
 /** Runs `decide`, turning any exception or malformed result into a deny (fail closed). */

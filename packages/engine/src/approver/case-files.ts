@@ -1,6 +1,6 @@
 /**
  * Readers for the shared approver case files in `fixtures/cases/` (approver-load.json,
- * decisions.json): their configuration block shape and its conversion to `ApproverIR`.
+ * decisions.json, decisions-ask.json): their configuration block shape and its conversion to `ApproverIR`.
  * Used by this package's table tests; other packages read the same files with their own loaders.
  */
 import type { ApproverIR, InputMode, RuleIR } from '../ir.ts';
@@ -19,6 +19,8 @@ export interface CaseApproverConfig {
   input?: InputMode;
   allow?: CaseRule[];
   deny?: CaseRule[];
+  /** Ask rules (decisions-ask.json only). */
+  ask?: CaseRule[];
 }
 
 function ruleIR(rule: CaseRule): RuleIR {
@@ -28,7 +30,9 @@ function ruleIR(rule: CaseRule): RuleIR {
 }
 
 export function approverIRFromCase(config: CaseApproverConfig, input?: InputMode): ApproverIR {
+  const ask = config.ask === undefined ? {} : { ask: config.ask.map(ruleIR) };
   return {
+    ...ask,
     mode: config.mode ?? '',
     default: config.default ?? '',
     reason: config.reason ?? '',

@@ -161,10 +161,12 @@ function analyse(ir: ApproverIR): Analysis {
     });
   }
   const rules: PatternRule[] = [];
-  // Allow first, then deny: the order the reference looks for the failing rule in (A3.6).
+  // Allow first, then deny: the order the reference looks for the failing rule in (A3.6); the ask
+  // list, which the reference does not have, last.
   const lists: [RuleList, readonly RuleIR[]][] = [
     ['allow', ir.allow],
     ['deny', ir.deny],
+    ['ask', ir.ask ?? []],
   ];
   for (const [list, irRules] of lists) {
     irRules.forEach((rule, index) => {
@@ -196,7 +198,12 @@ function analyse(ir: ApproverIR): Analysis {
   return { issues, mode, defaultDecision, rules };
 }
 
-/** Every load problem of an approver configuration, in Go's order (mode; default; allow, then deny rules). */
+/** The rules of one list (`ask`: `[]` when absent). */
+export function rulesOf(ir: ApproverIR, list: RuleList): readonly RuleIR[] {
+  return list === 'allow' ? ir.allow : list === 'deny' ? ir.deny : (ir.ask ?? []);
+}
+
+/** Every load problem of an approver configuration, in Go's order (mode; default; allow, then deny, then ask rules). */
 export function checkApproverConfig(ir: ApproverIR): ApproverConfigIssue[] {
   return analyse(ir).issues;
 }
@@ -204,7 +211,8 @@ export function checkApproverConfig(ir: ApproverIR): ApproverConfigIssue[] {
 /**
  * Builds the approver a configuration describes. Unknown mode or default: no approver. Invalid
  * regexes: no approver, unless `compat` is set and they are the only problems; then every call is
- * denied with the first failing rule's error (allow list first, then deny).
+ * denied with the first failing rule's error (allow list first, then deny, then ask). `compat`
+ * changes nothing else: ask rules (a Verdict extension, like `field` and `input`) decide as usual.
  */
 export function compileApprover(ir: ApproverIR, options: CompileApproverOptions = {}): CompileApproverResult {
   const { issues, mode, defaultDecision, rules } = analyse(ir);
@@ -218,7 +226,7 @@ export function compileApprover(ir: ApproverIR, options: CompileApproverOptions 
     } else if (options.compat === true && issues.every((i) => i.code === 'regex/invalid')) {
       const list = regexIssue.list ?? 'allow';
       const index = regexIssue.index ?? 0;
-      const span = (list === 'allow' ? ir.allow : ir.deny)[index]?.span;
+      const span = rulesOf(ir, list)[index]?.span;
       approver = createCompileErrorApprover(
         regexIssue.message,
         span === undefined ? { list, index } : { list, index, span },

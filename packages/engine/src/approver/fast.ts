@@ -12,8 +12,11 @@
  *   regex; rules that only the regex can decide share one re2js `RE2Set` per tool and list, run at
  *   most once per call and only when such a rule is reached; large groups add a literal gate.
  * - `decide(plan, foldedTool, subject)` / `decideTool(plan, toolName, subject)` run per call and return
- *   the deciding rule: the first deny rule that matches, else the first allow rule that matches, else
- *   `null` (the default decides). `decideTool` caches the tool name's group, skipping the case fold;
+ *   the deciding rule: the first deny rule that matches, else the first ask rule that matches, else
+ *   the first allow rule that matches, else `null` (the default decides). Ask rules run as the tail of
+ *   each tool's deny list (steps, set, gate and DFA alike): the first match of deny-then-ask is the
+ *   first deny rule, else the first ask rule; the rule's `list` says which. A plan without ask rules
+ *   is exactly the two-list plan. `decideTool` caches the tool name's group, skipping the case fold;
  *   `decideToolText` takes a raw text and makes the subject only if the steps must decide.
  * - `matchesByDefinition(rule, subject)` is the one definition of "a rule matches"; `decide` and
  *   `ruleMatches` (what the approver's `explain` calls rule by rule, with the same shortcuts as the
@@ -58,7 +61,7 @@ export interface FastSubject {
   /**
    * The top-level field whose key case-folds to `foldedKey`: its decoded string value; `undefined`
    * when the key is missing, its value is not a string, or the input is not an object; `null` when
-   * the input cannot be read as JSON at all (raw mode only). On `null`, deny field rules match and
+   * the input cannot be read as JSON at all (raw mode only). On `null`, deny and ask field rules match and
    * allow field rules do not: an unreadable input is never let through by a field it lacks.
    */
   field(foldedKey: string): string | undefined | null;
@@ -125,7 +128,7 @@ export interface FastList {
 }
 
 export interface FastPlan {
-  /** The candidate rules of each list, as written (what `explain` walks). */
+  /** The candidate rules of each list, as written: `deny` holds the deny rules, then the ask rules. */
   readonly deny: FastList;
   readonly allow: FastList;
   /** The prepared steps of each case-folded tool some rule names. */
@@ -321,7 +324,9 @@ export function buildPlan(
     for (const t of tools) byTool.set(t, mergeByIndex(own.get(t) ?? [], anyTool));
     return { byTool, anyTool };
   };
-  const denyList = fastList(deny);
+  const ask = sorted('ask');
+  // Ask rules follow each tool's deny rules: one list whose first match is the deny > ask answer.
+  const denyList = ask.length === 0 ? fastList(deny) : appendList(fastList(deny), fastList(ask));
   const allowList = fastList(allow);
   const cache = new Map<FastRule, PreparedStep>();
   const groupFor = (tool: string): Group =>
@@ -345,6 +350,13 @@ export function buildPlan(
   };
 }
 
+/** `a`'s candidates of each tool, then `b`'s (both built over the same tools). */
+function appendList(a: FastList, b: FastList): FastList {
+  const byTool = new Map<string, readonly FastRule[]>();
+  for (const [t, rules] of a.byTool) byTool.set(t, [...rules, ...(b.byTool.get(t) ?? b.anyTool)]);
+  return { byTool, anyTool: [...a.anyTool, ...b.anyTool] };
+}
+
 /**
  * Whether `rule` matches `subject` (its tool has already been checked): the definition, with no
  * shortcut. The fast loop must agree with it; property tests check that it does.
@@ -352,7 +364,7 @@ export function buildPlan(
 export function matchesByDefinition(rule: FastRule, subject: FastSubject): boolean {
   if (rule.field !== undefined) {
     const value = subject.field(rule.field);
-    if (value === null) return rule.list === 'deny';
+    if (value === null) return rule.list !== 'allow';
     if (value === undefined) return false;
     return rule.regex === null ? value === '' : rule.regex.testWholeWellFormed(value);
   }
@@ -516,7 +528,7 @@ function decideSteps(group: Group, subject: FastSubject): FastRule | null {
   return firstMatch(group, group.deny, subject) ?? firstMatch(group, group.allow, subject);
 }
 
-/** The deciding rule for a call: first matching deny, else first matching allow, else `null`. */
+/** The deciding rule for a call: first matching deny, else ask, else allow, else `null`. */
 export function decide(plan: FastPlan, foldedTool: string, subject: FastSubject): FastRule | null {
   return decideGroup(plan.groups.get(foldedTool) ?? plan.anyGroup, subject);
 }

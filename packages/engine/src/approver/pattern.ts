@@ -9,8 +9,13 @@
  *   canonical text.
  * - `field` rules read the top-level string value of the field (key compared under case folding)
  *   and must match it whole. In raw mode the input is parsed with the canonical parser for this
- *   lookup only; when it cannot be parsed (invalid JSON, a repeated key), deny field rules match and
- *   allow field rules do not (fail closed). A field rule with an empty match accepts only `""`.
+ *   lookup only; when it cannot be parsed (invalid JSON, a repeated key), deny and ask field rules
+ *   match and allow field rules do not (fail closed). A field rule with an empty match accepts only `""`.
+ *
+ * Ask rules (a Verdict extension): the first deny rule that matches decides; else the first ask rule
+ * (`ask`, reason `DEFAULT_ASK_REASON`); else the first allow rule; else the default. Without ask rules
+ * every decision is the reference's. `approve` keeps the two-decision contract: it answers `ask` with
+ * a deny carrying the ask reason.
  */
 import { CANONICAL_REJECT_REASON, parseCanonical, parseStrictJson, topLevelMember } from '../canonical/canonical.ts';
 import type { JsonValue } from '../canonical/canonical.ts';
@@ -22,9 +27,23 @@ import type { CompiledRegex } from '../regex/regex.ts';
 import { denied, internalErrorReason } from './builtins.ts';
 import { buildPlan, decideTool, decideToolText, ruleMatches } from './fast.ts';
 import type { FastRule, FastSubject } from './fast.ts';
-import type { ApprovalRequest, ApprovalResult, CompiledApprover, Explanation, MatchSpan, RuleRef, RuledResult } from './types.ts';
+import type {
+  ApprovalRequest,
+  ApprovalResult,
+  CompiledApprover,
+  Explanation,
+  MatchSpan,
+  RuleRef,
+  RuledDecisionResult,
+  RuledResult,
+} from './types.ts';
 
 export const DEFAULT_PATTERN_REASON = 'denied by pattern policy';
+/**
+ * The reason of an `ask` decision (a call an ask rule matched, no deny rule did): what `decide` and
+ * `explain` report with `ask`, and the reason of the deny `approve` answers such a call with.
+ */
+export const DEFAULT_ASK_REASON = 'confirmation required by pattern policy';
 
 /** A rule ready to run: the IR rule plus its compiled regex. */
 export interface PatternRule {
@@ -141,12 +160,16 @@ export function createPatternApprover(options: PatternApproverOptions): Compiled
     ref: ruleRef(r.list, r.index, r.span),
   }));
   const plan = buildPlan(prepared);
-  const inOrder = [
-    ...prepared.filter((r) => r.list === 'deny').sort((a, b) => a.index - b.index),
-    ...prepared.filter((r) => r.list === 'allow').sort((a, b) => a.index - b.index),
-  ];
-  const resultFor = (rule: FastRule | null): ApprovalResult =>
-    rule === null ? { ...defaultResult } : rule.list === 'deny' ? { decision: 'deny', reason } : { decision: 'allow', reason: '' };
+  const inList = (list: RuleList) => prepared.filter((r) => r.list === list).sort((a, b) => a.index - b.index);
+  const inOrder = [...inList('deny'), ...inList('ask'), ...inList('allow')];
+  // What `approve` answers for a rule's list (`ask`: a deny with the ask reason, fail closed), and
+  // what `decide` and `explain` report.
+  const denyResult: ApprovalResult = { decision: 'deny', reason };
+  const allowResult: ApprovalResult = { decision: 'allow', reason: '' };
+  const askApproved: ApprovalResult = { decision: 'deny', reason: DEFAULT_ASK_REASON };
+  const askResult: RuledDecisionResult = { decision: 'ask', reason: DEFAULT_ASK_REASON };
+  const resultFor = (rule: FastRule | null): RuledDecisionResult =>
+    rule === null ? { ...defaultResult } : rule.list === 'deny' ? { ...denyResult } : rule.list === 'ask' ? { ...askResult } : { ...allowResult };
 
   const subjectOfRaw = (input: string): Subject => rawSubject(input, plan.usesFields);
   /**
@@ -169,7 +192,8 @@ export function createPatternApprover(options: PatternApproverOptions): Compiled
       if (rule === null) return { ...defaultResult, rule: null };
       // The plan hands back the rule objects it was built from: these prepared rules.
       const ref = (rule as PreparedRule).ref;
-      return rule.list === 'deny' ? { decision: 'deny', reason, rule: ref } : { decision: 'allow', reason: '', rule: ref };
+      if (rule.list === 'deny') return { decision: 'deny', reason, rule: ref };
+      return rule.list === 'allow' ? { decision: 'allow', reason: '', rule: ref } : { ...askResult, rule: ref };
     } catch (e) {
       return { decision: 'deny', reason: internalErrorReason(e), rule: null };
     }
@@ -180,7 +204,8 @@ export function createPatternApprover(options: PatternApproverOptions): Compiled
       const rule = decideRule(request);
       if (rule === undefined) return { decision: 'deny', reason: CANONICAL_REJECT_REASON };
       if (rule === null) return { ...defaultResult };
-      return rule.list === 'deny' ? { decision: 'deny', reason } : { decision: 'allow', reason: '' };
+      if (rule.list === 'deny') return { decision: 'deny', reason };
+      return rule.list === 'allow' ? { decision: 'allow', reason: '' } : { ...askApproved };
     } catch (e) {
       return { decision: 'deny', reason: internalErrorReason(e) };
     }

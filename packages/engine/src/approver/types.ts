@@ -1,5 +1,5 @@
 import type { Span } from '../diagnostics.ts';
-import type { Decision, RuleList } from '../ir.ts';
+import type { Decision, RuleList, RuledDecision } from '../ir.ts';
 
 /** A tool call to decide (semantics.md A1). `input` is the raw JSON text, byte for byte. */
 export interface ApprovalRequest {
@@ -36,24 +36,37 @@ export interface MatchSpan {
   text: string;
 }
 
-export interface Explanation extends ApprovalResult {
+/**
+ * A decision that may be `ask` (`decide`, `explain`): `""` reason for allows; on `ask` the ask
+ * reason (`DEFAULT_ASK_REASON`), on `deny` the deny reason.
+ */
+export interface RuledDecisionResult {
+  decision: RuledDecision;
+  reason: string;
+}
+
+export interface Explanation extends RuledDecisionResult {
   /** The deciding rule; `null` when the default, the mode, or an input/compile failure decided. */
   rule: RuleRef | null;
   /** What decided, when no rule did. */
   by: 'rule' | 'default' | 'mode' | 'invalid-input' | 'compile-error' | 'internal-error';
   match: MatchSpan | null;
-  /** Every other rule that also matched (both lists, in list order). */
+  /** Every other rule that also matched (deny, then ask, then allow, each in list order). */
   alsoMatched: RuleRef[];
   /** The canonical text when `input: canonical` and the input was accepted. */
   canonical?: string;
 }
 
 /** A decision with the rule that made it (`null`: the default, the mode or an input failure decided). */
-export interface RuledResult extends ApprovalResult {
+export interface RuledResult extends RuledDecisionResult {
   rule: RuleRef | null;
 }
 
-/** An approver compiled from a configuration, able to explain itself. */
+/**
+ * An approver compiled from a configuration, able to explain itself. `approve` keeps the reference
+ * contract (allow or deny): a call an `ask` rule decides is denied there, with the ask reason, so a
+ * host that cannot ask a person never runs it. `decide` and `explain` report `ask` as it is.
+ */
 export interface CompiledApprover extends Approver {
   /** The decision and its deciding rule, at the cost of `approve` (the hot path used by `verdict eval`). */
   decide(request: ApprovalRequest): RuledResult;

@@ -8,7 +8,7 @@
  * search DFAs; their disagreement is searched in the product. The domain is JSON object inputs
  * (raw text, or canonical text under `input: canonical`), over-approximated for proofs.
  */
-import type { ApproverIR, CompiledApprover, Decision, RuleIR, RuleRef } from '@verdict/engine';
+import type { ApproverIR, CompiledApprover, Decision, RuleIR, RuledDecision, RuleRef } from '@verdict/engine';
 import { type Approx, type Domain, matches, misses } from './model.ts';
 import { fieldAtoms } from './fields.ts';
 import { and, FALSE, type Formula, not, or, TRUE } from './search.ts';
@@ -28,7 +28,7 @@ import {
 export type DiffVerdict = 'stricter' | 'looser' | 'equivalent' | 'neither' | 'unknown';
 
 export interface DecisionSummary {
-  decision: Decision;
+  decision: RuledDecision;
   reason: string;
   rule: RuleRef | null;
 }
