@@ -24,7 +24,7 @@ interface Asked {
   whole: boolean;
 }
 
-const byRule = (a: Asked, decision: HookDecision): boolean => a.e.by === 'rule' && (a.e.decision as string) === decision;
+const byRule = (a: Asked, decision: HookDecision): boolean => a.e.by === 'rule' && a.e.decision === decision;
 
 /** The first by list position (rule index), then by the order asked. */
 function first(list: Asked[]): Asked | undefined {
@@ -33,7 +33,7 @@ function first(list: Asked[]): Asked | undefined {
   return best;
 }
 
-const verdictOf = (a: Asked): HookVerdict => ({ decision: a.e.decision as HookDecision, reason: a.e.reason, rule: a.e.rule, decidedAs: a.name });
+const verdictOf = (a: Asked): HookVerdict => ({ decision: a.e.decision, reason: a.e.reason, rule: a.e.rule, decidedAs: a.name });
 
 export function decideRequest(approver: CompiledApprover, request: HookRequest): HookVerdict {
   const asked: Asked[] = [];
