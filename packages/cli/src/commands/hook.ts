@@ -53,7 +53,6 @@ export const hookCommand: Command = {
         policy: { type: 'string' },
         'dry-run': { type: 'boolean' },
         binary: { type: 'string' },
-        home: { type: 'string' },
       }, false), io);
     }
     const realProcess = io.stdin === process.stdin;
