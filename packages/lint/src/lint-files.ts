@@ -32,7 +32,7 @@ export interface LintFilesOptions {
 export const POLICY_EXTENSIONS = ['.yaml', '.yml', '.json', '.verdict'] as const;
 const SKIPPED_FOLDERS = new Set(['node_modules', '.git', '.hg', '.svn', '.tsbuild', 'dist', 'coverage']);
 /** Top-level keys of a policy file (an approver block alone, or a whole policy file). */
-const POLICY_KEYS = new Set(['approver', 'policy', 'agent', 'driver', 'mode', 'allow', 'deny']);
+const POLICY_KEYS = new Set(['approver', 'policy', 'agent', 'driver', 'mode', 'allow', 'deny', 'ask']);
 
 export function lintFiles(paths: readonly string[], options: LintFilesOptions = {}): LintRun {
   const cwd = resolve(options.cwd ?? process.cwd());

@@ -321,6 +321,7 @@ function walk(ir: PolicyFileIR, v: RuleVisitor): void {
     if (v.rule && normalizeApproverMode(a.mode) === 'pattern') {
       a.allow.forEach((rule, i) => v.rule?.(rule, 'allow', i, a));
       a.deny.forEach((rule, i) => v.rule?.(rule, 'deny', i, a));
+      a.ask?.forEach((rule, i) => v.rule?.(rule, 'ask', i, a));
     }
   }
   if (ir.policy !== undefined) v.policy?.(ir.policy);

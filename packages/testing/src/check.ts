@@ -74,7 +74,7 @@ function where(e: Explanation): string {
 /** `allow by allow[0] at p.yaml:7:7, matched `ls` (raw input 12..14)`. */
 export function describeDecision(e: Explanation): string {
   let s = `${e.decision} by ${where(e)}`;
-  if (e.decision === 'deny' && e.reason) s += ` (reason ${JSON.stringify(e.reason)})`;
+  if (e.decision !== 'allow' && e.reason) s += ` (reason ${JSON.stringify(e.reason)})`;
   if (e.match) s += `, matched ${JSON.stringify(e.match.text)} at ${e.match.start}..${e.match.end} of the ${e.match.subject === 'field' ? 'field value' : `${e.match.subject} input`}`;
   return s;
 }

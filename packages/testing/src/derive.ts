@@ -117,7 +117,7 @@ export function callsForRule(rule: RuleIR): fc.Arbitrary<ToolCall> | undefined {
  */
 export function callsFor(...policies: PolicyUnderTest[]): fc.Arbitrary<ToolCall> {
   const parts: fc.WeightedArbitrary<ToolCall>[] = [{ weight: 2, arbitrary: toolCall() }];
-  const rules = policies.flatMap((p) => [...(p.config?.deny ?? []), ...(p.config?.allow ?? [])]);
+  const rules = policies.flatMap((p) => [...(p.config?.deny ?? []), ...(p.config?.ask ?? []), ...(p.config?.allow ?? [])]);
   const seen = new Set<string>();
   const aimed: fc.Arbitrary<ToolCall>[] = [];
   for (const r of rules) {

@@ -112,7 +112,11 @@ export function alwaysDenies(
       const o = observe(policy, call);
       const e = o.explanation;
       const summary =
-        e.decision === 'allow' ? `${policy.name} allows a call it should deny` : `${policy.name} denies the call, but not ${wanted}`;
+        e.decision === 'allow'
+          ? `${policy.name} allows a call it should deny`
+          : e.decision === 'ask'
+            ? `${policy.name} asks about a call it should deny`
+            : `${policy.name} denies the call, but not ${wanted}`;
       const test: SuggestedTest = { call, expect: 'deny' };
       return { summary, observations: [o], tests: [test] };
     },
@@ -144,18 +148,30 @@ export function equivalent(a: PolicyUnderTest, b: PolicyUnderTest, options: Equi
   });
 }
 
-/** `a` allows nothing that `b` denies (it may deny more). */
+/** How strict a decision is: allow < ask < deny. */
+const STRICTNESS: Record<RuledDecision, number> = { allow: 0, ask: 1, deny: 2 };
+
+const VERB: Record<RuledDecision, string> = { allow: 'allows', ask: 'asks about', deny: 'denies' };
+
+/**
+ * `a` is at least as strict as `b` on every call (it may deny more): it allows nothing `b` denies,
+ * and, with ask rules, allows nothing `b` asks about and asks about nothing `b` denies.
+ */
 export function stricterThan(a: PolicyUnderTest, b: PolicyUnderTest, options: DomainOptions = {}): PolicyProperty {
   return defineProperty({
     name: 'stricterThan',
     statement: `${a.name} allows nothing ${b.name} denies`,
     arbitrary: options.calls ?? callsFor(a, b),
-    holds: (call) => !(decide(a, call).decision === 'allow' && decide(b, call).decision === 'deny'),
-    explain: (call) => ({
-      summary: `${a.name} allows a call ${b.name} denies`,
-      observations: [observe(a, call), observe(b, call)],
-      tests: [{ call, expect: 'deny' }],
-    }),
+    holds: (call) => STRICTNESS[decide(a, call).decision] >= STRICTNESS[decide(b, call).decision],
+    explain: (call) => {
+      const oa = observe(a, call);
+      const ob = observe(b, call);
+      return {
+        summary: `${a.name} ${VERB[oa.explanation.decision]} a call ${b.name} ${VERB[ob.explanation.decision]}`,
+        observations: [oa, ob],
+        tests: [{ call, expect: ob.explanation.decision }],
+      };
+    },
   });
 }
 

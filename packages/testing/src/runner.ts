@@ -10,7 +10,7 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { compileFile } from '@verdict/compiler';
 import type { ApproverIR, Diagnostic, Explanation, RuleIR, RuleList, Span, TestCaseIR } from '@verdict/engine';
-import { hasErrors, normalizeApproverMode } from '@verdict/engine';
+import { hasErrors, normalizeApproverMode, rulesOf } from '@verdict/engine';
 import { decide, loadPolicy, type PolicyUnderTest } from './policy.ts';
 import { ruleName } from './properties.ts';
 
@@ -95,7 +95,7 @@ export interface TestOutcome {
   explanation: Explanation;
 }
 
-const RULE_REF = /^(allow|deny)\[(\d+)\]$/;
+const RULE_REF = /^(allow|deny|ask)\[(\d+)\]$/;
 
 /** Runs one test against a policy. */
 export function runTest(policy: PolicyUnderTest, test: TestCaseIR, file: string): TestOutcome {
@@ -108,7 +108,7 @@ export function runTest(policy: PolicyUnderTest, test: TestCaseIR, file: string)
   if (test.rule !== undefined) {
     const actual = ruleName(e);
     if (test.rule !== 'default' && !RULE_REF.test(test.rule)) {
-      failures.push(`expected rule \`${test.rule}\` is not \`deny[N]\`, \`allow[N]\` or \`default\``);
+      failures.push(`expected rule \`${test.rule}\` is not \`deny[N]\`, \`ask[N]\`, \`allow[N]\` or \`default\``);
     } else if (actual !== test.rule) {
       failures.push(`expected rule ${test.rule}, decided by ${actual}`);
     }
@@ -145,7 +145,9 @@ export function coverage(config: ApproverIR | undefined, outcomes: readonly Test
   const rules: RuleCoverage[] = [];
   let defaultDecided = 0;
   if (config) {
-    for (const list of ['deny', 'allow'] as const) config[list].forEach((rule, index) => rules.push({ list, index, rule, decided: 0, matched: 0 }));
+    for (const list of ['deny', 'ask', 'allow'] as const) {
+      rulesOf(config, list).forEach((rule, index) => rules.push({ list, index, rule, decided: 0, matched: 0 }));
+    }
   }
   const find = (list: RuleList, index: number) => rules.find((r) => r.list === list && r.index === index);
   for (const o of outcomes) {

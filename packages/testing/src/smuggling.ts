@@ -14,7 +14,7 @@ export function effectiveCall(call: ToolCall): ToolCall {
 
 /**
  * A repeated key never smuggles a call through: when the policy allows an input that repeats a key,
- * it also allows the value the tool will really run (the last one). Raw-mode allow rules written
+ * it also allows the value the tool will really run (the last one), which it must not deny or ask about. Raw-mode allow rules written
  * against `"command":"…"` fail it; canonical mode, which rejects repeated keys, holds.
  */
 export function noDuplicateKeySmuggling(policy: PolicyUnderTest, options: DomainOptions = {}): PolicyProperty {
@@ -28,11 +28,13 @@ export function noDuplicateKeySmuggling(policy: PolicyUnderTest, options: Domain
     name: 'noDuplicateKeySmuggling',
     statement: `${policy.name} allows no repeated-key input whose last value it denies`,
     arbitrary,
-    holds: (call) => !(decide(policy, call).decision === 'allow' && decide(policy, effectiveCall(call)).decision === 'deny'),
+    // An ask is not an allow: a repeated key that hides a call the policy asks about smuggles it too.
+    holds: (call) => !(decide(policy, call).decision === 'allow' && decide(policy, effectiveCall(call)).decision !== 'allow'),
     explain: (call) => {
       const real = effectiveCall(call);
+      const hidden = decide(policy, real).decision === 'ask' ? 'asks about' : 'denies';
       return {
-        summary: `${policy.name} allows an input whose repeated key hides a call it denies`,
+        summary: `${policy.name} allows an input whose repeated key hides a call it ${hidden}`,
         observations: [
           { policy: policy.name, call, explanation: decide(policy, call) },
           { policy: `${policy.name} (the value the tool runs)`, call: real, explanation: decide(policy, real) },

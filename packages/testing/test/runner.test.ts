@@ -50,7 +50,7 @@ describe('runTest', () => {
   });
   it('names a malformed expected rule', () => {
     const t = { ...p.tests![0]!, rule: 'deny 0' };
-    expect(runTest(p, t, p.name).failures).toEqual(['expected rule `deny 0` is not `deny[N]`, `allow[N]` or `default`']);
+    expect(runTest(p, t, p.name).failures).toEqual(['expected rule `deny 0` is not `deny[N]`, `ask[N]`, `allow[N]` or `default`']);
   });
 });
 

@@ -9,7 +9,6 @@ import { PRESET_NAMES, getPreset } from '@verdict/engine';
 import type {
   ApprovalsIR,
   ApproverIR,
-  Decision,
   Diagnostic,
   DriverRefIR,
   InputMode,
@@ -17,6 +16,8 @@ import type {
   PolicyFileIR,
   PolicyIR,
   RuleIR,
+  RuleList,
+  RuledDecision,
   Span,
   TestCaseIR,
 } from '@verdict/engine';
@@ -425,7 +426,7 @@ function defineLowering() {
       if (block) {
         for (const r of nodes(block.children, 'ruleStmt')) {
           const lowered = this.ruleStmt(r.children, r);
-          if (lowered) approver[lowered.list].push(lowered.rule);
+          if (lowered) (lowered.list === 'ask' ? (approver.ask ??= []) : approver[lowered.list]).push(lowered.rule);
         }
       }
       this.result.approver = approver;
@@ -470,7 +471,7 @@ function defineLowering() {
       }
     }
 
-    ruleStmt(ctx: Ctx, n: CstNode): { list: 'allow' | 'deny'; rule: RuleIR } | undefined {
+    ruleStmt(ctx: Ctx, n: CstNode): { list: RuleList; rule: RuleIR } | undefined {
       const list = this.decision(node(ctx, 'decision'));
       const tool = this.nameValue(node(ctx, 'toolRef'));
       const fieldKw = tok(ctx, 'fieldKw');
@@ -490,11 +491,12 @@ function defineLowering() {
       return { list, rule };
     }
 
-    private decision(n: CstNode | undefined): Decision | undefined {
+    /** `allow`, `deny` or `ask` (a rule's list, a test's expectation). */
+    private decision(n: CstNode | undefined): RuledDecision | undefined {
       const t = n ? tok(n.children, 'kw') : undefined;
       if (!t) return undefined;
-      if (t.image === 'allow' || t.image === 'deny') return t.image;
-      this.checkKeyword(t, ['allow', 'deny']);
+      if (t.image === 'allow' || t.image === 'deny' || t.image === 'ask') return t.image;
+      this.checkKeyword(t, ['allow', 'deny', 'ask']);
       return undefined;
     }
 
@@ -585,6 +587,11 @@ function defineLowering() {
       if (list) {
         const index = tok(ctx, 'index');
         if (!index) return undefined;
+        if (tokenMatcher(list, Identifier) && list.image !== 'ask') {
+          const help = didYouMean(list.image, ['allow', 'deny', 'ask']);
+          this.error('dsl/invalid-rule-ref', `\`${list.image}\` is not a rule list`, this.spanOfToken(list), help ?? 'the rule lists are `deny`, `ask` and `allow`');
+          return undefined;
+        }
         if (!/^(?:0|[1-9]\d*)$/.test(index.image)) {
           this.error('dsl/invalid-rule-ref', `\`${index.image}\` is not a rule index`, this.spanOfToken(index), 'rules are counted from 0: `deny[0]` is the first deny rule');
           return undefined;
@@ -599,7 +606,7 @@ function defineLowering() {
           'dsl/invalid-rule-ref',
           `\`${s.image}\` is not a rule`,
           this.spanOfToken(s),
-          'write `deny[0]`, `allow[1]` (counted from 0) or `default`',
+          'write `deny[0]`, `ask[0]`, `allow[1]` (counted from 0) or `default`',
         );
       }
       return undefined;

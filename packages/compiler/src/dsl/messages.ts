@@ -25,7 +25,7 @@ function describeRule(ruleName: string, previous: IToken | undefined): string | 
     case 'toolRef':
       return 'a tool name';
     case 'name':
-      if (prev === 'allow' || prev === 'deny') return 'a tool name';
+      if (prev === 'allow' || prev === 'deny' || prev === 'ask') return 'a tool name';
       if (prev === 'field') return 'a field name';
       if (prev === 'driver') return 'a driver name';
       return 'a name';
@@ -36,11 +36,11 @@ function describeRule(ruleName: string, previous: IToken | undefined): string | 
     case 'policyEntry':
       return 'a value or `{`';
     case 'decision':
-      return '`allow` or `deny`';
+      return '`allow`, `deny` or `ask`';
     case 'jsonValue':
       return 'a JSON value';
     case 'ruleRef':
-      return 'a rule such as `deny[0]`, `allow[1]` or `default`';
+      return 'a rule such as `deny[0]`, `ask[0]`, `allow[1]` or `default`';
     case 'statement':
     case 'file':
       return STATEMENTS;
@@ -56,7 +56,7 @@ function describeToken(expected: TokenType, ruleName: string): string {
   const { LBrace, RBrace } = verdictTokens();
   if (expected === EOF) return STATEMENTS;
   if (expected === RBrace) {
-    if (ruleName === 'approverBlock') return 'a rule (`allow …` or `deny …`) or `}`';
+    if (ruleName === 'approverBlock') return 'a rule (`allow …`, `deny …` or `ask …`) or `}`';
     if (ruleName === 'policyBlock') return 'a setting or `}`';
     if (ruleName === 'testStmt') return '`reason`, `rule` or `}`';
     if (ruleName === 'jsonObject') return '`,` or `}`';

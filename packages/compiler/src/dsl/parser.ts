@@ -70,8 +70,17 @@ function defineParser(): VerdictParser {
       return tokenMatcher(t, Identifier) && isNear(t.image, word);
     }
 
+    /**
+     * `ask` is a word, not a keyword: `permission ask`, a tool or field named `ask` stay names. It
+     * starts a rule, and is a test's expectation or a rule list, only where a decision stands.
+     */
+    private isAsk(): boolean {
+      const t = this.LA(1);
+      return tokenMatcher(t, Identifier) && t.image.toLowerCase() === 'ask';
+    }
+
     private isDecision(): boolean {
-      return this.isKw(Allow, 'allow') || this.isKw(Deny, 'deny');
+      return this.isKw(Allow, 'allow') || this.isKw(Deny, 'deny') || this.isAsk();
     }
 
     private startsStatement(): boolean {
@@ -136,7 +145,7 @@ function defineParser(): VerdictParser {
       this.OR([{ ALT: () => this.SUBRULE(this.policyBlock) }, { ALT: () => this.SUBRULE(this.scalar) }]);
     });
 
-    // approver pattern default deny reason "…" input canonical { allow bash field command /git status/ }
+    // approver pattern default deny reason "…" input canonical { allow bash field command /git status/  ask bash /git push/ }
     approverStmt = this.RULE('approverStmt', () => {
       this.OR([{ ALT: () => this.CONSUME(Approver, { LABEL: 'kw' }) }, { ALT: () => this.CONSUME(Identifier, { LABEL: 'kw' }) }]);
       this.OPTION({ GATE: () => !this.nextIsNearClause(), DEF: () => this.SUBRULE(this.word, { LABEL: 'mode' }) });
@@ -210,7 +219,7 @@ function defineParser(): VerdictParser {
       });
     });
 
-    // test "rm is denied" { deny bash {"command":"rm -rf /"} reason "…" rule deny[0] }
+    // test "rm is denied" { deny bash {"command":"rm -rf /"} reason "…" rule deny[0] }   (or `allow`, `ask`)
     testStmt = this.RULE('testStmt', () => {
       this.OR([{ ALT: () => this.CONSUME(Test, { LABEL: 'kw' }) }, { ALT: () => this.CONSUME(Identifier, { LABEL: 'kw' }) }]);
       this.OPTION(() => this.CONSUME(StringLit, { LABEL: 'testName' }));
@@ -244,12 +253,17 @@ function defineParser(): VerdictParser {
       });
     });
 
-    // deny[0] | allow[2] | default | "anything else, as written"
+    // deny[0] | ask[1] | allow[2] | default | "anything else, as written"
     ruleRef = this.RULE('ruleRef', () => {
       this.OR([
         {
           ALT: () => {
-            this.OR1([{ ALT: () => this.CONSUME(Allow, { LABEL: 'list' }) }, { ALT: () => this.CONSUME(Deny, { LABEL: 'list' }) }]);
+            this.OR1([
+              { ALT: () => this.CONSUME(Allow, { LABEL: 'list' }) },
+              { ALT: () => this.CONSUME(Deny, { LABEL: 'list' }) },
+              // `ask` (lowering reports any other word)
+              { ALT: () => this.CONSUME(Identifier, { LABEL: 'list' }) },
+            ]);
             this.CONSUME(LBracket);
             this.CONSUME(NumberLit, { LABEL: 'index' });
             this.CONSUME(RBracket);

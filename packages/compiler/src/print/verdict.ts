@@ -6,7 +6,7 @@
  * their statement even when the canonical order moves it. Blank lines inside blocks and between
  * tests are kept (one at most) when the source had them.
  */
-import type { ApprovalsIR, ApproverIR, PolicyFileIR, PolicyIR, RuleIR, Span, TestCaseIR } from '@verdict/engine';
+import type { ApprovalsIR, ApproverIR, PolicyFileIR, PolicyIR, RuleIR, RuleList, Span, TestCaseIR } from '@verdict/engine';
 import {
   inputText,
   matchText,
@@ -165,10 +165,14 @@ function approverHeader(a: ApproverIR): { text: string; headerEnd?: Span } {
   return headerEnd ? { text, headerEnd } : { text };
 }
 
-/** Rules in source order when every rule knows where it came from; otherwise deny rules first (they are checked first). */
-function orderedRules(a: ApproverIR): { list: 'allow' | 'deny'; rule: RuleIR }[] {
+/**
+ * Rules in source order when every rule knows where it came from; otherwise in the order they are
+ * checked: deny, then ask, then allow rules.
+ */
+function orderedRules(a: ApproverIR): { list: RuleList; rule: RuleIR }[] {
   const all = [
     ...a.deny.map((rule) => ({ list: 'deny' as const, rule })),
+    ...(a.ask ?? []).map((rule) => ({ list: 'ask' as const, rule })),
     ...a.allow.map((rule) => ({ list: 'allow' as const, rule })),
   ];
   if (all.every((r) => r.rule.span)) {
@@ -180,7 +184,7 @@ function orderedRules(a: ApproverIR): { list: 'allow' | 'deny'; rule: RuleIR }[]
   return all;
 }
 
-export function ruleText(list: 'allow' | 'deny', r: RuleIR): string {
+export function ruleText(list: RuleList, r: RuleIR): string {
   let text = `${list} ${toolText(r.tool)}`;
   if (r.field !== undefined && r.field !== '') text += ` field ${nameText(r.field)}`;
   if (r.match !== '') text += ` ${matchText(r.match)}`;

@@ -47,6 +47,7 @@ function approverEntries(a: ApproverIR): [string, unknown][] {
   if (a.input !== 'raw') out.push(['input', plain(a.input)]);
   if (a.allow.length > 0) out.push(['allow', seq(a.allow.map(ruleNode))]);
   if (a.deny.length > 0) out.push(['deny', seq(a.deny.map(ruleNode))]);
+  if (a.ask !== undefined && a.ask.length > 0) out.push(['ask', seq(a.ask.map(ruleNode))]);
   return out;
 }
 

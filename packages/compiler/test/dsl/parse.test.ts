@@ -131,7 +131,7 @@ describe('error recovery', () => {
     const r = parseVerdictSource('policy {\n  sandbox: read_only\n}\napprover pattern {\n  allow bash: /x/\n  deny bash /y/\n}\n', 'c.verdict');
     expect(r.diagnostics.map((d) => [at(d), d.code, d.message])).toEqual([
       ['2:10-2:11', 'dsl/colon', 'a `.verdict` setting takes no `:`'],
-      ['5:13-5:14', 'dsl/syntax', 'expected a rule (`allow …` or `deny …`) or `}`'],
+      ['5:13-5:14', 'dsl/syntax', 'expected a rule (`allow …`, `deny …` or `ask …`) or `}`'],
     ]);
   });
 });

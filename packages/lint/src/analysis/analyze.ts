@@ -1,6 +1,7 @@
 /**
- * Findings about one approver's rules: dead rules, allow rules shadowed by deny rules, and
- * allow/deny pairs that overlap. Every "dead" and "shadowed" verdict is an emptiness proof over a
+ * Findings about one approver's rules: dead rules, rules shadowed by rules that win over them
+ * (an allow rule by deny and ask rules, an ask rule by deny rules: deny > ask > allow), and pairs of
+ * such rules that overlap. Every "dead" and "shadowed" verdict is an emptiness proof over a
  * sound over-approximation; every witness has been confirmed by the engine; anything else is
  * reported as `unknown` (or, for overlaps, not reported).
  */
@@ -47,13 +48,21 @@ export type AnalysisFinding =
     }
   | {
       kind: 'shadowed-rule';
+      /** An allow rule, or an ask rule. */
       rule: RuleLocation;
-      /** The deny rules that match inputs the allow rule matches. */
+      /** The rules that win over it (deny rules; for an allow rule, ask rules too) and cover it. */
       by: RuleLocation[];
-      /** A call the allow rule matches and the approver denies, confirmed by the engine. */
+      /** A call the rule matches and a rule of `by`'s lists decides, confirmed by the engine. */
       example?: Witness;
     }
-  | { kind: 'overlap'; allow: RuleLocation; deny: RuleLocation; witness: Witness }
+  | {
+      kind: 'overlap';
+      /** The rule that loses: an allow rule, or an ask rule under a deny rule. */
+      allow: RuleLocation;
+      /** The rule that wins: a deny rule, or an ask rule over an allow rule. */
+      deny: RuleLocation;
+      witness: Witness;
+    }
   | { kind: 'unknown'; question: AnalysisQuestion; rule: RuleLocation; related?: RuleLocation; reason: string };
 
 interface Indexed {
@@ -86,7 +95,8 @@ function analyze(ir: ApproverIR, options: AnalysisOptions, session: Session): An
   const valid = (r: RuleIR): boolean => r.match === '' && r.field === undefined ? true : session.oracle.regexOk(r.match);
   const allows: Indexed[] = ir.allow.map((rule, i) => ({ rule, loc: locate('allow', i, rule) })).filter((x) => valid(x.rule));
   const denies: Indexed[] = ir.deny.map((rule, i) => ({ rule, loc: locate('deny', i, rule) })).filter((x) => valid(x.rule));
-  const classes = toolClasses([...ir.allow, ...ir.deny].map((r) => r.tool));
+  const asks: Indexed[] = (ir.ask ?? []).map((rule, i) => ({ rule, loc: locate('ask', i, rule) })).filter((x) => valid(x.rule));
+  const classes = toolClasses([...ir.allow, ...ir.deny, ...(ir.ask ?? [])].map((r) => r.tool));
   // A call to show for rules without a tool: any tool will do; a named one reads better.
   const toolFor = (...rules: RuleIR[]): string => rules.find((r) => r.tool !== '')?.tool ?? (classes[0] as ToolClass).name;
   const findings: AnalysisFinding[] = [];
@@ -113,7 +123,7 @@ function analyze(ir: ApproverIR, options: AnalysisOptions, session: Session): An
 
   // Dead rules (also needed, unreported, by the other questions: a dead rule shadows nothing).
   const dead = new Set<Indexed>();
-  for (const x of [...allows, ...denies]) {
+  for (const x of [...allows, ...denies, ...asks]) {
     // A field rule under canonical input whose value language is not empty matches the flat
     // object holding such a value: decided over values, without the rule's text language.
     const exact = exactFields(x.rule);
@@ -138,13 +148,14 @@ function analyze(ir: ApproverIR, options: AnalysisOptions, session: Session): An
     } else findings.push({ kind: 'dead-rule', rule: x.loc, scope: 'json-object' });
   }
 
-  // Shadowed allow rules and overlaps.
-  for (const a of allows) {
+  // Shadowed rules and overlaps: allow rules under deny and ask rules, ask rules under deny rules.
+  for (const a of [...allows, ...asks]) {
     if (dead.has(a) || !(checks.shadowed || checks.overlap)) continue;
+    const winners = a.loc.list === 'allow' ? [...denies, ...asks] : denies;
     let langA: RuleLanguage | undefined;
     const langOfA = (): RuleLanguage => (langA ??= session.language(a.rule, domain));
     const mine = classes.filter((c) => a.rule.tool === '' ? true : c.key === foldKey(a.rule.tool));
-    const live = denies.filter((d) => !dead.has(d));
+    const live = winners.filter((d) => !dead.has(d));
     /** Whether the deny rules `ds` cover the allow rule for every tool it applies to. */
     const covered = (ds: readonly Indexed[]): Outcome => {
       for (const cls of mine) {
@@ -170,9 +181,9 @@ function analyze(ir: ApproverIR, options: AnalysisOptions, session: Session): An
       if (c.status === 'unknown') findings.push({ kind: 'unknown', question: 'shadowed-rule', rule: a.loc, reason: c.why });
       shadowed = c.status === 'empty';
     }
-    // Pairs: which deny rules share inputs with this allow rule.
+    // Pairs: which winning rules share inputs with this rule.
     const by: RuleLocation[] = [];
-    for (const d of denies) {
+    for (const d of winners) {
       if (dead.has(d) || !(shadowed || checks.overlap)) continue;
       if (a.rule.tool !== '' && d.rule.tool !== '' && foldKey(a.rule.tool) !== foldKey(d.rule.tool)) continue;
       const langD = (): RuleLanguage => session.language(d.rule, domain);
@@ -204,7 +215,7 @@ function analyze(ir: ApproverIR, options: AnalysisOptions, session: Session): An
       }
     }
     if (!shadowed) continue;
-    // An example: a call the allow rule matches that the whole approver denies.
+    // An example: a call the rule matches that the whole approver decides by a winning rule.
     const tool = toolFor(a.rule);
     const denied = (w: string): string | null => {
       const v = show(w);
@@ -212,7 +223,7 @@ function analyze(ir: ApproverIR, options: AnalysisOptions, session: Session): An
       const approver = whole();
       if (approver === undefined) return null;
       const e = session.oracle.explain(approver, tool, v);
-      return e.decision === 'deny' && e.rule?.list === 'deny' ? v : null;
+      return e.by === 'rule' && e.rule !== null && winners.some((w) => w.loc.list === e.rule!.list) ? v : null;
     };
     const A = langOfA();
     const ex = session.solve((m) => matches(A, m), shapes.object, shapes.flat, denied);

@@ -1,3 +1,4 @@
+import { rulesOf } from '@verdict/engine';
 import { createRule } from '../create-rule.ts';
 import { DEAD_RULE, findingsFor, shortInput } from '../analysis/lint-support.ts';
 
@@ -29,7 +30,7 @@ export default createRule({
       approver(approver) {
         for (const f of findingsFor(approver, ctx)) {
           if (f.kind !== 'dead-rule') continue;
-          const rule = (f.rule.list === 'allow' ? approver.allow : approver.deny)[f.rule.index];
+          const rule = rulesOf(approver, f.rule.list)[f.rule.index];
           if (rule === undefined) continue;
           const data = {
             list: f.rule.list,

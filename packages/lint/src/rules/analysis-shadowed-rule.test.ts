@@ -75,3 +75,52 @@ describe('analysis/shadowed-rule and rules/unreachable', () => {
     expect(result.messages.map((m) => `${m.ruleId} ${m.span?.start.line}:${m.span?.start.column}`)).toEqual(['analysis/shadowed-rule 3:25']);
   });
 });
+
+describe('analysis/shadowed-rule with ask rules (deny > ask > allow)', () => {
+  runRuleTests(rule, {
+    valid: [
+      { name: 'an allow rule partly asked about', code: y('mode: pattern', 'allow:', "  - {tool: bash, match: 'git '}", 'ask:', "  - {tool: bash, match: 'git push'}") },
+      { name: 'an ask rule partly denied', code: y('mode: pattern', 'ask:', "  - {tool: bash, match: 'git push'}", 'deny:', "  - {tool: bash, match: '--force'}") },
+    ],
+    invalid: [
+      {
+        name: 'an allow rule every call of which an ask rule asks about',
+        code: y('mode: pattern', 'allow:', "  - {tool: bash, match: 'git push origin'}", 'ask:', "  - {tool: bash, match: 'git push'}"),
+        errors: [
+          {
+            messageId: 'shadowedByAsk',
+            line: 3,
+            column: 25,
+            message: 'this allow rule never allows anything: every call it matches is also matched by `git push` (ask[0]), and deny and ask win over allow',
+          },
+        ],
+      },
+      {
+        name: 'an ask rule every call of which is denied',
+        code: y('mode: pattern', 'ask:', "  - {tool: bash, match: 'sudo rm'}", 'deny:', "  - {tool: bash, match: 'sudo'}"),
+        errors: [
+          { messageId: 'shadowedAsk', line: 3, column: 25, message: 'this ask rule never asks: every call it matches is also matched by `sudo` (deny[0]), and deny wins over ask' },
+        ],
+      },
+      {
+        name: 'an allow rule covered by a deny rule and an ask rule together',
+        code: y(
+          'mode: pattern',
+          'allow:',
+          "  - {tool: bash, match: 'git (push|reset)'}",
+          'ask:',
+          "  - {tool: bash, match: 'git push'}",
+          'deny:',
+          "  - {tool: bash, match: 'git reset'}",
+        ),
+        errors: [{ messageId: 'shadowedByAsk', line: 3, column: 25 }],
+      },
+    ],
+  });
+
+  it('names the covering ask rule and shows a call the ask rule decides', () => {
+    const r = lintWithRule(rule, { code: y('mode: pattern', 'allow:', "  - {tool: bash, match: 'git push origin'}", 'ask:', "  - {tool: bash, match: 'git push'}") });
+    expect(r.messages[0]?.help).toMatch(/^for example `bash` with input `.*git push origin.*` is asked about; narrow those rules or delete this allow rule$/);
+    expect(r.messages[0]?.related?.map((x) => [x.message, x.span?.start.line])).toEqual([['ask rule that covers `git push origin`', 5]]);
+  });
+});

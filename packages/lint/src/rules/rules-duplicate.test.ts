@@ -31,3 +31,11 @@ describe('rules/duplicate outside pattern mode', () => {
     expect(r.messages).toEqual([]);
   });
 });
+
+describe('rules/duplicate with ask rules', () => {
+  it('reports a repeated ask rule, not an ask rule that repeats an allow rule', () => {
+    const code = 'mode: pattern\nallow:\n  - {tool: bash, match: push}\nask:\n  - {tool: bash, match: push}\n  - {tool: BASH, match: push}\n';
+    const r = lintWithRule(rule, { code });
+    expect(r.messages.filter((m) => m.ruleId === rule.id).map((m) => [m.span?.start.line, m.message])).toEqual([[6, 'this rule repeats `ask[0]`: same tool, pattern and field']]);
+  });
+});

@@ -1,4 +1,4 @@
-import { caseFold } from '@verdict/engine';
+import { caseFold, rulesOf } from '@verdict/engine';
 import { createRule } from '../create-rule.ts';
 import { effectiveMode, ruleLabel } from '../support/approver-facts.ts';
 
@@ -19,9 +19,10 @@ export default createRule({
     return {
       approver(approver) {
         if (effectiveMode(approver) !== 'pattern') return;
-        for (const list of ['allow', 'deny'] as const) {
+        for (const list of ['allow', 'deny', 'ask'] as const) {
           const seen = new Map<string, number>();
-          approver[list].forEach((rule, index) => {
+          const rules = rulesOf(approver, list);
+          rules.forEach((rule, index) => {
             const key = JSON.stringify([caseFold(rule.tool), rule.match, rule.field ?? null]);
             const first = seen.get(key);
             if (first === undefined) {
@@ -32,7 +33,7 @@ export default createRule({
               node: rule,
               messageId: 'duplicate',
               data: { first: ruleLabel(list, first) },
-              related: [{ messageId: 'first', node: approver[list][first] }],
+              related: [{ messageId: 'first', node: rules[first] }],
             });
           });
         }

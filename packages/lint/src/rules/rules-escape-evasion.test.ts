@@ -1,4 +1,5 @@
-import { runRuleTests } from '../testing/rule-tester.ts';
+import { describe, expect, it } from 'vitest';
+import { lintWithRule, runRuleTests } from '../testing/rule-tester.ts';
 import rule from './rules-escape-evasion.ts';
 
 const y = (...lines: string[]): string => `${lines.join('\n')}\n`;
@@ -28,4 +29,14 @@ runRuleTests(rule, {
       errors: [{ messageId: 'evaded', line: 3, column: 26 }],
     },
   ],
+});
+
+describe('rules/escape-evasion with ask rules', () => {
+  it('reports an ask rule in raw mode (a call that gets past it is allowed without asking), not an allow rule', () => {
+    const code = 'mode: pattern\nask:\n  - {tool: bash, match: "git push"}\nallow:\n  - {tool: bash, match: "git push"}\n';
+    const r = lintWithRule(rule, { code });
+    expect(r.messages.filter((m) => m.ruleId === rule.id).map((m) => [m.span?.start.line, m.message])).toEqual([
+      [3, 'this ask rule misses the same input written with JSON escapes, e.g. `{"command":"\\u0067it \\u0070ush"}`: raw input is matched as the model wrote it'],
+    ]);
+  });
 });

@@ -5,12 +5,12 @@ import { findWitness } from '../support/witness.ts';
 export default createRule({
   id: 'rules/escape-evasion',
   meta: {
-    description: 'a deny rule, in raw input mode, that the same call written with JSON escapes (`\\u0072m`, `\\/`) gets past',
+    description: 'a deny (or ask) rule, in raw input mode, that the same call written with JSON escapes (`\\u0072m`, `\\/`) gets past',
     severity: 'warning',
     category: 'rules',
     messages: {
       evaded:
-        'this deny rule misses the same input written with JSON escapes, e.g. `{{example}}`: raw input is matched as the model wrote it',
+        'this {{list}} rule misses the same input written with JSON escapes, e.g. `{{example}}`: raw input is matched as the model wrote it',
     },
     help: {
       evaded: 'set `input: canonical` on the approver (escapes are decoded before matching), or use `field` rules',
@@ -20,14 +20,15 @@ export default createRule({
   create(ctx) {
     return {
       rule(rule, list, _index, approver) {
-        if (list !== 'deny' || approver.input === 'canonical' || rule.field !== undefined || rule.match === '') return;
-        const witness = findWitness(ctx.regexCache, rule, 'deny', 'raw');
+        // An ask rule guards as a deny rule does: a call that gets past it is allowed without asking.
+        if (list === 'allow' || approver.input === 'canonical' || rule.field !== undefined || rule.match === '') return;
+        const witness = findWitness(ctx.regexCache, rule, list, 'raw');
         if (witness === undefined) return;
         for (const variant of [escapeFirstLetters, escapeAllLetters, escapeSlashes]) {
           const text = variant(witness.value);
           if (text === undefined) continue;
-          if (ruleMatchesInput(ctx.regexCache, rule, 'deny', 'raw', text) === false) {
-            ctx.report({ span: rule.matchSpan ?? rule.span, messageId: 'evaded', data: { example: text } });
+          if (ruleMatchesInput(ctx.regexCache, rule, list, 'raw', text) === false) {
+            ctx.report({ span: rule.matchSpan ?? rule.span, messageId: 'evaded', data: { example: text, list } });
             return;
           }
         }

@@ -1,4 +1,5 @@
-import { runRuleTests } from '../testing/rule-tester.ts';
+import { describe, expect, it } from 'vitest';
+import { lintWithRule, runRuleTests } from '../testing/rule-tester.ts';
 import rule from './rules-ignored-by-mode.ts';
 
 const y = (...lines: string[]): string => `${lines.join('\n')}\n`;
@@ -26,4 +27,11 @@ runRuleTests(rule, {
       ],
     },
   ],
+});
+
+describe('rules/ignored-by-mode with ask rules', () => {
+  it('reports an ask list under a mode that ignores it', () => {
+    const r = lintWithRule(rule, { code: 'mode: deny_all\nask:\n  - {tool: bash}\n' });
+    expect(r.messages.filter((m) => m.ruleId === rule.id).map((m) => m.message)).toEqual(['mode `deny_all` ignores `ask`: every call is denied']);
+  });
 });

@@ -5,7 +5,7 @@ import { effectiveMode } from '../support/approver-facts.ts';
 export default createRule({
   id: 'rules/ignored-by-mode',
   meta: {
-    description: '`default`, `allow` or `deny` written under a mode that ignores them (`allow_all`, `deny_all`, or no mode)',
+    description: '`default`, `allow`, `deny` or `ask` written under a mode that ignores them (`allow_all`, `deny_all`, or no mode)',
     severity: 'warning',
     category: 'rules',
     messages: {
@@ -36,6 +36,7 @@ export default createRule({
         if (a.default !== '' || a.defaultSpan !== undefined) report('default', a.defaultSpan);
         if (a.allow.length > 0) report('allow', ctx.syntax === 'verdict' ? a.allow[0]?.span : undefined);
         if (a.deny.length > 0) report('deny', ctx.syntax === 'verdict' ? a.deny[0]?.span : undefined);
+        if (a.ask !== undefined && a.ask.length > 0) report('ask', ctx.syntax === 'verdict' ? a.ask[0]?.span : undefined);
       },
     };
   },

@@ -46,3 +46,29 @@ describe('rules/unreachable related location', () => {
     ]);
   });
 });
+
+describe('rules/unreachable with ask rules (deny > ask > allow)', () => {
+  runRuleTests(rule, {
+    valid: [
+      { name: 'an ask rule narrower than the allow rule', code: y('mode: pattern', 'allow:', '  - {tool: bash}', 'ask:', '  - {tool: bash, match: "git push"}') },
+      { name: 'an ask catch-all of another tool', code: y('mode: pattern', 'allow:', '  - {tool: bash}', 'ask:', '  - {tool: write}') },
+    ],
+    invalid: [
+      {
+        name: 'an ask catch-all shadows allow rules of its tool',
+        code: y('mode: pattern', 'allow:', '  - {tool: bash, match: "ls"}', 'ask:', '  - {tool: BASH}'),
+        errors: [{ messageId: 'shadowedByAsk', line: 3, column: 5, message: 'this allow rule never applies: `ask[0]` asks about every `BASH` call, and ask wins over allow' }],
+      },
+      {
+        name: 'a deny catch-all shadows ask rules',
+        code: y('mode: pattern', 'ask:', '  - {tool: bash, match: "push"}', 'deny:', '  - {}'),
+        errors: [{ messageId: 'askShadowedByDeny', line: 3, column: 5, message: 'this ask rule never applies: `deny[0]` denies every tool call, and deny wins over ask' }],
+      },
+      {
+        name: 'an ask catch-all shadows later ask rules',
+        code: y('mode: pattern', 'ask:', '  - {tool: bash}', '  - {tool: bash, match: "push"}'),
+        errors: [{ messageId: 'afterCatchAll', line: 4, column: 5, message: 'this rule never decides: `ask[0]` before it matches every `bash` call' }],
+      },
+    ],
+  });
+});

@@ -49,6 +49,7 @@ function singleRuleApprover(
           input: mode,
           allow: list === 'allow' ? [probe] : [],
           deny: list === 'deny' ? [probe] : [],
+          ...(list === 'ask' ? { ask: [probe] } : {}),
         }).approver ?? null;
     }
     byPattern.set(match, approver);
