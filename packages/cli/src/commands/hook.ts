@@ -42,7 +42,7 @@ async function parseDeadline(text: string): Promise<number | string> {
 
 export const hookCommand: Command = {
   name: 'hook',
-  summary: 'answer a coding agent’s pre-tool-use hook with a policy decision, failing closed',
+  summary: 'answer a coding agent’s pre-tool-use hook with a policy decision, failing closed; install it',
   usage: USAGE,
   async run(argv, io) {
     if (argv[0] === 'install' || argv[0] === 'uninstall') {
