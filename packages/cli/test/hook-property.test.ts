@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import type { HookAgent } from '@verdict/engine';
 import { runCli } from './harness.ts';
 import { readAnswer } from './hook-agent-models.ts';
-import { EVENT_KINDS, shellPayload, toolPayload } from './hook-payloads.ts';
+import { cursorMcp, cursorRead, EVENT_KINDS, shellPayload, toolPayload } from './hook-payloads.ts';
 
 type Expect = 'allow' | 'deny' | 'ask';
 
@@ -75,3 +75,55 @@ describe('verdict hook: no answer reads as allow unless the policy allows', () =
     }, 120_000);
   }
 });
+
+/** fixtures/hook/policy.yaml on a read: ask under /repo/secret/, allow under /repo/, else deny. */
+function expectedRead(path: string): Expect {
+  if (/^\/repo\/secret\/[^\n]*$/.test(path)) return 'ask';
+  return /^\/repo\/[^\n]*$/.test(path) ? 'allow' : 'deny';
+}
+
+/** fixtures/hook/policy.yaml on an MCP call: github's delete_repo denied, merge_pull_request asked, the rest of github allowed. */
+function expectedMcp(server: string, tool: string): Expect {
+  // Tool names compare under case folding, so `GitHub` is the same server to a rule.
+  if (server.toLowerCase() !== 'github') return 'deny';
+  return tool === 'delete_repo' ? 'deny' : tool === 'merge_pull_request' ? 'ask' : 'allow';
+}
+
+const path = fc.oneof(
+  fc.string().map((s) => `/repo/${s}`),
+  fc.string().map((s) => `/repo/secret/${s}`),
+  fc.string().map((s) => `/etc/${s}`),
+  fc.string(),
+);
+const server = fc.constantFrom('github', 'slack', 'GitHub', 'github_x');
+const mcpTool = fc.oneof(fc.constantFrom('list_issues', 'delete_repo', 'merge_pull_request'), fc.stringMatching(/^[a-z_]{1,12}$/));
+
+describe('verdict hook: Cursor file and MCP events are never read as allow unless the policy allows', () => {
+  const read = (want: Expect, payload: string, cut: number | undefined) => ({ want: cut === undefined ? want : 'deny', payload: cut === undefined ? payload : payload.slice(0, Math.floor(payload.length * cut)) });
+  const cut = fc.option(fc.double({ min: 0, max: 0.999, noNaN: true }), { nil: undefined, freq: 3 });
+  it('beforeReadFile', async () => {
+    await fc.assert(
+      fc.asyncProperty(path, cut, async (p, c) => {
+        const { want, payload } = read(expectedRead(p), cursorRead(p), c);
+        const r = await runCli(['hook', '--agent', 'cursor', '--policy', 'fixtures/hook/policy.yaml'], payload);
+        const reading = readAnswer('cursor', 'beforeReadFile', { code: r.code, stdout: r.stdout, stderr: r.stderr });
+        if (want === 'allow') expect(reading, payload).toBe('runs');
+        else expect(reading, `${want}: ${payload}`).toBe('blocked');
+      }),
+      { numRuns: 60 },
+    );
+  }, 120_000);
+  it('beforeMCPExecution', async () => {
+    await fc.assert(
+      fc.asyncProperty(server, mcpTool, cut, async (srv, tool, c) => {
+        const { want, payload } = read(expectedMcp(srv, tool), cursorMcp(tool, '{"repo":"o/r"}', srv), c);
+        const r = await runCli(['hook', '--agent', 'cursor', '--policy', 'fixtures/hook/policy.yaml'], payload);
+        const reading = readAnswer('cursor', 'beforeMCPExecution', { code: r.code, stdout: r.stdout, stderr: r.stderr });
+        if (want === 'allow') expect(reading, payload).toBe('runs');
+        else expect(reading, `${want}: ${payload}`).toBe('blocked');
+      }),
+      { numRuns: 60 },
+    );
+  }, 120_000);
+});
+
