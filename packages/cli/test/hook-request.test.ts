@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { patchPaths } from '../src/hook/request.ts';
+import { patchPaths, unwrapShell } from '../src/hook/request.ts';
 import { runCli } from './harness.ts';
 import { cursorRead, cursorShell, mcpPayload, toolPayload } from './hook-payloads.ts';
 
@@ -55,6 +55,21 @@ describe('verdict hook request model', () => {
     expect((await hook('codex', p, patch('src/a.ts', '../etc/passwd'))).stdout).toContain('"permissionDecision":"deny"');
     expect((await hook('codex', p, patch('src/a.ts', 'secret/k'))).stdout).toContain('"permissionDecision":"deny"');
     expect(patchPaths('*** Begin Patch\n*** Add File: a/../b\n*** Update File: /x/y\n*** Move to: z\r\n*** Delete File: a/../b\n', '/repo')).toEqual(['/repo/b', '/x/y', '/repo/z']);
+  });
+
+  it('a Codex shell call joined as `bash -lc \'…\'` is also decided on the script the shell runs', async () => {
+    const p = policy('wrap.yaml', 'approver: {mode: pattern, default: deny, allow: [{tool: shell, field: command, match: "git status"}], deny: [{tool: shell, field: command, match: "rm .*"}]}\n');
+    const codex = (command: string) => hook('codex', p, toolPayload('codex', 'PreToolUse', 'Bash', JSON.stringify({ command })));
+    expect((await codex("bash -lc 'git status'")).stdout).toBe('');
+    expect((await codex('git status')).stdout).toBe('');
+    expect((await codex("bash -lc 'git status; ls'")).stdout).toContain('"deny"');
+    expect((await codex("bash -lc 'rm -rf /'")).stdout).toContain('"deny"');
+    expect((await codex("bash -lc 'git status' ; rm -rf /")).stdout).toContain('"deny"');
+    expect(unwrapShell("bash -lc 'echo '\\''hi'\\'''")).toBe("echo 'hi'");
+    expect(unwrapShell(`bash -lc 'echo '"'"'hi'"'"''`)).toBe("echo 'hi'");
+    expect(unwrapShell('/bin/bash -lc ls')).toBe('ls');
+    expect(unwrapShell("bash -lc 'a' ; rm -rf /")).toBeUndefined();
+    expect(unwrapShell('zsh -c $(x)')).toBeUndefined();
   });
 
   it('MCP tools answer to mcp__<server>__<tool>, mcp__<server> and mcp in every agent that names the server', async () => {

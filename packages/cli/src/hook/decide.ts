@@ -1,6 +1,7 @@
 /**
- * Deciding a hook request: the approver is asked once per name the call answers to (and once per
- * path a Codex patch touches, as `file.write {"file_path":…}`), and the answers combine as if every
+ * Deciding a hook request: the approver is asked once per name the call answers to and input that
+ * stands for it (and once per path a Codex patch touches, as `file.write {"file_path":…}`), and
+ * the answers combine as if every
  * rule naming any of those names were one list: a deny rule anywhere wins, then an ask rule, then an
  * allow rule; when no rule matched, the policy's default decides. A patch's path calls can allow it
  * only when every path is allowed by a rule; a deny on any one path denies the patch.
@@ -37,7 +38,9 @@ const verdictOf = (a: Asked): HookVerdict => ({ decision: a.e.decision, reason: 
 
 export function decideRequest(approver: CompiledApprover, request: HookRequest): HookVerdict {
   const asked: Asked[] = [];
-  for (const name of request.names) asked.push({ name, e: approver.explain({ toolName: name, input: request.input }), whole: true });
+  for (const input of [request.input, ...(request.alsoInputs ?? [])]) {
+    for (const name of request.names) asked.push({ name, e: approver.explain({ toolName: name, input }), whole: true });
+  }
   for (const path of request.paths ?? []) {
     asked.push({ name: 'file.write', e: approver.explain({ toolName: 'file.write', input: JSON.stringify({ file_path: path }) }), whole: false });
   }

@@ -19,6 +19,11 @@ export interface HookRequest {
   input: string;
   /** Paths a Codex patch adds, updates, deletes or moves to, resolved against the payload's `cwd`. */
   paths?: string[];
+  /**
+   * Other inputs that stand for the whole call, decided under the same names: for a Codex shell
+   * call joined as `bash -lc '…'`, `{"command":…}` with the script the shell runs.
+   */
+  alsoInputs?: string[];
 }
 
 export type MapResult = { ok: true; request: HookRequest } | { ok: false; reason: string };
@@ -61,6 +66,11 @@ function fromToolPayload(agent: HookAgent, event: string, payload: ObjectMembers
   }
   if (agent === 'cursor' && toolName.startsWith('MCP:')) names = [toolName, 'mcp'];
   const request: HookRequest = { agent, event, toolName, names, input };
+  if (agent === 'codex' && toolName === 'Bash') {
+    const value = inputMember?.value;
+    const script = isObject(value) && typeof value['command'] === 'string' ? unwrapShell(value['command']) : undefined;
+    if (script !== undefined) request.alsoInputs = [JSON.stringify({ command: script })];
+  }
   if (agent === 'codex' && toolName === 'apply_patch') {
     const value = inputMember?.value;
     const patch = isObject(value) && typeof value['command'] === 'string' ? value['command'] : '';
@@ -129,6 +139,39 @@ export function patchPaths(patch: string, cwd: string): string[] {
     if (p === '') continue;
     const abs = posix.isAbsolute(p) || cwd === '' ? posix.normalize(p) : posix.join(cwd, p);
     if (!out.includes(abs)) out.push(abs);
+  }
+  return out;
+}
+
+const SHELL_WRAPPER = /^(?:\/(?:usr\/)?bin\/)?(?:bash|sh|zsh) (?:-lc|-c|-l -c) (.+)$/s;
+
+/**
+ * The script of a command Codex joined from an argv `[bash, -lc, SCRIPT]` (shlex quoting: single
+ * quotes, a quote inside written `'\''` or `'"'"'`), or undefined when the command is not exactly
+ * that shape.
+ */
+export function unwrapShell(command: string): string | undefined {
+  const m = SHELL_WRAPPER.exec(command);
+  if (!m) return undefined;
+  const word = m[1]!;
+  let out = '';
+  for (let i = 0; i < word.length; ) {
+    const c = word[i]!;
+    if (c === "'") {
+      const end = word.indexOf("'", i + 1);
+      if (end < 0) return undefined;
+      out += word.slice(i + 1, end);
+      i = end + 1;
+    } else if (c === '\\' && i + 1 < word.length) {
+      out += word[i + 1];
+      i += 2;
+    } else if (c === '"' && word.startsWith('"\'"', i)) {
+      out += "'";
+      i += 3;
+    } else if (/[A-Za-z0-9_@%+=:,.\/-]/.test(c)) {
+      out += c;
+      i++;
+    } else return undefined;
   }
   return out;
 }
