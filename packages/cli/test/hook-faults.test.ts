@@ -1,6 +1,7 @@
 /**
  * `verdict hook`, fault injection through the real CLI process: invalid stdin, stdin cut short, a
- * policy file that disappears or turns invalid, an internal error forced by the test switch, and a
+ * policy file that disappears or turns invalid, an internal error forced by the test switch (thrown
+ * inside the decision, and thrown where nothing catches it), and a
  * deadline that expires (stdin held open, and a decision that never comes). Every one must answer
  * the agent's deny form: read as blocked by the agent model, exit 0 or 2, never 1.
  */
@@ -83,6 +84,9 @@ describe.concurrent('verdict hook fails closed in the real process', () => {
     });
     it(`${agent}: an internal error (forced by VERDICT_HOOK_FAULT=internal)`, async () => {
       expectDeny(agent, await hook(agent, policyFile(`${agent}-p3.yaml`, GOOD), payload, { env: { VERDICT_HOOK_FAULT: 'internal' } }), /internal error/);
+    });
+    it(`${agent}: an exception nothing catches (VERDICT_HOOK_FAULT=uncaught)`, async () => {
+      expectDeny(agent, await hook(agent, policyFile(`${agent}-p6.yaml`, GOOD), payload, { env: { VERDICT_HOOK_FAULT: 'uncaught' } }), /internal error/);
     });
     it(`${agent}: the deadline expires while stdin stays open`, async () => {
       expectDeny(agent, await hook(agent, policyFile(`${agent}-p4.yaml`, GOOD), null, { args: ['--deadline', '3s'] }), /deadline/);

@@ -100,6 +100,7 @@ export const hookCommand: Command = {
         log: typeof values['log'] === 'string' ? values['log'] : undefined,
         approve: values['approve'] === true,
         nativeAsk: values['native-ask'] === true,
+        guardProcess: realProcess,
         ...(usageProblem !== undefined ? { usageProblem } : {}),
       },
       io,

@@ -17,7 +17,10 @@ import { member, objectMembers } from './json-members.ts';
 /** Largest payload read (Cursor's beforeReadFile carries whole files); a longer one is denied. */
 export const MAX_PAYLOAD_BYTES = 64 * 1024 * 1024;
 
-/** The test switch: `internal` throws inside the decision, `hang` never decides (the watchdog answers). */
+/**
+ * The test switch: `internal` throws inside the decision, `uncaught` throws where nothing catches it
+ * (the process guard answers), `hang` never decides (the watchdog answers).
+ */
 export const FAULT_ENV = 'VERDICT_HOOK_FAULT';
 
 export interface HookOptions extends DialectOptions {
@@ -31,6 +34,11 @@ export interface HookOptions extends DialectOptions {
   log: string | undefined;
   /** A problem with the command line, answered as a deny in whatever dialect the payload shows. */
   usageProblem?: string;
+  /**
+   * The real process: an exception or rejection nothing caught (in a stream callback, say) also
+   * answers deny instead of ending the process with exit 1, which every agent reads as "run it".
+   */
+  guardProcess?: boolean;
 }
 
 interface CallState {
@@ -77,6 +85,10 @@ function ruleText(rule: { list: string; index: number; span?: { file: string; st
 async function decide(options: HookOptions, io: CommandIo, state: CallState): Promise<Outcome> {
   const text = await readPayload(io.stdin);
   if (process.env[FAULT_ENV] === 'hang') await new Promise<never>(() => {});
+  if (process.env[FAULT_ENV] === 'uncaught') setImmediate(() => {
+    throw new Error('fault injected by VERDICT_HOOK_FAULT');
+  });
+  if (process.env[FAULT_ENV] === 'uncaught') await new Promise<never>(() => {});
   if (text.trim() === '') throw new Deny('no payload on standard input');
   let parsed: unknown;
   try {
@@ -181,6 +193,14 @@ export function runHook(options: HookOptions, io: CommandIo): Promise<number> {
     };
     const failed = (reason: string, error: string): void =>
       finish({ answer: denyAnswer(state.agent, state.event, reason), decision: 'deny', reason, error });
+    if (options.guardProcess) {
+      const crash = (err: unknown): void => failed(`internal error: ${err instanceof Error ? err.message : String(err)}`, 'internal');
+      process.on('uncaughtException', crash);
+      process.on('unhandledRejection', crash);
+      // An agent that stops reading (EPIPE) must not turn into an error exit either.
+      io.stdout.on('error', () => {});
+      io.stderr.on('error', () => {});
+    }
     const left = Math.max(0, options.startedAt + options.deadlineMs - performance.now());
     const timer = setTimeout(() => failed(`no decision within the deadline of ${options.deadlineMs} ms`, 'deadline'), left);
     decide(options, io, state).then(finish, (err: unknown) => {
