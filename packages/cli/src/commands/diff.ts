@@ -8,6 +8,8 @@ Compares the approvers of two policy files semantically and lists, for every too
 changed, a call the old policy allows and the new one denies (or the reverse): a witness you can
 paste into \`verdict explain\`, checked against the real engine. Then a verdict: stricter, looser,
 equivalent, neither or unknown (the analysis is bounded; it says unknown rather than guess).
+With ask rules on either side, decisions are ordered allow < ask < deny, and the calls the new
+policy newly asks about are listed too.
 
 options:
   --format F   text (default) or json
@@ -27,13 +29,23 @@ function decided(r: DiffWitness['old']): string {
 
 export function renderDiff(d: PolicyDiff, newFile: string): string {
   const lines = [`verdict: ${d.verdict}`];
-  const sections: [DiffChange['direction'], string][] = [
-    ['newly-denied', 'newly denied (the old policy allows, the new one denies)'],
-    ['newly-allowed', 'newly allowed (the old policy denies, the new one allows)'],
-  ];
+  // With ask rules on either side the titles say so, and newly asked calls get their section.
+  const withAsk = d.newlyAsked !== undefined;
+  const sections: [DiffChange['direction'], string][] = withAsk
+    ? [
+        ['newly-denied', 'newly denied (the old policy allows or asks, the new one denies)'],
+        ['newly-allowed', 'newly allowed (the old policy denies or asks, the new one allows)'],
+        ['newly-asked', 'newly asked (the old policy allows or denies, the new one asks)'],
+      ]
+    : [
+        ['newly-denied', 'newly denied (the old policy allows, the new one denies)'],
+        ['newly-allowed', 'newly allowed (the old policy denies, the new one allows)'],
+      ];
   for (const [direction, title] of sections) {
     const changes = d.changes.filter((c) => c.direction === direction);
-    lines.push('', `${title}: ${changes.length === 0 ? 'none' : `${changes.length} tool${changes.length === 1 ? '' : 's'}`}`);
+    // Newly asked calls may show one tool twice: one call allowed before, one denied before.
+    const tools = new Set(changes.map((c) => c.toolName)).size;
+    lines.push('', `${title}: ${changes.length === 0 ? 'none' : `${tools} tool${tools === 1 ? '' : 's'}`}`);
     for (const c of changes) {
       lines.push(
         `  ${c.toolName}  ${c.input}`,

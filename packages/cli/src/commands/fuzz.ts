@@ -41,12 +41,13 @@ properties:
   respelling      the decision does not change when the same JSON input is spelled differently
                   (key order, whitespace, \\uXXXX and \\/ escapes); the default
   duplicate-keys  an input that repeats a key is not allowed when its last value (what the tool
-                  runs) is denied
+                  runs) is denied or asked about
   never-allows    no call whose decoded input has a string matching --where (for --tool, if
                   given) is allowed
-  always-denies   every such call is denied, with --reason if given
+  always-denies   every such call is denied (not asked about), with --reason if given
   equivalent      --other FILE decides every call as the policy does (a refactor)
-  stricter        the policy allows nothing --other FILE denies
+  stricter        the policy allows nothing --other FILE denies (with ask rules: decides every
+                  call at least as strictly, allow < ask < deny)
 
 options:
   --policy FILE     the policy file (YAML, JSON or .verdict)

@@ -1,10 +1,14 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { fc, test as fcTest } from '@fast-check/vitest';
-import type { ApproverIR, InputMode, RuleIR } from '../ir.ts';
+import { caseFold } from '../canonical/casefold.ts';
+import type { ApproverIR, InputMode, RuleIR, RuleList } from '../ir.ts';
+import { compileRegex, wellFormed } from '../regex/regex.ts';
 import { approverIRFromCase } from './case-files.ts';
 import type { CaseApproverConfig } from './case-files.ts';
 import { compileApprover } from './config.ts';
+import { buildPlan, decideTool, matchesByDefinition } from './fast.ts';
+import type { FastRule, FastSubject } from './fast.ts';
 import { DEFAULT_ASK_REASON } from './pattern.ts';
 import type { ApprovalRequest, AuditLogger, CompiledApprover, Explanation } from './types.ts';
 
@@ -172,5 +176,62 @@ describe('ask properties', () => {
     expect(empty.approve(request)).toEqual(without.approve(request));
     expect(empty.decide(request)).toEqual(without.decide(request));
     expect(empty.explain(request)).toEqual(without.explain(request));
+  });
+});
+
+describe('the fast plan with ask rules (every plan shape: DFA, bounded DFAs, steps, sets)', () => {
+  const pieceArb = fc.constantFrom('a', 'b', 'ab', '(?i)A', '^a', 'b$', 'a|b', '[ab]+b', '\\bb', 'x', '"c":"', '(?s).', 'K', '\u212a');
+  const patternArb = fc.array(pieceArb, { minLength: 0, maxLength: 3 }).map((xs) => xs.join(''));
+  const genRule = fc.record({
+    list: fc.constantFrom<RuleList>('deny', 'ask', 'allow'),
+    tool: fc.constantFrom('', 'bash', 'BASH', 'k', '\u212a'),
+    match: patternArb,
+    field: fc.constantFrom(undefined, undefined, undefined, 'c'),
+  });
+  const subjectArb = fc.string({ unit: fc.constantFrom('a', 'b', 'x', 'A', 'K', '\u212a', '"', 'c', ':', '\ud800', ' '), maxLength: 10 });
+
+  it('decides as the definition: first deny, else first ask, else first allow (field rules: unreadable input matches deny and ask rules)', () => {
+    fc.assert(
+      fc.property(
+        fc.array(genRule, { maxLength: 14 }),
+        fc.array(fc.tuple(fc.constantFrom('bash', 'K', 'other'), subjectArb, fc.constantFrom(undefined, null, 'ab', '')), { minLength: 1, maxLength: 5 }),
+        (gen, calls) => {
+          const counters: Record<RuleList, number> = { deny: 0, ask: 0, allow: 0 };
+          const rules: FastRule[] = gen.flatMap((r) => {
+            const c = r.match === '' ? null : compileRegex(r.match);
+            if (c !== null && !c.ok) return [];
+            return [{ list: r.list, index: counters[r.list]++, foldedTool: caseFold(r.tool), regex: c === null ? null : c.regex, field: r.field }];
+          });
+          const plans = [buildPlan(rules), buildPlan(rules, { dfaStates: 2 }), buildPlan(rules, { planStates: 4 }), buildPlan(rules, { dfa: false, minGate: 1 })];
+          for (const [tool, text, value] of calls) {
+            const s: FastSubject = { text: wellFormed(text), field: (k) => (k === 'c' ? value : undefined) };
+            let want = 'default';
+            for (const list of ['deny', 'ask', 'allow'] as const) {
+              const hit = rules
+                .filter((r) => r.list === list && (r.foldedTool === '' || r.foldedTool === caseFold(tool)))
+                .sort((x, y) => x.index - y.index)
+                .find((r) => matchesByDefinition(r, s));
+              if (hit !== undefined) {
+                want = `${hit.list}[${hit.index}]`;
+                break;
+              }
+            }
+            for (const plan of plans) {
+              const got = decideTool(plan, tool, s);
+              expect(got === null ? 'default' : `${got.list}[${got.index}]`, `${tool} ${JSON.stringify(text)} ${String(value)}`).toBe(want);
+            }
+          }
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it('an ask field rule matches an unreadable input; an allow field rule does not', () => {
+    const regex = (compileRegex('x') as { ok: true; regex: FastRule['regex'] }).regex;
+    const unreadable: FastSubject = { text: '{', field: () => null };
+    for (const list of ['deny', 'ask', 'allow'] as const) {
+      expect(matchesByDefinition({ list, index: 0, foldedTool: '', regex, field: 'c' }, unreadable)).toBe(list !== 'allow');
+    }
   });
 });

@@ -1,10 +1,11 @@
 /**
  * Semantic difference of two approver configurations: which calls one allows and the other
- * denies, in both directions, each with a witness call the engine confirms.
+ * denies, in both directions, each with a witness call the engine confirms; with ask rules, also
+ * the calls the new policy asks about and the old one did not.
  *
  * Per tool (every tool either policy names, compared under case folding, plus one "other tool"),
- * a pattern approver's decision is: deny if any applicable deny rule matches, else allow if any
- * applicable allow rule matches, else the default. Both decisions are formulas over the rules'
+ * a pattern approver's decision is: deny if any applicable deny rule matches, else ask if any
+ * applicable ask rule matches, else allow if any applicable allow rule matches, else the default. Both decisions are formulas over the rules'
  * search DFAs; their disagreement is searched in the product. The domain is JSON object inputs
  * (raw text, or canonical text under `input: canonical`), over-approximated for proofs.
  */
@@ -45,12 +46,19 @@ export interface PolicyDiff {
    * `stricter`: the new policy denies some call the old allowed and allows nothing new;
    * `looser`: the reverse; `equivalent`: no JSON-object call is decided differently;
    * `neither`: both directions have a witness; `unknown`: a direction could not be decided.
+   * With ask rules, decisions are ordered allow < ask < deny: a call that moves up the order
+   * (allowed → asked, asked → denied) makes the new policy stricter, one that moves down looser.
    */
   verdict: DiffVerdict;
-  /** A call the old policy allows and the new one denies; `null` when none exists or unknown. */
+  /** A call the old policy allows (or asks about) and the new one denies; `null` when none exists or unknown. */
   newlyDenied: DiffWitness | null;
-  /** A call the old policy denies and the new one allows. */
+  /** A call the old policy denies (or asks about) and the new one allows. */
   newlyAllowed: DiffWitness | null;
+  /**
+   * A call the new policy asks about and the old one allows or denies (present only when one of
+   * the policies has ask rules; `null` when none exists or unknown).
+   */
+  newlyAsked?: DiffWitness | null;
   /** Why a direction is undecided (empty when the verdict is decided). */
   unknown: string[];
   /**
@@ -61,12 +69,13 @@ export interface PolicyDiff {
 }
 
 export interface DiffChange extends DiffWitness {
-  direction: 'newly-denied' | 'newly-allowed';
+  /** The new decision, which the old policy did not take (`newly-asked` only with ask rules). */
+  direction: 'newly-denied' | 'newly-allowed' | 'newly-asked';
 }
 
 type Model =
   | { kind: 'const'; decision: Decision; approver: CompiledApprover }
-  | { kind: 'pattern'; def: Decision; domain: Domain; allow: RuleIR[]; deny: RuleIR[]; approver: CompiledApprover }
+  | { kind: 'pattern'; def: Decision; domain: Domain; allow: RuleIR[]; deny: RuleIR[]; ask: RuleIR[]; approver: CompiledApprover }
   | { kind: 'invalid'; why: string };
 
 function model(ir: ApproverIR, session: Session, label: string): Model {
@@ -75,33 +84,35 @@ function model(ir: ApproverIR, session: Session, label: string): Model {
   const mode = normalizeMode(ir.mode);
   if (mode === 'allow_all') return { kind: 'const', decision: 'allow', approver };
   if (mode === 'deny_all') return { kind: 'const', decision: 'deny', approver };
-  const rules = [...ir.allow, ...ir.deny];
+  const rules = [...ir.allow, ...ir.deny, ...(ir.ask ?? [])];
   // Loaded in compatibility mode with an invalid regex: every call is denied.
   if (rules.some((r) => (r.match !== '' || r.field !== undefined) && !session.oracle.regexOk(r.match))) {
     return { kind: 'const', decision: 'deny', approver };
   }
   const def = normalizeDefault(ir.default);
   if (def === undefined) return { kind: 'invalid', why: `the ${label} policy has an unknown default` };
-  return { kind: 'pattern', def, domain: ir.input === 'canonical' ? 'canonical' : 'raw', allow: ir.allow, deny: ir.deny, approver };
+  const domain = ir.input === 'canonical' ? 'canonical' : 'raw';
+  return { kind: 'pattern', def, domain, allow: ir.allow, deny: ir.deny, ask: ir.ask ?? [], approver };
 }
 
 /** The literals of a rule: the formula for "it matches" and for "it does not". */
 type Literals = (rule: RuleIR) => { pos: Formula; neg: Formula };
 
-function allows(m: Model, cls: ToolClass, lit: Literals): Formula {
-  if (m.kind === 'const') return m.decision === 'allow' ? TRUE : FALSE;
+/** The calls `m` decides `d` for tool class `cls` (without ask rules: exactly the two-list formulas). */
+function decides(m: Model, cls: ToolClass, lit: Literals, d: RuledDecision): Formula {
+  if (m.kind === 'const') return m.decision === d ? TRUE : FALSE;
   if (m.kind === 'invalid') return FALSE;
   const ds = m.deny.filter((r) => appliesTo(r, cls)).map(lit);
+  const ks = m.ask.filter((r) => appliesTo(r, cls)).map(lit);
+  if (d === 'ask') return and(...ds.map((x) => x.neg), or(...ks.map((k) => k.pos)));
   const as = m.allow.filter((r) => appliesTo(r, cls)).map(lit);
-  return and(...ds.map((d) => d.neg), or(...as.map((a) => a.pos), m.def === 'allow' ? TRUE : FALSE));
+  if (d === 'allow') return and(...ds.map((x) => x.neg), ...ks.map((k) => k.neg), or(...as.map((a) => a.pos), m.def === 'allow' ? TRUE : FALSE));
+  return or(...ds.map((x) => x.pos), and(...ks.map((k) => k.neg), ...as.map((a) => a.neg), m.def === 'deny' ? TRUE : FALSE));
 }
 
-function denies(m: Model, cls: ToolClass, lit: Literals): Formula {
-  if (m.kind === 'const') return m.decision === 'deny' ? TRUE : FALSE;
-  if (m.kind === 'invalid') return FALSE;
-  const ds = m.deny.filter((r) => appliesTo(r, cls)).map(lit);
-  const as = m.allow.filter((r) => appliesTo(r, cls)).map(lit);
-  return or(...ds.map((d) => d.pos), and(...as.map((a) => a.neg), m.def === 'deny' ? TRUE : FALSE));
+/** Whether `m` can decide `ask` at all. */
+function asks(m: Model): boolean {
+  return m.kind === 'pattern' && m.ask.length > 0;
 }
 
 function summary(approver: CompiledApprover, toolName: string, input: string): DecisionSummary {
@@ -136,13 +147,14 @@ function diff(oldIr: ApproverIR, newIr: ApproverIR, session: Session): PolicyDif
   }
   const domain: Domain = domains.has('canonical') ? 'canonical' : 'raw';
   const shapes = shapesFor(domain);
-  const rules = [oldM, newM].flatMap((m) => (m.kind === 'pattern' ? [...m.allow, ...m.deny] : []));
+  const rules = [oldM, newM].flatMap((m) => (m.kind === 'pattern' ? [...m.allow, ...m.deny, ...m.ask] : []));
   const classes = toolClasses(rules.map((r) => r.tool));
   const oldA = (oldM as { approver: CompiledApprover }).approver;
   const newA = (newM as { approver: CompiledApprover }).approver;
 
   const fields = fieldAtoms(session);
-  const direction = (from: Model, to: Model, want: Decision): Direction => {
+  /** Calls `from` decides as one of `was` and `to` decides `want`. */
+  const direction = (from: Model, to: Model, was: readonly RuledDecision[], want: RuledDecision): Direction => {
     const reasons: string[] = [];
     const witnesses: DiffWitness[] = [];
     for (const cls of classes) {
@@ -150,13 +162,12 @@ function diff(oldIr: ApproverIR, newIr: ApproverIR, session: Session): PolicyDif
         const v = presentable(session, domain, w);
         if (v === null) return null;
         const ok =
-          oldA.explain({ toolName: cls.name, input: v }).decision === (want === 'deny' ? 'allow' : 'deny') &&
+          was.includes(oldA.explain({ toolName: cls.name, input: v }).decision) &&
           newA.explain({ toolName: cls.name, input: v }).decision === want;
         return ok ? v : null;
       };
-      const disagree = (lit: Literals): Formula =>
-        want === 'deny' ? and(allows(from, cls, lit), denies(to, cls, lit)) : and(denies(from, cls, lit), allows(to, cls, lit));
-      const applicable = [from, to].flatMap((m) => (m.kind === 'pattern' ? [...m.allow, ...m.deny] : [])).filter((x) => appliesTo(x, cls));
+      const disagree = (lit: Literals): Formula => and(or(...was.map((d) => decides(from, cls, lit, d))), decides(to, cls, lit, want));
+      const applicable = [from, to].flatMap((m) => (m.kind === 'pattern' ? [...m.allow, ...m.deny, ...m.ask] : [])).filter((x) => appliesTo(x, cls));
       let r: Outcome;
       if (domain === 'canonical' && applicable.every((x) => fields.of(x) !== null)) {
         // Only field rules decide for this tool: reason over values, exactly.
@@ -186,26 +197,45 @@ function diff(oldIr: ApproverIR, newIr: ApproverIR, session: Session): PolicyDif
     return reasons.length === 0 ? { status: 'none' } : { status: 'unknown', why: reasons.join('; ') };
   };
 
-  const denied = direction(oldM, newM, 'deny');
-  const allowed = direction(oldM, newM, 'allow');
-  const unknown = [denied, allowed].flatMap((d, i) =>
-    d.status === 'unknown' ? [`${i === 0 ? 'newly denied calls' : 'newly allowed calls'}: ${d.why}`] : [],
-  );
-  const has = (d: Direction): boolean => d.status === 'witness';
-  const none = (d: Direction): boolean => d.status === 'none';
+  // Without ask rules on either side, the two directions of the two-decision diff, as they were.
+  const withAsk = asks(oldM) || asks(newM);
+  const notDenied: RuledDecision[] = withAsk ? ['allow', 'ask'] : ['allow'];
+  const notAllowed: RuledDecision[] = withAsk ? ['deny', 'ask'] : ['deny'];
+  const denied = direction(oldM, newM, notDenied, 'deny');
+  const allowed = direction(oldM, newM, notAllowed, 'allow');
+  // Newly asked, split by what the old policy did: up from allow (stricter), down from deny (looser).
+  const none: Direction = { status: 'none' };
+  const askedUp = asks(newM) ? direction(oldM, newM, ['allow'], 'ask') : none;
+  const askedDown = asks(newM) ? direction(oldM, newM, ['deny'], 'ask') : none;
+  const unknown = [
+    ['newly denied calls', denied],
+    ['newly allowed calls', allowed],
+    ['newly asked calls (allowed before)', askedUp],
+    ['newly asked calls (denied before)', askedDown],
+  ].flatMap(([what, d]) => ((d as Direction).status === 'unknown' ? [`${what as string}: ${(d as { why: string }).why}`] : []));
+  const has = (...ds: Direction[]): boolean => ds.some((d) => d.status === 'witness');
+  const settled = (...ds: Direction[]): boolean => ds.every((d) => d.status === 'none');
+  // Up: a call's decision moves towards deny; down: towards allow. (Asked → denied is a newly
+  // denied call, asked → allowed a newly allowed one.)
+  const up = [denied, askedUp];
+  const down = [allowed, askedDown];
   let verdict: DiffVerdict = 'unknown';
-  if (has(denied) && has(allowed)) verdict = 'neither';
-  else if (none(denied) && none(allowed)) verdict = 'equivalent';
-  else if (has(denied) && none(allowed)) verdict = 'stricter';
-  else if (none(denied) && has(allowed)) verdict = 'looser';
+  if (has(...up) && has(...down)) verdict = 'neither';
+  else if (settled(...up, ...down)) verdict = 'equivalent';
+  else if (has(...up) && settled(...down)) verdict = 'stricter';
+  else if (settled(...up) && has(...down)) verdict = 'looser';
+  const witnesses = (d: Direction): DiffWitness[] => (d.status === 'witness' ? d.witnesses : []);
+  const asked = [...witnesses(askedUp), ...witnesses(askedDown)];
   return {
     verdict,
-    newlyDenied: denied.status === 'witness' ? (denied.witnesses[0] ?? null) : null,
-    newlyAllowed: allowed.status === 'witness' ? (allowed.witnesses[0] ?? null) : null,
+    newlyDenied: witnesses(denied)[0] ?? null,
+    newlyAllowed: witnesses(allowed)[0] ?? null,
+    ...(withAsk ? { newlyAsked: asked[0] ?? null } : {}),
     unknown,
     changes: [
-      ...(denied.status === 'witness' ? denied.witnesses.map((w) => ({ direction: 'newly-denied' as const, ...w })) : []),
-      ...(allowed.status === 'witness' ? allowed.witnesses.map((w) => ({ direction: 'newly-allowed' as const, ...w })) : []),
+      ...witnesses(denied).map((w) => ({ direction: 'newly-denied' as const, ...w })),
+      ...witnesses(allowed).map((w) => ({ direction: 'newly-allowed' as const, ...w })),
+      ...asked.map((w) => ({ direction: 'newly-asked' as const, ...w })),
     ],
   };
 }

@@ -182,3 +182,72 @@ describe('shadowed allow rules never decide', () => {
     });
   }
 });
+
+/** `policy(input)` with an ask list (deny > ask > allow). */
+function policyWithAsk(input: InputMode): fc.Arbitrary<ApproverIR> {
+  const r = input === 'canonical' ? fc.oneof(rule, fieldRule) : rule;
+  return fc.tuple(policy(input), fc.array(r, { maxLength: 3 })).map(([p, ask]) => ({ ...p, ask }));
+}
+
+const STRICTNESS: Record<string, number> = { allow: 0, ask: 1, deny: 2 };
+
+function ruled(ir: ApproverIR, calls: { toolName: string; input: string }[]): string[] {
+  const a = compileApprover(ir).approver;
+  if (a === undefined) throw new Error('policy does not load');
+  return calls.map((c) => a.decide(c).decision);
+}
+
+describe('with ask rules', () => {
+  for (const input of ['raw', 'canonical'] as const) {
+    it(`diff verdicts agree with the engine's three decisions (input: ${input})`, () => {
+      let decided = 0;
+      fc.assert(
+        fc.property(
+          policyWithAsk(input),
+          policyWithAsk(input),
+          fc.array(call, { minLength: 20, maxLength: 40 }),
+          (oldIr, other, calls) => {
+            // Half the time a small edit of the old policy (often equivalent), else an unrelated one.
+            const newIr = calls.length % 2 === 0 ? { ...oldIr, ask: [...(oldIr.ask ?? [])].reverse() } : { ...other, input: oldIr.input };
+            const d = diffPolicies(oldIr, newIr, { timeMs: 300 });
+            const before = ruled(oldIr, calls);
+            const after = ruled(newIr, calls);
+            const up = calls.some((_, i) => STRICTNESS[after[i]!]! > STRICTNESS[before[i]!]!);
+            const down = calls.some((_, i) => STRICTNESS[after[i]!]! < STRICTNESS[before[i]!]!);
+            if (d.verdict !== 'unknown') decided++;
+            if (d.verdict === 'equivalent') expect(up || down).toBe(false);
+            if (d.verdict === 'stricter') expect(down).toBe(false);
+            if (d.verdict === 'looser') expect(up).toBe(false);
+            const want: Record<string, string> = { 'newly-denied': 'deny', 'newly-allowed': 'allow', 'newly-asked': 'ask' };
+            for (const c of d.changes) {
+              const [was] = ruled(oldIr, [c]);
+              const [now] = ruled(newIr, [c]);
+              expect(now).toBe(want[c.direction]);
+              expect(was).not.toBe(now);
+            }
+          },
+        ),
+        { numRuns: 30 },
+      );
+      expect(decided).toBeGreaterThan(10);
+    });
+
+    it(`dead and shadowed ask rules never decide (input: ${input})`, () => {
+      fc.assert(
+        fc.property(policyWithAsk(input), fc.array(call, { minLength: 20, maxLength: 40 }), (ir, calls) => {
+          const never = analyzeApprover(ir, { checks: { overlap: false } }).flatMap((f) =>
+            f.kind === 'shadowed-rule' || f.kind === 'dead-rule' ? [`${f.rule.list}[${f.rule.index}]`] : [],
+          );
+          if (never.length === 0) return;
+          const a = compileApprover(ir).approver;
+          for (const c of calls) {
+            const e = a?.explain(c);
+            const name = e?.rule ? `${e.rule.list}[${e.rule.index}]` : '';
+            expect(never.includes(name), `${name} decided ${JSON.stringify(c)}`).toBe(false);
+          }
+        }),
+        { numRuns: 60 },
+      );
+    });
+  }
+});

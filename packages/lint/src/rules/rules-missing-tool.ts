@@ -15,7 +15,7 @@ export default createRule({
     docs: { recommended: true },
     options: {
       lists: {
-        description: 'Which lists to check: a tool-less deny rule only denies more, so only `allow` is checked by default.',
+        description: 'Which lists to check (`allow`, `deny`, `ask`): a tool-less deny or ask rule only denies or asks more, so only `allow` is checked by default.',
         default: ['allow'],
       },
     },

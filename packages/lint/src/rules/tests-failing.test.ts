@@ -1,4 +1,5 @@
-import { runRuleTests } from '../testing/rule-tester.ts';
+import { describe, expect, it } from 'vitest';
+import { lintWithRule, runRuleTests } from '../testing/rule-tester.ts';
 import rule from './tests-failing.ts';
 
 const y = (...lines: string[]): string => `${lines.join('\n')}\n`;
@@ -47,4 +48,26 @@ runRuleTests(rule, {
       errors: [{ messageId: 'rule', line: 11, column: 5, message: 'expected `allow[1]` to decide `read` `{}`, but `allow[0]` does' }],
     },
   ],
+});
+
+describe('tests/failing with ask rules', () => {
+  it('checks `expect: ask` and `rule: ask[N]` against the approver', () => {
+    const code = y(
+      'approver:',
+      '  mode: pattern',
+      '  allow:',
+      '    - {tool: bash}',
+      '  ask:',
+      '    - {tool: bash, match: push}',
+      'tests:',
+      "  - {tool: bash, input: '{\"command\":\"git push\"}', expect: ask, rule: 'ask[0]'}",
+      "  - {tool: bash, input: '{\"command\":\"git push\"}', expect: allow}",
+      "  - {tool: bash, input: '{\"command\":\"ls\"}', expect: ask}",
+    );
+    const r = lintWithRule(rule, { code });
+    expect(r.messages.filter((m) => m.ruleId === rule.id).map((m) => [m.span?.start.line, m.message])).toEqual([
+      [9, 'expected `allow` for `bash` `{"command":"git push"}`, but the approver decides `ask`'],
+      [10, 'expected `ask` for `bash` `{"command":"ls"}`, but the approver decides `allow`'],
+    ]);
+  });
 });
