@@ -105,6 +105,26 @@ describe('verdict hook request model', () => {
     expect(JSON.parse(readFileSync(log, 'utf8').trim())).toMatchObject({ decision: 'allow', rule: `allow[0] at ${p}:4:7`, tool: 'Read' });
   });
 
+  it('--native-ask asks where the agent can (Gemini CLI, Cursor shell and MCP), and stays a deny elsewhere', async () => {
+    const p = 'fixtures/hook/policy.yaml';
+    const gemini = await hook('gemini', p, toolPayload('gemini', 'BeforeTool', 'run_shell_command', '{"command":"git push"}'), '--native-ask');
+    expect([gemini.code, gemini.stdout]).toEqual([0, '{"decision":"ask","reason":"verdict: confirmation required by pattern policy","systemMessage":"verdict: confirmation required by pattern policy"}\n']);
+    const shell = await hook('cursor', p, cursorShell('git push'), '--native-ask');
+    expect([shell.code, JSON.parse(shell.stdout).permission]).toEqual([0, 'ask']);
+    const pre = await hook('cursor', p, toolPayload('cursor', 'preToolUse', 'Shell', '{"command":"git push"}'), '--native-ask');
+    expect([pre.code, JSON.parse(pre.stdout).permission]).toEqual([2, 'deny']);
+    const codex = await hook('codex', p, toolPayload('codex', 'PreToolUse', 'Bash', '{"command":"git push"}'), '--native-ask');
+    expect(JSON.parse(codex.stdout).hookSpecificOutput.permissionDecisionReason).toContain("needs a person's approval");
+  });
+
+  it('--approve: Claude Code PreToolUse allows with a reason, PermissionRequest approves', async () => {
+    const p = 'fixtures/hook/policy.yaml';
+    const pre = await hook('claude', p, toolPayload('claude', 'PreToolUse', 'Bash', '{"command":"git status"}'), '--approve');
+    expect(JSON.parse(pre.stdout)).toEqual({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'allow', permissionDecisionReason: 'verdict: allowed by the policy' } });
+    const perm = await hook('codex', p, toolPayload('codex', 'PermissionRequest', 'Bash', '{"command":"git status"}'), '--approve');
+    expect(JSON.parse(perm.stdout)).toEqual({ hookSpecificOutput: { hookEventName: 'PermissionRequest', decision: { behavior: 'allow' } } });
+  });
+
   it('a bad command line is answered with the deny of the payload\'s agent, never exit 1', async () => {
     const r = await runCli(['hook', '--agent', 'vim', '--policy', 'x'], toolPayload('gemini', 'BeforeTool', 'read_file', '{}'));
     expect(r.code).toBe(2);
