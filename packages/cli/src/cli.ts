@@ -35,7 +35,7 @@ function overview(): string {
     ...rows,
     '',
     'Run `verdict <command> --help` for the options of a command.',
-    'global options: --debug (print stack traces of internal errors), -h/--help, --version',
+    'global options: --debug (print stack traces of internal errors), -h/--help, -v/--version',
     '',
   ].join('\n');
 }
@@ -60,8 +60,8 @@ export async function main(argv: string[], io: CommandIo = defaultIo()): Promise
     io.stdout.write(topic ? `${(await topic.load()).usage}\n` : overview());
     return name === undefined ? 2 : 0;
   }
-  if (name === '--version') {
-    io.stdout.write('verdict 0.1.0\n');
+  if (name === '--version' || name === '-v') {
+    io.stdout.write(`verdict ${(await import('./version.ts')).VERSION}\n`);
     return 0;
   }
   const entry = commands.find((c) => c.name === name);

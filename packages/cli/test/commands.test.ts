@@ -16,3 +16,13 @@ describe('command table', () => {
     expect(run.stderr).toBe('');
   });
 });
+
+describe('version', () => {
+  it.each([['--version'], ['-v']])('%s prints the version of the cli package', async (flag) => {
+    const { readFileSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    const { repoRoot } = await import('./harness.ts');
+    const pkg = JSON.parse(readFileSync(join(repoRoot, 'packages/cli/package.json'), 'utf8')) as { version: string };
+    expect(await runCli([flag])).toEqual({ code: 0, stdout: `verdict ${pkg.version}\n`, stderr: '' });
+  });
+});

@@ -1,9 +1,10 @@
 /** The root README's examples are what a new user copies first: they must keep working. */
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { compileSource } from '@verdict/compiler';
 import { describe, expect, it } from 'vitest';
-import { repoRoot } from './harness.ts';
+import { repoRoot, runCli } from './harness.ts';
 
 const readme = readFileSync(join(repoRoot, 'README.md'), 'utf8');
 
@@ -40,5 +41,21 @@ describe('README', () => {
     expect(withoutSpans(dsl.ir)).toEqual(withoutSpans(yaml.ir));
     const test = yaml.ir!.tests[0]!;
     expect(yaml.approver!.approve({ toolName: test.tool, input: test.input }).decision).toBe(test.expect);
+  });
+
+  it('shows a policy that passes its own `verdict check`, `verdict lint` and `verdict test`', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'verdict-readme-'));
+    const yaml = join(dir, 'policy.yaml');
+    const dsl = join(dir, 'policy.verdict');
+    writeFileSync(yaml, block('yaml', 'driver'));
+    writeFileSync(dsl, block('verdict', 'driver'));
+    for (const file of [yaml, dsl]) {
+      const check = await runCli(['check', file]);
+      expect(check.code, check.stdout + check.stderr).toBe(0);
+      expect(check.stdout).toMatch(/valid for codex/);
+      const lint = await runCli(['lint', file]);
+      expect(lint.code, lint.stdout + lint.stderr).toBe(0);
+      expect((await runCli(['test', file])).code).toBe(0);
+    }
   });
 });

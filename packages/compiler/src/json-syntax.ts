@@ -69,8 +69,12 @@ export function checkJsonSyntax(text: string): JsonSyntaxError | undefined {
     }
   };
 
+  // Sticky, over the whole text: a number literal may be any length (JSON sets no limit, and the approver
+  // sees literals as written).
+  const NUMBER = /-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?/y;
   const num = (): void => {
-    const m = /^-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?/.exec(text.slice(i, i + 400));
+    NUMBER.lastIndex = i;
+    const m = NUMBER.exec(text);
     if (!m || m[0] === '' || m[0] === '-') unexpected('a value');
     i += (m as RegExpExecArray)[0].length;
     const c = text[i];

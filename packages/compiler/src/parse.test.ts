@@ -108,6 +108,15 @@ describe('parse: tests block', () => {
     expect(tests[1]?.span?.start.line).toBe(3);
   });
 
+  it('keeps number literals of test inputs as written, however long (as the approver sees them)', () => {
+    const long = '1'.repeat(450);
+    const r = compileSource(`tests:\n  - {tool: x, input: {m: -0, e: 1E5, f: 1.50, h: 0x10, n: ${long}}, expect: deny}\n`, 't.yaml');
+    expect(r.diagnostics).toEqual([]);
+    expect(r.ir!.tests[0]!.input).toBe(`{"m":-0,"e":1E5,"f":1.50,"h":16,"n":${long}}`);
+    const j = compileSource(`{"tests": [{"tool": "x", "input": {"n": ${long}}, "expect": "deny"}]}`, 't.json');
+    expect(j.ir!.tests[0]!.input).toBe(`{"n":${long}}`);
+  });
+
   it('refuses a test input JSON cannot write', () => {
     const r = compileSource('tests:\n  - {tool: x, input: {n: .inf}, expect: deny}\n', 't.yaml');
     expect(at(r)).toEqual(['tests/invalid-input@2:22']);

@@ -385,8 +385,13 @@ export function toPlain(node: JNode, sourceMap: SourceMap, path: (string | numbe
  * Compact JSON text of a tree, keys in source order (`JSON.stringify` would move integer-like keys
  * first). Non-finite numbers have no JSON form: `undefined`.
  */
+const JSON_NUMBER = /^-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?$/;
+
 export function toJsonText(node: JNode): string | undefined {
   if (node.kind === 'scalar') {
+    // A number written as JSON writes it (`1.0`, `-0`, `1E5`, 500 digits) is kept as written, as the
+    // approver sees number literals; other YAML numbers (`0x10`, `.5`) are written as JSON would.
+    if (typeof node.value === 'number' && node.source !== undefined && JSON_NUMBER.test(node.source)) return node.source;
     if (typeof node.value === 'number' && !Number.isFinite(node.value)) return undefined;
     return JSON.stringify(node.value);
   }

@@ -3,6 +3,7 @@ import { HOOK_AGENTS, type HookAgent } from '@verdict/engine';
 import { exitCodeFor, type FormatterName, formatters, lintFiles } from '@verdict/lint';
 import { type Command, parse, UsageError, write } from '../args.ts';
 import { renderDiagnostics } from '../render.ts';
+import { VERSION } from '../version.ts';
 
 const FORMATS = Object.keys(formatters) as FormatterName[];
 
@@ -64,7 +65,7 @@ export const lintCommand: Command = {
           return { ...r, messages, warningCount: 0, infoCount: 0 };
         })
       : run.results;
-    const report = formatters[format](results, { color: io.isTTY && values.output === undefined, cwd: run.cwd, rules: run.rules, toolVersion: '0.1.0' });
+    const report = formatters[format](results, { color: io.isTTY && values.output === undefined, cwd: run.cwd, rules: run.rules, toolVersion: VERSION });
     if (values.output !== undefined) writeFileSync(values.output, report);
     else io.stdout.write(report);
     return exitCodeFor(run, maxWarnings === undefined ? {} : { maxWarnings });

@@ -1,5 +1,5 @@
 export { printVerdict, ruleText, testText } from './verdict.ts';
 export type { PrintVerdictOptions, SourceComment } from './verdict.ts';
 export { printYaml } from './yaml.ts';
-export { formatVerdictSource } from './format.ts';
+export { conversionLosses, formatPolicySource, formatVerdictSource } from './format.ts';
 export type { FormatResult } from './format.ts';

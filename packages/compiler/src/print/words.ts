@@ -6,7 +6,15 @@ import { BARE_WORD_RE, DURATION_RE, NUMBER_RE, keywordTokens } from '../dsl/toke
 import { isNear } from '../dsl/suggest.ts';
 import { MAX_NESTING } from '../dsl/limits.ts';
 
-const quote = (s: string): string => JSON.stringify(s);
+/** Characters never written raw into a `.verdict` file: controls, line and paragraph separators, the BOM. */
+// eslint-disable-next-line no-control-regex
+const INVISIBLE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\ufeff]/;
+// eslint-disable-next-line no-control-regex
+const INVISIBLE_ALL = /[\u007f-\u009f\u2028\u2029\ufeff]/g;
+
+/** A JSON string literal, with every invisible character escaped (JSON.stringify leaves DEL, C1 and U+2028 raw). */
+const quote = (s: string): string =>
+  JSON.stringify(s).replace(INVISIBLE_ALL, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 
 function isKeyword(s: string): boolean {
   return keywordTokens.has(s);
@@ -48,7 +56,8 @@ export function matchText(pattern: string): string {
   let out = '';
   for (let i = 0; i < pattern.length; i++) {
     const c = pattern[i]!;
-    if (c === '\n' || c === '\r') return `match ${quote(pattern)}`;
+    // A regex literal holds its characters raw: one that holds an invisible character is written as a string.
+    if (INVISIBLE.test(c)) return `match ${quote(pattern)}`;
     if (c === '\\') {
       const n = pattern[i + 1];
       // `\/` would read back as `/`; a final lone backslash would escape the closing slash.
@@ -79,7 +88,7 @@ export function inputText(input: string): string {
 }
 
 export function isVerbatimJson(s: string): boolean {
-  if (s === '' || /[\r\n]/.test(s) || s.trim() !== s) return false;
+  if (s === '' || INVISIBLE.test(s) || s.trim() !== s) return false;
   const c = s[0]!;
   if (c === '"') return false;
   let value: unknown;

@@ -11,9 +11,9 @@ import { verdictLexer } from '../../src/dsl/tokens.ts';
 import { FIXTURES, listFiles, positionsValid, read, stripIR } from './helpers.ts';
 
 const tricky = fc.constantFrom(
-  '', 'allow', 'deny', 'default', 'input', 'reason', 'test', 'field', 'match', 'rule', 'defualt', 'inptu', '*', ' Pattern ', 'ALLOW',
+  '', 'allow', 'deny', 'ask', 'Ask', 'default', 'input', 'reason', 'test', 'field', 'match', 'rule', 'defualt', 'inptu', '*', ' Pattern ', 'ALLOW',
   '30s', '-5s', '1h30m', '0', '-1', '1e5', '1.0', 'true', 'null', 'a/b', '\\/', 'x\\', '\\\\/', '/', '//', '#', '"', "'",
-  'rm\\s+-rf|sudo', '"path":"/etc/', '\n', 'a\r\nb', '\u2028', '\uFEFF', '\0', 'mcp__x__y-z.v2', 'é', '😀', '\uD800',
+  'rm\\s+-rf|sudo', '"path":"/etc/', '\n', 'a\r\nb', '\u2028', '\uFEFF', '\0', '\u0007', '\u007f', '\u0085', 'a\u0000b', 'mcp__x__y-z.v2', 'é', '😀', '\uD800',
 );
 const text = fc.oneof(tricky, fc.string({ maxLength: 12 }), fc.string({ unit: 'binary', maxLength: 8 }));
 const yamlText = fc.oneof(tricky.filter((s) => !s.includes('\uD800') && !s.includes('\uFEFF')), fc.string({ maxLength: 12 }));
@@ -29,14 +29,18 @@ function ir(str: fc.Arbitrary<string>): fc.Arbitrary<PolicyFileIR> {
   const rule: fc.Arbitrary<RuleIR> = fc
     .record({ tool: str, match: str, field: fc.option(str.filter((s) => s !== ''), { nil: undefined }) })
     .map(({ tool, match, field }) => (field === undefined ? { tool, match } : { tool, match, field }));
-  const approver: fc.Arbitrary<ApproverIR> = fc.record({
-    mode: str,
-    default: str,
-    reason: str,
-    input: fc.constantFrom('raw' as const, 'canonical' as const),
-    allow: fc.array(rule, { maxLength: 3 }),
-    deny: fc.array(rule, { maxLength: 3 }),
-  });
+  const approver: fc.Arbitrary<ApproverIR> = fc
+    .record({
+      mode: str,
+      default: str,
+      reason: str,
+      input: fc.constantFrom('raw' as const, 'canonical' as const),
+      allow: fc.array(rule, { maxLength: 3 }),
+      deny: fc.array(rule, { maxLength: 3 }),
+      // An ask list is absent or holds a rule (an empty one is no list in any syntax).
+      ask: fc.option(fc.array(rule, { minLength: 1, maxLength: 3 }), { nil: undefined }),
+    })
+    .map(({ ask, ...a }) => (ask === undefined ? a : { ...a, ask }));
   const approvals: fc.Arbitrary<ApprovalsIR> = fc.record(
     {
       permission: located,
@@ -58,9 +62,9 @@ function ir(str: fc.Arbitrary<string>): fc.Arbitrary<PolicyFileIR> {
       name: str,
       tool: str,
       input: jsonInput,
-      expect: fc.constantFrom('allow' as const, 'deny' as const),
+      expect: fc.constantFrom('allow' as const, 'deny' as const, 'ask' as const),
       reason: str,
-      rule: fc.oneof(fc.constant('default'), fc.tuple(fc.constantFrom('allow', 'deny'), fc.nat(20)).map(([l, n]) => `${l}[${n}]`)),
+      rule: fc.oneof(fc.constant('default'), fc.tuple(fc.constantFrom('allow', 'deny', 'ask'), fc.nat(20)).map(([l, n]) => `${l}[${n}]`)),
     },
     { requiredKeys: ['tool', 'input', 'expect'] },
   );
@@ -77,6 +81,9 @@ describe('printVerdict', () => {
     fc.assert(
       fc.property(ir(text), (policy) => {
         const printed = printVerdict(policy);
+        // A file holds no invisible character raw: the loader refuses a NUL byte, and editors hide the others.
+        // eslint-disable-next-line no-control-regex
+        expect(printed).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029\ufeff]/);
         const back = parseVerdictSource(printed, 'gen.verdict');
         expect(back.diagnostics).toEqual([]);
         expect(stripIR(back.ir)).toEqual(stripIR(policy));

@@ -1,0 +1,82 @@
+/**
+ * Every rule page's examples run: the policy under `## Bad` draws the page's rule (on a line inside the
+ * example), and the policy under `## Good` does not draw it and has no error. A page whose example
+ * stopped showing its rule would teach the wrong thing.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { emptyConfig, lintSource, rules } from '../src/index.ts';
+
+const docsDir = join(dirname(fileURLToPath(import.meta.url)), '..', 'docs', 'rules');
+
+interface Example {
+  lang: string;
+  text: string;
+}
+
+/** The fenced code blocks of one `## Title` section. */
+function examples(page: string, title: string): Example[] {
+  const start = page.indexOf(`\n## ${title}\n`);
+  if (start < 0) return [];
+  const rest = page.slice(start + title.length + 5);
+  const section = rest.slice(0, rest.search(/\n## |$/));
+  return [...section.matchAll(/```(\w+)\n([\s\S]*?)```/g)].map((m) => ({ lang: m[1]!, text: m[2]! }));
+}
+
+/** Every rule on, those that are off by default too (as `info`): a page shows its rule at work. */
+function everyRuleOn() {
+  const config = emptyConfig();
+  for (const r of rules) if (r.meta.severity === 'off') config.rules[r.id] = { severity: 'info' };
+  return config;
+}
+
+const ext: Record<string, string> = { yaml: 'yaml', yml: 'yaml', json: 'json', verdict: 'verdict' };
+
+/** Rules whose Bad example cannot be shown by linting one policy text, and why. */
+const NOT_FROM_ONE_FILE: Record<string, string> = {
+  'lint/internal-error': 'drawn only when a rule itself crashes',
+};
+
+const pages = readdirSync(docsDir)
+  .filter((f) => f.endsWith('.md'))
+  .sort()
+  .map((f) => ({ file: f, page: readFileSync(join(docsDir, f), 'utf8'), id: rules.find((r) => `${r.id.replace('/', '-')}.md` === f)?.id }));
+
+describe('rule pages: Bad draws the rule, Good is clean', () => {
+  it('finds every page and its rule', () => {
+    expect(pages.length).toBe(rules.length);
+    for (const p of pages) expect(p.id, p.file).toBeDefined();
+  });
+
+  for (const { file, page, id } of pages) {
+    if (id === undefined) continue;
+    const bad = examples(page, 'Bad').filter((e) => ext[e.lang] !== undefined);
+    const good = examples(page, 'Good').filter((e) => ext[e.lang] !== undefined);
+    if (id in NOT_FROM_ONE_FILE) continue;
+
+    it(`${file}: has a policy example under Bad and under Good`, () => {
+      expect(bad.length).toBeGreaterThan(0);
+      expect(good.length).toBeGreaterThan(0);
+    });
+
+    bad.forEach((example, i) =>
+      it(`${file}: Bad example ${i + 1} draws \`${id}\``, () => {
+        const result = lintSource(example.text, `bad.${ext[example.lang]}`, { config: everyRuleOn() });
+        const hits = result.messages.filter((m) => m.ruleId === id);
+        expect(hits.map((m) => m.message), result.messages.map((m) => `${m.ruleId}: ${m.message}`).join('\n')).not.toEqual([]);
+        const lines = example.text.split('\n').length;
+        for (const hit of hits) expect(hit.span?.start.line ?? 1).toBeLessThanOrEqual(lines);
+      }),
+    );
+
+    good.forEach((example, i) =>
+      it(`${file}: Good example ${i + 1} is clean of \`${id}\` and of errors`, () => {
+        const result = lintSource(example.text, `good.${ext[example.lang]}`, { config: everyRuleOn() });
+        const wrong = result.messages.filter((m) => m.ruleId === id || m.severity === 'error');
+        expect(wrong.map((m) => `${m.ruleId}: ${m.message}`)).toEqual([]);
+      }),
+    );
+  }
+});
