@@ -143,6 +143,12 @@ describe('verdict hook install', () => {
     expect(existsSync(join(home, '.cursor'))).toBe(false);
   });
 
+  it('--log and --binary reach the installed command line, quoted for the shell', async () => {
+    await verdict('hook', 'install', '--agent', 'codex', '--policy', 'policy.yaml', '--log', 'logs/hook log.jsonl', '--binary', '/opt/verdict/bin/verdict');
+    const config = JSON.parse(readFileSync(join(home, '.codex', 'hooks.json'), 'utf8')) as { hooks: { PreToolUse: { hooks: { command: string }[] }[] } };
+    expect(config.hooks.PreToolUse[0]!.hooks[0]!.command).toBe(`/opt/verdict/bin/verdict hook --agent codex --policy ${join(project, 'policy.yaml')} --log '${join(project, 'logs/hook log.jsonl')}'`);
+  });
+
   it('a missing --policy or unknown agent is a usage error', async () => {
     expect((await verdict('hook', 'install', '--agent', 'claude')).stderr).toContain('missing `--policy FILE`');
     expect((await verdict('hook', 'install', '--agent', 'vim', '--policy', 'p')).code).toBe(2);

@@ -8,7 +8,7 @@ const AGENTS: readonly HookAgent[] = ['claude', 'codex', 'gemini', 'cursor'];
 export const DEFAULT_DEADLINE_MS = 10_000;
 
 const USAGE = `usage: verdict hook --agent claude|codex|gemini|cursor --policy FILE [options]
-       verdict hook install --agent AGENT [--scope user|project] [--policy FILE] [--dry-run]
+       verdict hook install --agent AGENT [--scope user|project] --policy FILE [--log FILE] [--dry-run]
        verdict hook uninstall --agent AGENT [--scope user|project] [--dry-run]
 
 Runs as a coding agent's pre-tool-use hook: reads one hook payload on standard input, decides it
@@ -30,6 +30,11 @@ options:
   --native-ask       answer ask natively on Gemini CLI (v0.36 and later) and on Cursor's
                      beforeShellExecution and beforeMCPExecution (default: a deny saying why)
   -h, --help         show this help
+
+install / uninstall: add (or remove) the hook entries of the agent's user (~/.claude/settings.json,
+~/.codex/hooks.json, ~/.gemini/settings.json, ~/.cursor/hooks.json) or project configuration file,
+keeping every other byte of it; --dry-run prints the change as a diff; --log FILE adds --log to
+the installed command (absolute); --binary PATH runs PATH instead of this Node and CLI script.
 
 exit: the agent's dialect (0 or 2); never 1`;
 
@@ -53,6 +58,7 @@ export const hookCommand: Command = {
         policy: { type: 'string' },
         'dry-run': { type: 'boolean' },
         binary: { type: 'string' },
+        log: { type: 'string' },
       }, false), io);
     }
     const realProcess = io.stdin === process.stdin;

@@ -74,9 +74,9 @@ function cliScript(): string {
   return fileURLToPath(new URL('../../bin/verdict.mjs', import.meta.url));
 }
 
-export function hookCommandLine(agent: HookAgent, policy: string, binary?: string): string {
+export function hookCommandLine(agent: HookAgent, policy: string, binary?: string, log?: string): string {
   const run = binary !== undefined ? shellQuote(binary) : `${shellQuote(process.execPath)} ${shellQuote(cliScript())}`;
-  return `${run} hook --agent ${agent} --policy ${shellQuote(policy)}`;
+  return `${run} hook --agent ${agent} --policy ${shellQuote(policy)}${log !== undefined ? ` --log ${shellQuote(log)}` : ''}`;
 }
 
 const OURS = /(^|\s)hook --agent (claude|codex|gemini|cursor)(\s|$)/;
@@ -239,7 +239,7 @@ export async function runInstall(mode: 'install' | 'uninstall', args: Parsed<Rec
     if (typeof v['policy'] !== 'string') throw new UsageError('missing `--policy FILE`');
     const policy = resolve(io.cwd, v['policy']);
     if (!existsSync(policy)) io.stderr.write(`verdict hook install: warning: the policy \`${policy}\` does not exist yet: every call will be denied until it does\n`);
-    command = hookCommandLine(agent, policy, typeof v['binary'] === 'string' ? v['binary'] : undefined);
+    command = hookCommandLine(agent, policy, typeof v['binary'] === 'string' ? v['binary'] : undefined, typeof v['log'] === 'string' ? resolve(io.cwd, v['log']) : undefined);
   }
   const file = config.file(scope, io.cwd);
   let plan: EditPlan;
