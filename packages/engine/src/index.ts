@@ -186,3 +186,7 @@ export {
 } from './decisions/errors.ts';
 export { APPROVE_ALL_QUESTION_REASON, approveAll, denyAll } from './decisions/handlers.ts';
 export { answerRequest, approveRequest, denyRequest, emptyDecisionRequest } from './decisions/responder.ts';
+
+// coding-agent hooks (data: events, tool names and input keys of each agent)
+export type { AgentCatalogue, AgentTool, HookAgent, McpTool, NeutralTool } from './hooks/agents.ts';
+export { AGENT_CATALOGUES, agentTool, HOOK_AGENTS, isMcpToolName, mcpNames, NEUTRAL_TOOLS, splitMcpName } from './hooks/agents.ts';

@@ -5,6 +5,7 @@
  *
  * ```yaml
  * driver: claude
+ * hook-agent: codex          # the agent whose hook runs these policies (the hook/* rules)
  * include: ["policies/**"]
  * ignore: ["**\/generated/**"]
  * categories: {policy: error}
@@ -17,7 +18,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { isMap, isScalar, LineCounter, parseDocument } from 'yaml';
-import type { Diagnostic, Span } from '@verdict/engine';
+import { HOOK_AGENTS } from '@verdict/engine';
+import type { Diagnostic, HookAgent, Span } from '@verdict/engine';
 import { CATEGORIES, SEVERITY_LEVELS } from './types.ts';
 import type { Category, LintConfig, RuleSetting, SeverityLevel } from './types.ts';
 
@@ -103,6 +105,10 @@ export function parseLintConfig(text: string, file: string, knownRuleIds: readon
         if (typeof js === 'string' && js !== '') config.driver = js;
         else problem('lint/config-invalid', 'error', '`driver` must be a non-empty string', value ?? pair.key);
         break;
+      case 'hook-agent':
+        if (typeof js === 'string' && (HOOK_AGENTS as readonly string[]).includes(js)) config.hookAgent = js as HookAgent;
+        else problem('lint/config-invalid', 'error', '`hook-agent` must be one of claude, codex, gemini, cursor', value ?? pair.key);
+        break;
       case 'include':
       case 'ignore': {
         const list = typeof js === 'string' ? [js] : js;
@@ -150,7 +156,7 @@ export function parseLintConfig(text: string, file: string, knownRuleIds: readon
         break;
       }
       default:
-        problem('lint/config-invalid', 'error', `unknown configuration key \`${key}\``, pair.key, 'keys are driver, include, ignore, categories and rules');
+        problem('lint/config-invalid', 'error', `unknown configuration key \`${key}\``, pair.key, 'keys are driver, hook-agent, include, ignore, categories and rules');
     }
   }
   return { config, diagnostics };

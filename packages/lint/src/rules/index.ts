@@ -7,6 +7,9 @@
 import type { Rule } from '../types.ts';
 import approverDefaultAllow from './approver-default-allow.ts';
 import approverReason from './approver-reason.ts';
+import hookDefaultAllow from './hook-default-allow.ts';
+import hookUnknownInputKey from './hook-unknown-input-key.ts';
+import hookUnknownTool from './hook-unknown-tool.ts';
 import lintInternalError from './lint-internal-error.ts';
 import lintUnusedSuppression from './lint-unused-suppression.ts';
 import policyAutoDenyUnsupported from './policy-auto-deny-unsupported.ts';
@@ -58,6 +61,9 @@ export const allRules: readonly Rule[] = Object.freeze([
   policyNegativeTimeoutRetry,
   policyQuestionEndsRun,
   policyUnrestrictedOpen,
+  hookDefaultAllow,
+  hookUnknownTool,
+  hookUnknownInputKey,
   testsFailing,
   lintUnusedSuppression,
   lintInternalError,
