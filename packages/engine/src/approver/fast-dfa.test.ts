@@ -101,6 +101,26 @@ describe('per-tool DFA', () => {
     expect(runDfa(dfa, `${'lorem ipsum '.repeat(20)}\ud83d\ude00`)).toBe(1);
   });
 
+  it('the skip-ahead search reads an astral character as one character, whatever the other rules are', () => {
+    // Each rule alone, and with a rule whose lead holds a `\x{…}` class (which once turned on the `u`
+    // flag of the search and hid the bug); the last case matches deny rule 1 first, after which the
+    // search looks for rule 0 alone.
+    const cases: Array<[string[], string, number]> = [
+      [['s.do '], 's😀do rm -rf /', 0],
+      [['(?s)s.do '], 's😀do rm -rf /', 0],
+      [['s[^x]do '], `${'lorem '.repeat(10)}s\u{10400}do rm`, 0],
+      [['s.do ', '\\x{1F600}x'], 's😀do rm -rf /', 0],
+      [['ab.', 'x'], 'ab😀', 0],
+      [['.c'], '😀c', 0],
+      [['(?s)r.m', 'c[^x]rl'], 'c😀rl x; r\u{10400}m y', 0],
+      [['s.do '], 'sdo 😀', 1],
+    ];
+    for (const [deny, text, want] of cases) {
+      expect(reference(deny, [], text), `${deny} on ${text}`).toBe(want);
+      expect(runDfa(dfaOf(deny, []), text), `${deny} on ${text}`).toBe(want);
+    }
+  });
+
   it('a budget of a few states answers UNKNOWN or the right rule, never a wrong one', () => {
     fc.assert(
       fc.property(fc.array(ruleArb, { maxLength: 6 }), fc.array(ruleArb, { maxLength: 6 }), fc.array(fc.oneof(shortText, longText), { minLength: 1, maxLength: 8 }), (deny, allow, texts) => {

@@ -856,9 +856,12 @@ const LEAD_UNITS = 2 * LEAD_DEPTH;
 /** Character classes a finder's alternation may hold in all (its cost per character, at worst). */
 const MAX_FINDER_COST = 48;
 
-/** A code point as a JavaScript escape (`\uXXXX`, or `\u{…}` under the `u` flag). */
+/**
+ * A code point as an escape of a finder (which has the `u` flag): `\u{…}` always, so that two
+ * surrogate code points in a row stay two (under the `u` flag `\uD83D\uDE00` is one character).
+ */
 function esc(cp: number): string {
-  return cp > 0xffff ? `\\u{${cp.toString(16)}}` : `\\u${cp.toString(16).padStart(4, '0')}`;
+  return `\\u{${cp.toString(16)}}`;
 }
 
 /**
@@ -988,8 +991,11 @@ function finderFor(dfa: Dfa, rules: readonly number[]): RegExp | null {
   if (src !== null) {
     try {
       // No lookahead (it makes V8 give up its fast scan, ~3× slower): the match ends at `lastIndex`
-      // and began at most `LEAD_DEPTH` code points (two code units each at most) before.
-      finder = new RegExp(src, /\\u\{/.test(src) ? 'gu' : 'g');
+      // and began at most `LEAD_DEPTH` code points (two code units each at most) before. Always the
+      // `u` flag: it reads the text by code points, as the scan does, so `[^]` and `[^\n]` take a
+      // surrogate pair as one character (without it `s.do` never found `s😀do`) and a lone
+      // surrogate as a character of its own (the scan's U+FFFD, which `classSource` accounts for).
+      finder = new RegExp(src, 'gu');
     } catch {
       finder = null;
     }
