@@ -63,7 +63,7 @@ const K_WORD = 2;
 const K_OTHER = 3;
 const K_END = 4;
 
-interface Inst {
+export interface Inst {
   op: number;
   out: number;
   arg: number;
@@ -869,7 +869,7 @@ function esc(cp: number): string {
  * cannot be written soundly. Folded ASCII letters are their Go fold orbit (`k` also U+212A, `s` also
  * U+017F); other folded runes are not attempted.
  */
-function classSource(inst: Inst): string | null {
+export function classSource(inst: Inst): string | null {
   if (inst.op === RUNE_ANY) return '[^]';
   if (inst.op === RUNE_ANY_NOT_NL) return '[^\\n]';
   const runes = inst.runes;
