@@ -103,6 +103,20 @@ function specials(inst: Inst): string[] {
   return out;
 }
 
+/**
+ * Runs of characters and classes with no anchor (`s.do `, `a[^a]\\x{1F600}`): rules whose matches
+ * the DFA searches ahead for, classes over astral characters and U+FFFD included.
+ */
+export const leadingPattern: fc.Arbitrary<string> = fc
+  .array(
+    fc.oneof(
+      { weight: 3, arbitrary: fc.constantFrom('a', 's', 'd', ' ', 'é', '"', '\\x{1F600}') },
+      { weight: 2, arbitrary: fc.constantFrom('.', '(?s:.)', '[^\\n]', '[^a]', '\\w', '\\W', '\\pL', '\\x{fffd}', '[a-c]', '(?i:s)') },
+    ),
+    { minLength: 2, maxLength: 5 },
+  )
+  .map((xs) => xs.join(''));
+
 const FILLER = ['lorem ipsum dolor sit amet, '.repeat(3), '{"k":"v","n":[1,2]} '.repeat(4), 'é — é 漢字 '.repeat(5), '😀 x '.repeat(8)];
 
 /**
