@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { compileRegex, wellFormed } from '../regex/regex.ts';
 import { buildDfa, classSource, dfaStates, runDfa, tellsNonAscii, UNKNOWN } from './fast-dfa.ts';
 import type { Dfa, Inst } from './fast-dfa.ts';
-import { fuzzRuns, leadingPattern, placedTexts } from './testutil.ts';
+import { fuzzRuns, fuzzTimeout, leadingPattern, placedTexts } from './testutil.ts';
 
 const ATOMS = ['a', 'b', 'k', 'K', '\u212a', 's', 'ſ', 'é', '😀', '"', ':', '/', '.', 'x', ' ', '\n', '_', '0', 'ab', 'rm -rf', '"path":"'];
 const TEXT_UNITS = [...ATOMS, '\ufffd', 'A', 'S', 'É', '\u00a0', '\t', '-', 'z', 'sudo', 'AKIA'];
@@ -168,7 +168,7 @@ describe('per-tool DFA', () => {
       }),
       { numRuns: fuzzRuns(400) },
     );
-  });
+  }, fuzzTimeout);
 
   it('writes each class as a search class that reads the same code points, a lone surrogate as U+FFFD', () => {
     const classes = ['.', '(?s).', '[^\\n]', '[^a]', '\\pL', '\\PL', '\\W', '\\S', '\\d', '[^\\x{fffd}]', '\\x{fffd}', '[\\x{10000}-\\x{10ffff}]', '\\x{1F600}', '\\x{10ffff}', '(?i)k', '(?i)s', '(?i)x', 'a', '[a-c\\x{1F600}]', '\\p{Han}', '\\p{Greek}', '[[:^alpha:]]', '[\\x{d7ff}-\\x{e000}]', '[\\x{fff0}-\\x{10400}]', '[^a-z\\x{1F600}]'];
@@ -304,7 +304,7 @@ describe('per-tool DFA', () => {
       }),
       { numRuns: fuzzRuns(300) },
     );
-  });
+  }, fuzzTimeout);
 
   it('decides assertions with the characters on both sides, as re2js does', () => {
     const cases: Array<[string, string, boolean]> = [

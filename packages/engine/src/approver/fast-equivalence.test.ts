@@ -11,7 +11,7 @@ import { compileApprover } from './config.ts';
 import { buildPlan, decide, decideTool, matchesByDefinition, ruleMatches } from './fast.ts';
 import type { FastRule, FastSubject } from './fast.ts';
 import { passes, screenFor } from './fast-screen.ts';
-import { fuzzRuns, leadingPattern, placedTexts } from './testutil.ts';
+import { fuzzRuns, fuzzTimeout, leadingPattern, placedTexts } from './testutil.ts';
 
 const ATOMS = ['a', 'b', 'k', 'K', '\u212a', 's', 'ſ', 'é', '😀', '"', '{', ':', '/', '.', 'x', ' ', '\n', 'ab', '"command":"', 'rm -rf'];
 const SUBJECT_UNITS = [...ATOMS, '\ud800', '\udc00', '\ufffd', 'A', 'S', 'É', '\u00a0', '\t', '-', 'z', '\ud83d'];
@@ -221,7 +221,7 @@ describe('fast decision loop', () => {
       }),
       { numRuns: fuzzRuns(100) },
     );
-  });
+  }, fuzzTimeout);
 
   it('a 1 MB input of one repeated character is decided in linear time', () => {
     const rules = fastRules([

@@ -15,7 +15,7 @@ import { approverIRFromCase } from './case-files.ts';
 import type { CaseRule } from './case-files.ts';
 import { compileApprover } from './config.ts';
 import type { ApprovalRequest, ApprovalResult } from './types.ts';
-import { fuzzRuns, leadingPattern, placedTexts } from './testutil.ts';
+import { fuzzRuns, fuzzTimeout, leadingPattern, placedTexts } from './testutil.ts';
 
 const REJECT = 'tool input is not valid JSON or repeats a key';
 
@@ -117,7 +117,7 @@ const requestArb = fc.record({ toolName: toolArb, input: inputArb });
 describe('the pattern approver agrees with a rule-by-rule reference (semantics.md A3, A4)', () => {
   it('approve, decide and explain: decision, reason and deciding rule', () => {
     fc.assert(fc.property(configArb, fc.array(requestArb, { minLength: 1, maxLength: 6 }), agrees), { numRuns: fuzzRuns(400) });
-  });
+  }, fuzzTimeout);
 
   it('the same, with astral characters and lone surrogates at every class position of a rule\'s match', () => {
     // Rules the DFA searches ahead for are mixed in; the inputs are one rule's witness with a special
@@ -137,7 +137,7 @@ describe('the pattern approver agrees with a rule-by-rule reference (semantics.m
       fc.property(placed, ([config, inputs]) => agrees(config, inputs.map((input) => ({ toolName: 'bash', input })))),
       { numRuns: fuzzRuns(100) },
     );
-  });
+  }, fuzzTimeout);
 });
 
 /** `approve`, `decide` and `explain` of the compiled `config` give each request the reference's answer. */

@@ -15,11 +15,15 @@
 import fc from 'fast-check';
 import { RE2JS } from 're2js';
 
+const LONG_RUNS = process.env['VERDICT_FUZZ_RUNS'];
+
 /** `VERDICT_FUZZ_RUNS=N` runs every property that asks here N times (a long run); else `runs`. */
 export function fuzzRuns(runs: number): number {
-  const env = process.env['VERDICT_FUZZ_RUNS'];
-  return env === undefined || env === '' ? runs : Number(env);
+  return LONG_RUNS === undefined || LONG_RUNS === '' ? runs : Number(LONG_RUNS);
 }
+
+/** The time limit of a property test that uses `fuzzRuns`: the package's default, or an hour for a long run. */
+export const fuzzTimeout: number | undefined = LONG_RUNS === undefined || LONG_RUNS === '' ? undefined : 3_600_000;
 
 // re2js internals (2.10.0): src/Inst.js.
 const ALT = 1;
