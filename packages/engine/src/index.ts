@@ -33,6 +33,7 @@ export type {
 } from './approver/types.ts';
 export { compileRegex, firstLoneSurrogate, wellFormed } from './regex/regex.ts';
 export type { CompileRegexResult, CompiledRegex, RegexMatch } from './regex/regex.ts';
+export { programSize } from './approver/fast-dfa.ts';
 export {
   CANONICAL_REJECT_REASON,
   MAX_JSON_DEPTH,

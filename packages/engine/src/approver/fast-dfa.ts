@@ -31,6 +31,7 @@
  * the per-rule steps: a pathological text costs a bounded amount here and never changes a decision.
  */
 import type { RE2JS } from 're2js';
+import type { CompiledRegex } from '../regex/regex.ts';
 
 /** `runDfa` could not decide within its budget: decide another way. */
 export const UNKNOWN = -1;
@@ -214,6 +215,17 @@ function progOf(re: RE2JS): Prog | null {
   const prog = r?.prog;
   if (prog === undefined || prog === null || !Array.isArray(prog.inst)) return null;
   return prog;
+}
+
+/**
+ * The number of instructions of a compiled pattern's re2js program, or `undefined` when the program
+ * is not exposed. It is the cost of a decision per input character at worst: when no DFA can hold
+ * the text's states, re2js's NFA may step every instruction at every character (~35 ns a step on
+ * the benchmark machine, so 500 instructions are ~18 s per megabyte of hostile input).
+ */
+export function programSize(regex: CompiledRegex): number | undefined {
+  const engine = regex.engine;
+  return engine === undefined ? undefined : progOf(engine)?.inst.length;
 }
 
 /** Whether every match of the program must start at 0 (it begins with `\A` / `^` without `(?m)`). */
