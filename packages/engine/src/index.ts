@@ -79,7 +79,7 @@ export type {
   CompileApproverOptions,
   CompileApproverResult,
 } from './approver/config.ts';
-export { DEFAULT_PATTERN_REASON } from './approver/pattern.ts';
+export { DEFAULT_PATTERN_REASON, SPAN_BUDGET } from './approver/pattern.ts';
 
 // run policy
 export type {
