@@ -27,7 +27,7 @@ export default createRule({
     },
     help: {
       large:
-        'a counted repeat copies its body ({{size}} instructions here): bound it lower (`\\pL{20}` instead of `\\pL{500}` finds the same calls that begin the same way), or split the pattern into rules',
+        'a counted repeat copies its body ({{size}} instructions here): in a deny rule a shorter prefix denies every call the long one did (`k\\pL{20}` for `k\\pL{500}!`); in an allow rule, bound the repeat lower only where it allows nothing more',
     },
     docs: { recommended: true },
     options: {
