@@ -220,8 +220,9 @@ function progOf(re: RE2JS): Prog | null {
 /**
  * The number of instructions of a compiled pattern's re2js program, or `undefined` when the program
  * is not exposed. It is the cost of a decision per input character at worst: when no DFA can hold
- * the text's states, re2js's NFA may step every instruction at every character (~35 ns a step on
- * the benchmark machine, so 500 instructions are ~18 s per megabyte of hostile input).
+ * the text's states, re2js's NFA may step every instruction at every character (~12 ns a step on
+ * the benchmark machine when quiet, ~35 ns loaded: 500 instructions are ~6-18 s per megabyte of
+ * hostile input).
  */
 export function programSize(regex: CompiledRegex): number | undefined {
   const engine = regex.engine;

@@ -234,9 +234,9 @@ export function createPatternApprover(options: PatternApproverOptions): Compiled
 
 /**
  * Steps `explain` may spend finding the deciding rule's span: program instructions × characters of
- * the text. re2js finds a span with its NFA, at worst one step per instruction per character (~35 ns
- * a step on the benchmark machine: ~3.5 s here); `(.*){1000}` (4,002 instructions) on 400 KB would
- * be 20 s. Past it the span is not looked for (`spanOmitted`).
+ * the text. re2js finds a span with its NFA, at worst one step per instruction per character (~12-35
+ * ns a step on the benchmark machine: ~1-3.5 s); `(.*){1000}` (4,002 instructions) on 400 KB took
+ * 20 s and more. Past it the span is not looked for (`spanOmitted`).
  */
 export const SPAN_BUDGET = 100_000_000;
 

@@ -4,10 +4,11 @@ import { createRule } from '../create-rule.ts';
 /** Instructions above which a pattern is flagged (option `maxInstructions`). */
 const MAX_INSTRUCTIONS = 300;
 /**
- * Nanoseconds one NFA step costs, measured with re2js on the benchmark machine (a shared 2-core VM):
- * `(?i)k[\pL]{N}!` on text where every position starts a partial match, N from 50 to 500.
+ * Nanoseconds one NFA step costs, measured with re2js on the benchmark machine (a shared 2-core VM)
+ * in a quiet stretch (~35 ns when it is loaded): `(?i)k[\pL]{N}!` on text where every position
+ * starts a partial match, N from 50 to 500.
  */
-const NS_PER_STEP = 35;
+const NS_PER_STEP = 12;
 
 /**
  * The cost of a decision grows with the input and with the pattern's compiled program: when no DFA
