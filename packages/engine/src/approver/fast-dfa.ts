@@ -878,9 +878,11 @@ function esc(cp: number): string {
 }
 
 /**
- * The JavaScript class (source) of the characters rune instruction `inst` accepts, or `null` when it
- * cannot be written soundly. Folded ASCII letters are their Go fold orbit (`k` also U+212A, `s` also
- * U+017F); other folded runes are not attempted.
+ * The JavaScript class (source, for the `u` flag) of the characters rune instruction `inst` accepts,
+ * or `null` when it cannot be written soundly: over code points it accepts exactly what `inst`
+ * accepts, and a lone surrogate wherever it accepts U+FFFD (the scan's reading of one). Folded ASCII
+ * letters are their Go fold orbit (`k` also U+212A, `s` also U+017F); other folded runes are not
+ * attempted.
  */
 export function classSource(inst: Inst): string | null {
   if (inst.op === RUNE_ANY) return '[^]';
