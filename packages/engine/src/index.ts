@@ -35,6 +35,7 @@ export type {
 } from './approver/types.ts';
 export { compileRegex, firstLoneSurrogate, GO_MAX_PROGRAM_SIZE, LAST_FOLDING_CODE_POINT, MAX_PROGRAM_SIZE, TOO_LARGE, TOO_LARGE_HELP, wellFormed } from './regex/regex.ts';
 export type { CompileRegexResult, CompiledRegex, RegexMatch } from './regex/regex.ts';
+export { programSize } from './approver/fast-dfa.ts';
 export {
   CANONICAL_REJECT_REASON,
   MAX_JSON_DEPTH,

@@ -22,6 +22,7 @@ import policyRetryUnsupported from './policy-retry-unsupported.ts';
 import policyUnrestrictedOpen from './policy-unrestricted-open.ts';
 import regexImpossibleAnchor from './regex-impossible-anchor.ts';
 import regexInvalid from './regex-invalid.ts';
+import regexLargeProgram from './regex-large-program.ts';
 import regexMixedAlternation from './regex-mixed-alternation.ts';
 import regexUnsupportedSyntax from './regex-unsupported-syntax.ts';
 import regexYamlEscape from './regex-yaml-escape.ts';
@@ -44,6 +45,7 @@ export const allRules: readonly Rule[] = Object.freeze([
   regexImpossibleAnchor,
   regexMixedAlternation,
   regexYamlEscape,
+  regexLargeProgram,
   rulesDuplicate,
   rulesUnreachable,
   rulesIgnoredByMode,
