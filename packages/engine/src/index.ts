@@ -86,7 +86,7 @@ export type {
   CompileApproverOptions,
   CompileApproverResult,
 } from './approver/config.ts';
-export { DEFAULT_ASK_REASON, DEFAULT_PATTERN_REASON } from './approver/pattern.ts';
+export { DEFAULT_ASK_REASON, DEFAULT_PATTERN_REASON, SPAN_BUDGET } from './approver/pattern.ts';
 
 // run policy
 export type {
