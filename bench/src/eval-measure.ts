@@ -4,7 +4,7 @@
 // stdin (64 KiB chunks, as a file on stdin gives) and a discarding stdout, with the real approver and
 // with a stub one (one fixed result: the cost outside the engine), plus the pieces alone.
 //   ONLY=stub|real     only streamDecisions, 10 passes (for --cpu-prof)
-//   ONLY=ab BASELINE=/path/to/an/older/eval.ts   that copy against the current one, alternating passes
+//   ONLY=ab BASELINE=/path/to/an/older/eval.ts [PASSES=12]   that copy against the current one, alternating passes (CPU and wall time)
 // The machine is shared: compare figures from one process, and trust minimums over single runs.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -62,20 +62,30 @@ async function best(name: string, f: () => unknown | Promise<unknown>, runs = 7)
 const sink = { n: 0 };
 const only = process.env['ONLY'];
 if (only === 'ab') {
-  // A/B against BASELINE in one process, ABBA order, per-pass minimum and median of 12 passes each.
+  // A/B against BASELINE in one process, ABBA order, per-pass minimum and median of PASSES (12)
+  // passes each, the first two dropped; CPU time of the process (user + system), which a busy
+  // shared machine inflates less than wall time, and wall time beside it.
   const base = ((await import(process.env['BASELINE']!)) as { streamDecisions: typeof streamDecisions }).streamDecisions;
+  const passes = Number(process.env['PASSES'] ?? 12);
   for (const [label, a] of [['stub', stub], ['real', real]] as const) {
-    const times: Record<'A' | 'B', number[]> = { A: [], B: [] };
-    for (let i = 0; i < 12; i++) {
+    const cpu: Record<'A' | 'B', number[]> = { A: [], B: [] };
+    const wall: Record<'A' | 'B', number[]> = { A: [], B: [] };
+    for (let i = 0; i < passes; i++) {
       for (const which of i % 2 === 0 ? (['A', 'B'] as const) : (['B', 'A'] as const)) {
+        const c = process.cpuUsage();
         const t = performance.now();
         await (which === 'A' ? base : streamDecisions)(a, io(sink));
-        times[which].push(((performance.now() - t) * 1000) / count);
+        wall[which].push(((performance.now() - t) * 1000) / count);
+        const used = process.cpuUsage(c);
+        cpu[which].push((used.user + used.system) / count);
       }
     }
+    const stats = (xs: number[]) => {
+      const v = xs.slice(2).sort((x, y) => x - y);
+      return `min ${v[0]!.toFixed(2)} median ${v[Math.floor(v.length / 2)]!.toFixed(2)}`;
+    };
     for (const k of ['A', 'B'] as const) {
-      const v = times[k].slice(2).sort((x, y) => x - y);
-      console.log(`${label} ${k === 'A' ? 'baseline' : 'current '}: min ${v[0]!.toFixed(2)} median ${v[Math.floor(v.length / 2)]!.toFixed(2)} µs/line`);
+      console.log(`${label} ${k === 'A' ? 'baseline' : 'current '}: CPU ${stats(cpu[k])} µs/line; wall ${stats(wall[k])}`);
     }
   }
   process.exit(0);

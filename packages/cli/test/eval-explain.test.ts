@@ -111,7 +111,7 @@ describe('verdict eval: an over-long line', () => {
 });
 
 describe('verdict eval: request shapes', () => {
-  it('a non-string input is its compact JSON.stringify text', async () => {
+  it('a non-string input is the text it is written as in the line', async () => {
     const lines = await evalChunks([
       [
         req('echo', null),
@@ -128,11 +128,11 @@ describe('verdict eval: request shapes', () => {
     expect(lines).toEqual([ALLOW1, ALLOW1, ALLOW1, ALLOW1, ALLOW1, DEFAULT_DENY, REJECTED, DEFAULT_DENY, ALLOW0]);
   });
 
-  it('an input nested too deeply to write back as text denies that line only', async () => {
+  it('an input nested deeper than Go reads denies that line only', async () => {
     const deep = '{"toolName":"read","input":' + '['.repeat(200_000) + ']'.repeat(200_000) + '}';
     const lines = await evalChunks([`${deep}\n${req('read', '{"path":"/w/a"}')}\n`]);
     expect(lines).toEqual([
-      '{"decision":"deny","reason":"verdict: request `input` nests too deeply to be read as JSON text","rule":null}',
+      '{"decision":"deny","reason":"verdict: request line nests deeper than 10000 levels","rule":null}',
       ALLOW0,
     ]);
     const r = await runCli(['eval', '--policy', 'fixtures/policies/workspace.yaml'], `${deep}\n{"toolName":"read","input":"{\\"path\\":\\"/workspace/x\\"}"}\n`);
@@ -142,9 +142,9 @@ describe('verdict eval: request shapes', () => {
 
   it('parseRequestLine: what is not a request says why; nothing throws', () => {
     expect(parseRequestLine('{"toolName":"t","input":"{}","sessionId":"s"}')).toEqual({ toolName: 't', input: '{}', sessionId: 's' });
-    expect(parseRequestLine('{"toolName":"t","input":1e999}')).toEqual({ toolName: 't', input: 'null' });
+    expect(parseRequestLine('{"toolName":"t","input":1e999}')).toEqual({ toolName: 't', input: '1e999' });
     expect(parseRequestLine('{"toolName":"t","sessionId":7}')).toEqual({ toolName: 't', input: '' });
-    expect(parseRequestLine('{"toolName":"\\ud800","input":"\\udc00"}')).toEqual({ toolName: '\ud800', input: '\udc00' });
+    expect(parseRequestLine('{"toolName":"\\ud800","input":"\\udc00"}')).toEqual({ toolName: '\ufffd', input: '\ufffd' });
     expect(parseRequestLine('{"__proto__":{"toolName":"t"}}')).toBe('request has no string `toolName`');
     expect(parseRequestLine('{"toolName":["t"]}')).toBe('request has no string `toolName`');
     expect(parseRequestLine('[]')).toBe('request line is not a JSON object');

@@ -1,8 +1,8 @@
 /**
  * The input side of `verdict eval`, made faster without changing one answer: chunks of ASCII bytes
  * decoded as Latin-1 copies, a regular file on stdin read straight from its descriptor 1 MiB at a
- * time, answers written in bounded batches. Each path is checked against the plain one (a streaming
- * TextDecoder over a stream's chunks) on the same bytes.
+ * time, answers written in bounded batches. Each path is checked against the plain one (Go's
+ * rune-by-rune decoding of all the bytes, a stream of chunks) on the same bytes.
  */
 import { closeSync, createReadStream, mkdtempSync, openSync, readSync, type ReadStream, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,6 +15,7 @@ import type { CompiledApprover } from '@verdict/engine';
 import type { CommandIo } from '../src/args.ts';
 import { streamDecisions } from '../src/commands/eval.ts';
 import { createChunkDecoder, FILE_READ_BYTES, inputChunks } from '../src/commands/eval-input.ts';
+import { goDecodeUtf8 } from './go-request-reference.ts';
 
 const POLICY = [
   'approver:',
@@ -26,6 +27,7 @@ const POLICY = [
   '    - {tool: read, match: "^\\\\{\\"path\\":\\"/w/"}',
   '  deny:',
   '    - {tool: read, match: "\\\\.\\\\."}',
+  '    - {tool: read, match: "\\\\x{FFFD}"}', // a character decoded wrong is seen
 ].join('\n');
 
 function approver(): CompiledApprover {
@@ -70,7 +72,7 @@ describe('createChunkDecoder', () => {
     { weight: 2, arbitrary: fc.constantFrom([0x80], [0xff], [0xc3], [0xe2, 0x80], [0xf0, 0x9f, 0x98], [0xed, 0xa0, 0x80], [0xef, 0xbb, 0xbf]).map((b) => Buffer.from(b)) },
   );
 
-  it('decodes any chunking of any bytes to the text one TextDecoder gives for all of them', () => {
+  it('decodes any chunking of any bytes to the text Go reads in all of them (less a BOM at the start)', () => {
     fc.assert(
       fc.property(fc.array(piece, { maxLength: 30 }), fc.array(fc.nat(), { maxLength: 8 }), (pieces, cuts) => {
         const all = Buffer.concat(pieces);
@@ -78,7 +80,8 @@ describe('createChunkDecoder', () => {
         const chunks = [0, ...at, all.length].slice(1).map((end, i, ends) => all.subarray(i === 0 ? 0 : ends[i - 1]!, end));
         const d = createChunkDecoder();
         const text = chunks.map((c) => d.decode(c)).join('') + d.end();
-        expect(text).toBe(new TextDecoder().decode(all));
+        const go = goDecodeUtf8(all);
+        expect(text).toBe(go.charCodeAt(0) === 0xfeff ? go.slice(1) : go);
       }),
       { numRuns: 2000 },
     );
@@ -92,9 +95,27 @@ describe('createChunkDecoder', () => {
     expect(e.decode(new Uint8Array(0)) + e.decode(bom.subarray(0, 2)) + e.decode(Buffer.concat([bom.subarray(2), Buffer.from('x\n')])) + e.decode(Buffer.from('y')) + e.end()).toBe('x\ny');
   });
 
-  it('a character cut by an ASCII-only next chunk is replaced, as the decoder does', () => {
+  it('keeps no view of a chunk: the file path refills one buffer before the next decode', () => {
+    // The bytes of `é` and `😀` cut by chunk ends, each chunk handed out in the same buffer.
+    const all = Buffer.from('a\u00e9b\u{1f600}c\u00e9', 'utf8');
+    for (const ends of [[2, 6, all.length], [2, 5, 8, all.length], [1, 2, 3, 4, 5, 6, 7, 8, 9, all.length]]) {
+      const buffer = Buffer.alloc(all.length);
+      const d = createChunkDecoder();
+      let text = '';
+      let from = 0;
+      for (const end of ends) {
+        buffer.fill(0x78); // what a refill leaves where the last chunk was
+        all.copy(buffer, 0, from, end);
+        text += d.decode(buffer.subarray(0, end - from));
+        from = end;
+      }
+      expect(text + d.end()).toBe('a\u00e9b\u{1f600}c\u00e9');
+    }
+  });
+
+  it('a character cut by an ASCII-only next chunk is one U+FFFD per byte, as Go reads it', () => {
     const d = createChunkDecoder();
-    expect(d.decode(Buffer.from('ok\n')) + d.decode(Buffer.from([0x61, 0xe2, 0x80])) + d.decode(Buffer.from('b\n')) + d.end()).toBe('ok\na\ufffdb\n');
+    expect(d.decode(Buffer.from('ok\n')) + d.decode(Buffer.from([0x61, 0xe2, 0x80])) + d.decode(Buffer.from('b\n')) + d.end()).toBe('ok\na\ufffd\ufffdb\n');
   });
 });
 
@@ -121,6 +142,8 @@ describe('verdict eval with a regular file on stdin', () => {
   }
   const tail = [
     cut,
+    // A second full read after the cut, which refills the buffer the cut character was read into.
+    ...Array.from({ length: Math.ceil((FILE_READ_BYTES * 1.1) / (filler.length + 1)) }, () => Buffer.from(filler + '\n')),
     Buffer.concat([Buffer.from('{"toolName":"read","input":"{\\"path\\":\\"/w/'), Buffer.from([0xff, 0xed, 0xa0, 0x80]), Buffer.from('\\"}"}\n')]),
     Buffer.from('\ufeff' + req('read', '{"path":"/w/x"}') + '\n'),
     Buffer.from(req('read', '{"path":"/w/../etc"}') + '\r\n'),
@@ -142,7 +165,7 @@ describe('verdict eval with a regular file on stdin', () => {
       expect(out.length - 1).toBe(lines.length + tail.length); // one answer a line; blank lines get none
       expect(out.slice(-7)).toEqual([
         expect.stringMatching(/^\{"decision":"allow"/),
-        expect.stringMatching(/^\{"decision":"allow"/),
+        expect.stringMatching(/^\{"decision":"deny","reason":"no","rule":\{"list":"deny","index":1,/), // the invalid bytes
         '{"decision":"deny","reason":"verdict: request line is not valid JSON","rule":null}',
         expect.stringMatching(/^\{"decision":"deny","reason":"no","rule":\{"list":"deny"/),
         '{"decision":"deny","reason":"verdict: request line is not valid JSON","rule":null}',

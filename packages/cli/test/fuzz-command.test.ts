@@ -1,4 +1,7 @@
 /** `verdict fuzz`: the behaviours a user notices (its golden runs, fixtures/cli/fuzz-*, run in golden.test.ts). */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { fuzzCommand } from '../src/commands/fuzz.ts';
 import { runCommand } from './command-harness.ts';
@@ -26,6 +29,23 @@ describe('verdict fuzz', () => {
     const again = await runCommand(fuzzCommand, ['--policy', flawed, '--runs', '50', '--seed', seed!]);
     expect(again.stdout).toBe(first.stdout);
     expect(again.code).toBe(first.code);
+  });
+
+  it('stops at --time-limit and says what it skipped: properties not run, rules given no aimed calls', async () => {
+    // A limit that has passed before anything starts: every rule and property is skipped, whatever the machine.
+    const dir = mkdtempSync(join(tmpdir(), 'verdict-fuzz-'));
+    const file = join(dir, 'p.yaml');
+    writeFileSync(file, "mode: pattern\ndefault: allow\ndeny:\n  - {tool: bash, match: '\\pL{1000}'}\n");
+    const r = await runCommand(fuzzCommand, ['--policy', file, '--seed', '1', '--time-limit', '0.000001']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('time limit of 0.000001 s reached (--time-limit):\n  not run: respelling\n');
+    expect(r.stdout).toContain('0 properties: 0 held, 0 failed, 1 not run (seed 1)');
+    expect(r.stdout).toContain(`no calls aimed at 1 rule (their regexes were still being sampled):\n    deny[0] \`\\pL{1000}\` (${file}:4:25)`);
+    const json = await runCommand(fuzzCommand, ['--policy', file, '--seed', '1', '--time-limit', '0.000001', '-f', 'json', '--property', 'respelling', '--property', 'duplicate-keys']);
+    expect(JSON.parse(json.stdout).skipped).toEqual({ timeLimit: 0.000001, notRun: ['respelling', 'duplicate-keys'], stopped: [], unsampledRules: [`deny[0] \`\\pL{1000}\` (${file}:4:25)`] });
+    const bad = await runCommand(fuzzCommand, ['--policy', file, '--time-limit', '0']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('`--time-limit` wants a positive number of seconds, not `0`');
   });
 
   it('rejects a --where that is not RE2 with Go error text', async () => {

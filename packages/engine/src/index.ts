@@ -46,6 +46,7 @@ export {
   wellFormed,
 } from './regex/regex.ts';
 export type { CompileRegexResult, CompiledRegex, RegexMatch } from './regex/regex.ts';
+export { programSize } from './approver/fast-dfa.ts';
 export {
   CANONICAL_REJECT_REASON,
   MAX_JSON_DEPTH,
@@ -54,15 +55,18 @@ export {
   parseCanonical,
   parseStrictJson,
   quoteJsonString,
+  scanObjectMembers,
   topLevelMember,
 } from './canonical/canonical.ts';
 export type {
   CanonicalizeResult,
   JsonArray,
   JsonObject,
+  JsonMemberSpan,
   JsonValue,
   ParseCanonicalResult,
   ParseJsonResult,
+  ScanObjectResult,
 } from './canonical/canonical.ts';
 export { caseFold, equalFold, foldCodePoint } from './canonical/casefold.ts';
 export {
@@ -93,7 +97,7 @@ export type {
   CompileApproverOptions,
   CompileApproverResult,
 } from './approver/config.ts';
-export { DEFAULT_ASK_REASON, DEFAULT_PATTERN_REASON } from './approver/pattern.ts';
+export { DEFAULT_ASK_REASON, DEFAULT_PATTERN_REASON, SPAN_BUDGET } from './approver/pattern.ts';
 
 // run policy
 export type {
@@ -194,3 +198,7 @@ export {
 } from './decisions/errors.ts';
 export { APPROVE_ALL_QUESTION_REASON, approveAll, denyAll } from './decisions/handlers.ts';
 export { answerRequest, approveRequest, denyRequest, emptyDecisionRequest } from './decisions/responder.ts';
+
+// coding-agent hooks (data: events, tool names and input keys of each agent)
+export type { AgentCatalogue, AgentTool, HookAgent, McpTool, NeutralTool } from './hooks/agents.ts';
+export { AGENT_CATALOGUES, agentTool, HOOK_AGENTS, isMcpToolName, mcpNames, NEUTRAL_TOOLS, splitMcpName } from './hooks/agents.ts';

@@ -5,6 +5,7 @@
  *
  * ```yaml
  * driver: claude
+ * hook-agent: codex          # the agent whose hook runs these policies (the hook/* rules)
  * include: ["policies/**"]
  * ignore: ["**\/generated/**"]
  * categories: {policy: error}
@@ -19,7 +20,8 @@ import { readSourceFile } from '@verdict/compiler';
 import { printable } from '@verdict/engine';
 import { join } from 'node:path';
 import { isMap, isScalar, LineCounter, parseDocument } from 'yaml';
-import type { Diagnostic, Span } from '@verdict/engine';
+import { HOOK_AGENTS } from '@verdict/engine';
+import type { Diagnostic, HookAgent, Span } from '@verdict/engine';
 import { CATEGORIES, SEVERITY_LEVELS } from './types.ts';
 import type { Category, LintConfig, RuleSetting, SeverityLevel } from './types.ts';
 
@@ -112,6 +114,10 @@ export function parseLintConfig(text: string, file: string, knownRuleIds: readon
         if (typeof js === 'string' && js !== '') config.driver = js;
         else problem('lint/config-invalid', 'error', '`driver` must be a non-empty string', value ?? pair.key);
         break;
+      case 'hook-agent':
+        if (typeof js === 'string' && (HOOK_AGENTS as readonly string[]).includes(js)) config.hookAgent = js as HookAgent;
+        else problem('lint/config-invalid', 'error', '`hook-agent` must be one of claude, codex, gemini, cursor', value ?? pair.key);
+        break;
       case 'include':
       case 'ignore': {
         const list = typeof js === 'string' ? [js] : js;
@@ -159,7 +165,7 @@ export function parseLintConfig(text: string, file: string, knownRuleIds: readon
         break;
       }
       default:
-        problem('lint/config-invalid', 'error', `unknown configuration key \`${key}\``, pair.key, 'keys are driver, include, ignore, categories and rules');
+        problem('lint/config-invalid', 'error', `unknown configuration key \`${key}\``, pair.key, 'keys are driver, hook-agent, include, ignore, categories and rules');
     }
   }
   return { config, diagnostics };

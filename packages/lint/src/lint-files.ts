@@ -8,7 +8,7 @@ import { basename, extname, isAbsolute, join, relative, resolve, sep } from 'nod
 import { parseDocument, isMap, isScalar } from 'yaml';
 import { nameFromBytes, readSourceFile } from '@verdict/compiler';
 import { printable } from '@verdict/engine';
-import type { Diagnostic } from '@verdict/engine';
+import type { Diagnostic, HookAgent } from '@verdict/engine';
 import { emptyConfig, findConfigFile, loadLintConfig } from './config.ts';
 import { lintSource, unreadableFile } from './runner.ts';
 import { RegexCache } from './support/regex-cache.ts';
@@ -19,6 +19,8 @@ import type { FileResult, LintConfig, LintRun, Rule } from './types.ts';
 export interface LintFilesOptions {
   /** Driver override: a built-in name or a descriptor path (relative to `cwd`). */
   driver?: string;
+  /** The agent whose hook runs the policies (overrides the configuration's `hook-agent`). */
+  hookAgent?: HookAgent;
   /** Configuration file; default: `verdict.config.yaml` (or `.yml`) in `cwd`, if present. */
   configPath?: string;
   /** An already loaded configuration (takes precedence over `configPath`). */
@@ -99,7 +101,7 @@ export function lintFiles(paths: readonly string[], options: LintFilesOptions = 
       continue;
     }
     results.push(
-      lintSource(read.text, shown, { config, rules, regexes, ...(driver !== undefined ? { driver } : {}) }),
+      lintSource(read.text, shown, { config, rules, regexes, ...(driver !== undefined ? { driver } : {}), ...(options.hookAgent !== undefined ? { hookAgent: options.hookAgent } : {}) }),
     );
   }
   results.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));

@@ -8,7 +8,8 @@ import { createHash } from 'node:crypto';
 import { compileSource } from '@verdict/compiler';
 import type { CompileResult } from '@verdict/compiler';
 import { codePointCount, MAX_PATTERN_CHARS, normalizeApproverMode } from '@verdict/engine';
-import type { Diagnostic, PolicyFileIR, Severity, Span } from '@verdict/engine';
+import type { Diagnostic, HookAgent, PolicyFileIR, Severity, Span } from '@verdict/engine';
+import { hookAgentDirective } from './support/hook-agent.ts';
 import { interpolate } from './create-rule.ts';
 import { applySuppressions, findSuppressions } from './suppressions.ts';
 import { RegexCache } from './support/regex-cache.ts';
@@ -29,6 +30,8 @@ import { allRules } from './rules/index.ts';
 export interface LintSourceOptions {
   /** Driver override (`--driver`): a built-in name or a descriptor path. */
   driver?: string;
+  /** The agent whose hook runs the policy (`--hook-agent`); a `# verdict-hook-agent:` comment in the file wins. */
+  hookAgent?: HookAgent;
   config?: LintConfig;
   /** The rule catalogue (default: every rule). */
   rules?: readonly Rule[];
@@ -115,7 +118,7 @@ export function lintSource(text: string, file: string, options: LintSourceOption
   const ruleMessages: LintMessage[] = [];
   if (compiled?.ir !== undefined && !hasOverlongPattern(compiled.ir)) {
     const ir = compiled.ir;
-    const shared = fileContext(ir, source, regexes, enabled);
+    const shared = fileContext(ir, source, regexes, enabled, hookAgentDirective(text) ?? options.hookAgent ?? options.config?.hookAgent);
     for (const r of resolved) {
       try {
         const visitor = r.rule.create(makeContext(r, ir, compiled, source, regexes, shared, ruleMessages));
@@ -237,6 +240,7 @@ function fromCompilerDiagnostic(d: Diagnostic, config: LintConfig | undefined, s
 
 /** What every rule's context shares for one file: built once per file, not once per rule. */
 interface FileContext {
+  hookAgent: HookAgent | undefined;
   approverPath: () => (string | number)[];
   locate: (d: {
     span?: Span | undefined;
@@ -249,8 +253,9 @@ interface FileContext {
   isRuleEnabled: RuleContext['isRuleEnabled'];
 }
 
-function fileContext(ir: PolicyFileIR, source: SourceInfo, regexes: RegexCache, enabled: ReadonlySet<string>): FileContext {
+function fileContext(ir: PolicyFileIR, source: SourceInfo, regexes: RegexCache, enabled: ReadonlySet<string>, hookAgent: HookAgent | undefined): FileContext {
   return {
+    hookAgent,
     approverPath: () =>
       ir.approverPlacement === 'agent.approver' ? ['agent', 'approver'] : ir.approverPlacement === 'approver' ? ['approver'] : [],
     locate: (d) =>
@@ -284,6 +289,7 @@ function makeContext(
     ir,
     compile: compiled,
     driverName: compiled.driverName,
+    hookAgent: shared.hookAgent,
     descriptor: compiled.descriptor,
     policy: compiled.policy,
     options: r.options,

@@ -8,6 +8,7 @@ import type {
   CompileRegexResult,
   Diagnostic,
   DriverDescriptor,
+  HookAgent,
   Policy,
   PolicyFileIR,
   PolicyIR,
@@ -22,13 +23,14 @@ import type { CompileResult } from '@verdict/compiler';
 import type { RegexCache } from './support/regex-cache.ts';
 
 /** Rule families; severities can be set per category in the configuration. */
-export type Category = 'compiler' | 'regex' | 'rules' | 'approver' | 'policy' | 'tests' | 'analysis' | 'lint';
+export type Category = 'compiler' | 'regex' | 'rules' | 'approver' | 'policy' | 'hook' | 'tests' | 'analysis' | 'lint';
 export const CATEGORIES: readonly Category[] = [
   'compiler',
   'regex',
   'rules',
   'approver',
   'policy',
+  'hook',
   'tests',
   'analysis',
   'lint',
@@ -112,6 +114,11 @@ export interface RuleContext<M extends string = string> {
   /** The driver: `--driver`, else the file's `driver:`; undefined when neither names one. */
   readonly driverName: string | undefined;
   readonly descriptor: DriverDescriptor | undefined;
+  /**
+   * The coding agent whose hook runs this policy (`verdict hook --agent`): the file's
+   * `# verdict-hook-agent: NAME` comment, else `--hook-agent`, else the configuration's `hook-agent`.
+   */
+  readonly hookAgent: HookAgent | undefined;
   /** The run Policy lowered by the compiler (zero fields stay zero). */
   readonly policy: Policy | undefined;
   /** The rule's options: its defaults with the configuration's values over them. */
@@ -220,4 +227,6 @@ export interface LintConfig {
   /** Globs never linted. */
   ignore: string[];
   driver?: string;
+  /** The agent whose hook runs the linted policies (`hook-agent:`). */
+  hookAgent?: HookAgent;
 }

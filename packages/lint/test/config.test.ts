@@ -6,6 +6,15 @@ import { globToRegExp, matchesAny } from '../src/support/glob.ts';
 const ids = allRules.map((r) => r.id);
 
 describe('parseLintConfig', () => {
+  it('reads the agent whose hook runs the policies, and refuses an unknown one', () => {
+    expect(parseLintConfig('hook-agent: gemini\n', 'verdict.config.yaml', ids).config.hookAgent).toBe('gemini');
+    const bad = parseLintConfig('hook-agent: vim\n', 'verdict.config.yaml', ids);
+    expect(bad.config.hookAgent).toBeUndefined();
+    expect(bad.diagnostics.map((d) => [d.code, d.message, d.span?.start.line, d.span?.start.column])).toEqual([
+      ['lint/config-invalid', '`hook-agent` must be one of claude, codex, gemini, cursor', 1, 13],
+    ]);
+  });
+
   it('reads severities, options, globs and the driver', () => {
     const { config, diagnostics } = parseLintConfig(
       [
@@ -43,8 +52,8 @@ describe('parseLintConfig', () => {
     expect(diagnostics.map((d) => [d.code, d.severity, d.message, d.help, d.span?.start.line, d.span?.start.column])).toEqual([
       ['lint/config-unknown-rule', 'warning', 'unknown rule `regex/invalidd`', 'did you mean `regex/invalid`?', 2, 3],
       ['lint/config-invalid', 'error', 'invalid setting for rule `rules/duplicate`', 'use a severity (off, info, warning, error), `[severity, {options}]` or `{severity, options}`', 3, 20],
-      ['lint/config-invalid', 'error', 'unknown category `style`', 'categories are compiler, regex, rules, approver, policy, tests, analysis, lint', 4, 14],
-      ['lint/config-invalid', 'error', 'unknown configuration key `extends`', 'keys are driver, include, ignore, categories and rules', 5, 1],
+      ['lint/config-invalid', 'error', 'unknown category `style`', 'categories are compiler, regex, rules, approver, policy, hook, tests, analysis, lint', 4, 14],
+      ['lint/config-invalid', 'error', 'unknown configuration key `extends`', 'keys are driver, hook-agent, include, ignore, categories and rules', 5, 1],
     ]);
   });
   it('reports invalid YAML and never throws', () => {

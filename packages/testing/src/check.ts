@@ -12,6 +12,11 @@ export interface CheckOptions {
   seed?: number;
   /** Called after each sample of the main run (not during shrinking). */
   onProgress?: (done: number, total: number) => void;
+  /**
+   * Milliseconds the check may take (runs and shrinking): past it no new sample starts, and the
+   * report says how many ran (`interrupted`). A sample under way finishes first.
+   */
+  timeLimit?: number;
 }
 
 export interface PropertyReport {
@@ -21,6 +26,10 @@ export interface PropertyReport {
   seed: number;
   /** Samples tried (up to and including the first failure). */
   runs: number;
+  /** Samples asked for. */
+  planned: number;
+  /** The time limit stopped the check before `planned` samples (or before shrinking ended). */
+  interrupted?: boolean;
   /** How many of them the property's predicate applied to, when it has one. */
   relevant?: number;
   shrinks: number;
@@ -45,10 +54,14 @@ export function checkProperty<T>(p: PolicyProperty<T>, options: CheckOptions = {
     if (!ok) failed = true;
     return ok;
   });
-  const details = fc.check(property, { numRuns, seed });
-  const report: PropertyReport = { property: p.name, statement: p.statement, ok: !details.failed, seed, runs, shrinks: details.numShrinks };
+  const limit = options.timeLimit === undefined ? {} : { interruptAfterTimeLimit: Math.max(1, Math.floor(options.timeLimit)), markInterruptAsFailure: false };
+  const details = fc.check(property, { numRuns, seed, ...limit });
+  // fast-check calls a check the time limit stopped before any sample ran a failure: no sample failed.
+  const broken = details.failed && !(details.interrupted && details.counterexample === null);
+  const report: PropertyReport = { property: p.name, statement: p.statement, ok: !broken, seed, runs, planned: numRuns, shrinks: details.numShrinks };
+  if (details.interrupted) report.interrupted = true;
   if (p.relevant) report.relevant = relevant;
-  if (details.failed) {
+  if (broken) {
     const sample = details.counterexample?.[0];
     if (sample !== undefined) report.counterexample = p.explain(sample);
     let plainFailure = false;
@@ -81,7 +94,7 @@ export function describeDecision(e: Explanation): string {
 
 /** A report as people read it; a failure ends with the tests to paste. */
 export function formatReport(r: PropertyReport): string {
-  const runs = `${r.runs} run${r.runs === 1 ? '' : 's'}`;
+  const runs = r.interrupted && r.runs < r.planned ? `${r.runs} of ${r.planned} runs, stopped at the time limit` : `${r.runs} run${r.runs === 1 ? '' : 's'}`;
   const count = r.relevant === undefined ? runs : `${runs}, ${r.relevant} in the predicate's domain`;
   if (r.ok) return `ok   ${r.property}: ${r.statement} (${count}, seed ${r.seed})`;
   const lines = [`FAIL ${r.property}: ${r.statement} (${count}, seed ${r.seed}, shrunk ${r.shrinks} time${r.shrinks === 1 ? '' : 's'})`];

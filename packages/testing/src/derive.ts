@@ -24,22 +24,42 @@ function tester(pattern: string, whole: boolean): Tester {
   return whole ? (s) => re.testWhole(s) : (s) => re.test(s);
 }
 
-/** `arb` filtered by `keep`, or `undefined` when a fixed-seed probe finds no sample to keep (the filter would spin). */
-function checked(arb: fc.Arbitrary<string>, keep: Tester, runs = PROBE_RUNS): fc.Arbitrary<string> | undefined {
+/**
+ * A time budget for deriving calls: rules are probed until `deadline` (a `performance.now()` time);
+ * the rules left without aimed calls when it passes are listed in `skipped`. A rule's regex can make
+ * each probe slow (a program of a thousand instructions tests a thousand-character sample in ~0.2 s).
+ */
+export interface DeriveBudget {
+  readonly deadline: number;
+  readonly skipped: RuleIR[];
+}
+
+/** The budget ran out while probing. */
+class OutOfTime extends Error {}
+
+/**
+ * `arb` filtered by `keep`, or `undefined` when a fixed-seed probe finds no sample to keep (the
+ * filter would spin). Throws `OutOfTime` when `deadline` passes during the probe.
+ */
+function checked(arb: fc.Arbitrary<string>, keep: Tester, runs = PROBE_RUNS, deadline = Infinity): fc.Arbitrary<string> | undefined {
   const probe = fc.sample(arb, { numRuns: runs, seed: 7 });
-  const kept = probe.filter(keep);
+  const kept: string[] = [];
+  for (const s of probe) {
+    if (performance.now() > deadline) throw new OutOfTime();
+    if (keep(s)) kept.push(s);
+  }
   if (kept.length === 0) return undefined;
   // Rare hits: draw among the probe's hits as well, so the filter never has to search long.
   const filtered = arb.filter(keep);
   return kept.length * 4 >= probe.length ? filtered : fc.oneof(filtered, fc.constantFrom(...new Set(kept)));
 }
 
-function matchingOrUndefined(pattern: string, options: RegexSampleOptions = {}): fc.Arbitrary<string> | undefined {
+function matchingOrUndefined(pattern: string, options: RegexSampleOptions = {}, deadline = Infinity): fc.Arbitrary<string> | undefined {
   const test = tester(pattern, options.whole === true);
   if (pattern === '') return options.whole ? fc.constant('') : fc.string({ maxLength: 8 });
   const tree = parseRegex(pattern);
   const arb = tree ? proposals(tree) : fc.string({ maxLength: 8 });
-  return checked(arb, test);
+  return checked(arb, test, PROBE_RUNS, deadline);
 }
 
 /** Strings the engine confirms `pattern` matches. Throws when the regex is invalid or no sample could be found. */
@@ -53,11 +73,12 @@ function nearMissOrUndefined(
   pattern: string,
   options: RegexSampleOptions = {},
   hits: fc.Arbitrary<string> | undefined = matchingOrUndefined(pattern, options),
+  deadline = Infinity,
 ): fc.Arbitrary<string> | undefined {
   const test = tester(pattern, options.whole === true);
   const base = hits ?? fc.string({ maxLength: 8 });
   // Most one-edit mutations miss, so a short probe tells whether any can.
-  return checked(mutations(base), (s) => !test(s), 40);
+  return checked(mutations(base), (s) => !test(s), 40, deadline);
 }
 
 /**
@@ -75,16 +96,23 @@ function recased(s: string): fc.Arbitrary<string> {
   return fc.constantFrom(s, s.toLowerCase(), s.toUpperCase(), s.charAt(0).toUpperCase() + s.slice(1));
 }
 
-/** Calls aimed at one rule: its tool (re-cased), and inputs that match or nearly match its regex. */
-export function callsForRule(rule: RuleIR): fc.Arbitrary<ToolCall> | undefined {
+/**
+ * Calls aimed at one rule: its tool (re-cased), and inputs that match or nearly match its regex.
+ * With a `budget` whose deadline passes while its regex is probed, `undefined` and the rule is
+ * added to `budget.skipped`.
+ */
+export function callsForRule(rule: RuleIR, budget?: DeriveBudget): fc.Arbitrary<ToolCall> | undefined {
   const whole = rule.field !== undefined;
+  const deadline = budget?.deadline ?? Infinity;
   let samples: fc.Arbitrary<string> | undefined;
   try {
-    const hits = matchingOrUndefined(rule.match, { whole });
-    const misses = nearMissOrUndefined(rule.match, { whole }, hits);
+    if (performance.now() > deadline) throw new OutOfTime();
+    const hits = matchingOrUndefined(rule.match, { whole }, deadline);
+    const misses = nearMissOrUndefined(rule.match, { whole }, hits, deadline);
     const all = [hits, misses].filter((a): a is fc.Arbitrary<string> => a !== undefined);
     samples = all.length === 0 ? undefined : all.length === 1 ? all[0] : fc.oneof(...all);
-  } catch {
+  } catch (e) {
+    if (e instanceof OutOfTime) budget?.skipped.push(rule);
     return undefined; // an invalid regex: the compiler reports it
   }
   const tool = rule.tool === '' ? toolName() : fc.oneof({ weight: 3, arbitrary: recased(rule.tool) }, { weight: 1, arbitrary: toolName() });
@@ -116,6 +144,11 @@ export function callsForRule(rule: RuleIR): fc.Arbitrary<ToolCall> | undefined {
  * and each inline example with one-edit variants of its input.
  */
 export function callsFor(...policies: PolicyUnderTest[]): fc.Arbitrary<ToolCall> {
+  return callsWithin(undefined, ...policies);
+}
+
+/** `callsFor` within a time budget: rules probed after its deadline get no aimed calls (`budget.skipped`). */
+export function callsWithin(budget: DeriveBudget | undefined, ...policies: PolicyUnderTest[]): fc.Arbitrary<ToolCall> {
   const parts: fc.WeightedArbitrary<ToolCall>[] = [{ weight: 2, arbitrary: toolCall() }];
   const rules = policies.flatMap((p) => [...(p.config?.deny ?? []), ...(p.config?.ask ?? []), ...(p.config?.allow ?? [])]);
   const seen = new Set<string>();
@@ -124,7 +157,7 @@ export function callsFor(...policies: PolicyUnderTest[]): fc.Arbitrary<ToolCall>
     const key = JSON.stringify([r.tool, r.match, r.field]);
     if (seen.has(key)) continue;
     seen.add(key);
-    const arb = callsForRule(r);
+    const arb = callsForRule(r, budget);
     if (arb) aimed.push(arb);
   }
   if (aimed.length) parts.push({ weight: 4, arbitrary: oneOfList(aimed) });

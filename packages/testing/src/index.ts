@@ -5,8 +5,8 @@ export type { ToolCall, ToolCallOptions } from './calls.ts';
 export { decodedInput, filePath, inputField, inputText, shellCommand, TOOL_NAMES, toolCall, toolInput, toolName, url } from './calls.ts';
 
 // inputs derived from policies
-export type { RegexSampleOptions } from './derive.ts';
-export { callsFor, callsForRule, matching, nearMiss } from './derive.ts';
+export type { DeriveBudget, RegexSampleOptions } from './derive.ts';
+export { callsFor, callsForRule, callsWithin, matching, nearMiss } from './derive.ts';
 export type { RegexNode } from './regex-gen.ts';
 export { mutations, parseRegex, proposals } from './regex-gen.ts';
 

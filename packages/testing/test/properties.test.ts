@@ -11,8 +11,10 @@ import {
   alwaysDenies,
   assertProperty,
   checkProperty,
+  defineProperty,
   equivalent,
   filePath,
+  formatReport,
   inputField,
   invariantUnderRespelling,
   loadPolicy,
@@ -187,5 +189,27 @@ describe('the policy author\'s loop: paste the counterexample, fix the rule', ()
   it('the property is an fc property too', () => {
     expect(() => fc.assert(neverAllows(load('rm-flawed.yaml'), destructive).property, { seed: 1, numRuns: 300 })).toThrow();
     fc.assert(neverAllows(load('rm-fixed.yaml'), destructive).property, { seed: 1, numRuns: 100 });
+  });
+});
+
+describe('checkProperty with a time limit', () => {
+  it('stops starting samples once the limit has passed and says so in the report', () => {
+    // Each sample takes longer than the whole limit: the check stops after the first, or before it.
+    const slow = defineProperty<number>({
+      name: 'slow',
+      statement: 'takes its time',
+      arbitrary: fc.nat(),
+      holds: () => {
+        const until = performance.now() + 5;
+        while (performance.now() < until);
+        return true;
+      },
+      explain: () => ({ summary: '', observations: [], tests: [] }),
+    });
+    const r = checkProperty(slow, { seed: 1, numRuns: 200, timeLimit: 1 });
+    expect(r).toMatchObject({ ok: true, interrupted: true, planned: 200 });
+    expect(r.runs).toBeLessThan(200);
+    expect(formatReport(r)).toContain(`(${r.runs} of 200 runs, stopped at the time limit, seed 1)`);
+    expect(checkProperty(slow, { seed: 1, numRuns: 3 })).toMatchObject({ ok: true, runs: 3, planned: 3 });
   });
 });

@@ -2,14 +2,18 @@ import type { ApprovalRequest, CompiledApprover, RuledResult } from '@verdict/en
 import { type Command, type CommandIo, parse, UsageError, write } from '../args.ts';
 import { loadApproverOrReport } from '../load.ts';
 import { createChunkDecoder, inputChunks } from './eval-input.ts';
+import { parseRequestLine, requestOfDecodedLine } from './eval-request.ts';
+
+export { parseRequestLine, readRequestLine } from './eval-request.ts';
 
 const USAGE = `usage: verdict eval --policy FILE [--compat]
 
 Reads one request per line on standard input and writes one decision per line, in order:
   in:  {"toolName":"bash","input":"{\\"command\\":\\"ls\\"}","sessionId":"s1"}
   out: {"decision":"allow","reason":"","rule":{"list":"allow","index":0,"file":"p.yaml","line":7,"column":7}}
-A string "input" is the raw JSON text of the tool input; any other JSON value is taken as its
-compact JSON.stringify text. A line that is not a valid request is denied, never skipped.
+A string "input" is the raw JSON text of the tool input; any other JSON value is taken as the
+text it is written as in the line. A line that is not a valid request (not JSON, a key repeated,
+even in another case, no string "toolName") is denied, never skipped.
 
 options:
   --policy FILE   the policy file (YAML, JSON or .verdict)
@@ -60,33 +64,6 @@ function badRequest(reason: string): string {
   return `{"decision":"deny","reason":${JSON.stringify(`verdict: ${reason}`)},"rule":null}`;
 }
 
-export function parseRequestLine(line: string): ApprovalRequest | string {
-  let value: unknown;
-  try {
-    value = JSON.parse(line);
-  } catch {
-    return 'request line is not valid JSON';
-  }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'request line is not a JSON object';
-  const record = value as Record<string, unknown>;
-  const toolName = Object.hasOwn(record, 'toolName') ? record['toolName'] : undefined;
-  if (typeof toolName !== 'string') return 'request has no string `toolName`';
-  const raw = Object.hasOwn(record, 'input') ? record['input'] : undefined;
-  let input: string;
-  if (raw === undefined) input = '';
-  else if (typeof raw === 'string') input = raw;
-  else {
-    try {
-      input = JSON.stringify(raw);
-    } catch {
-      // JSON.stringify recurses: an array nested a few thousand levels deep exhausts the stack.
-      return 'request `input` nests too deeply to be read as JSON text';
-    }
-  }
-  const sessionId = Object.hasOwn(record, 'sessionId') ? record['sessionId'] : undefined;
-  return typeof sessionId === 'string' ? { toolName, input, sessionId } : { toolName, input };
-}
-
 function renderDecision(e: RuledResult): string {
   const rule = e.rule
     ? `{"list":"${e.rule.list}","index":${e.rule.index},"file":${JSON.stringify(e.rule.span?.file ?? null)},"line":${e.rule.span?.start.line ?? null},"column":${e.rule.span?.start.column ?? null}}`
@@ -134,13 +111,15 @@ export function createDecisionFormatter(): (e: RuledResult) => string {
   return (e) => format(e).slice(0, -1);
 }
 
+type ReadLine = (line: string) => ApprovalRequest | string;
+
 /**
  * The answer to one request line, newline included. A trailing CR (a CRLF line end) needs no
- * stripping: it is JSON white space, so `JSON.parse` reads the line the same with or without it.
+ * stripping: it is JSON white space, so the line reads the same with or without it.
  */
-function decideLine(approver: CompiledApprover, format: (e: RuledResult) => string, line: string): string {
+function decideLine(approver: CompiledApprover, format: (e: RuledResult) => string, read: ReadLine, line: string): string {
   try {
-    const request = parseRequestLine(line);
+    const request = read(line);
     if (typeof request === 'string') return badRequest(request) + '\n';
     return format(approver.decide(request));
   } catch (err) {
@@ -170,6 +149,8 @@ export async function streamDecisions(approver: CompiledApprover, io: CommandIo)
     if (!out.write(text)) await new Promise<void>((resolve) => out.once('drain', () => resolve()));
   };
   let batch = '';
+  // Text decoded from bytes has no lone surrogate; text a stream hands out as strings may.
+  let read: ReadLine = requestOfDecodedLine;
   /** Answers the lines `text` ends; what follows its last newline waits in `pending`. */
   const take = async (text: string) => {
     let start = 0;
@@ -182,7 +163,7 @@ export async function streamDecisions(approver: CompiledApprover, io: CommandIo)
     if (skipping) skipping = false;
     else {
       const line = pending === '' ? text.slice(0, nl) : pending + text.slice(0, nl);
-      if (!isBlank(line)) batch += decideLine(approver, format, line);
+      if (!isBlank(line)) batch += decideLine(approver, format, read, line);
     }
     pending = '';
     start = nl + 1;
@@ -190,7 +171,7 @@ export async function streamDecisions(approver: CompiledApprover, io: CommandIo)
       const line = text.slice(start, nl);
       start = nl + 1;
       if (isBlank(line)) continue;
-      batch += decideLine(approver, format, line);
+      batch += decideLine(approver, format, read, line);
       if (batch.length > MAX_BATCH_CHARS) {
         await flush(batch);
         batch = '';
@@ -199,7 +180,10 @@ export async function streamDecisions(approver: CompiledApprover, io: CommandIo)
     if (start < text.length) pending = text.slice(start);
   };
   for await (const chunk of inputChunks(io.stdin)) {
-    if (typeof chunk === 'string') await take(chunk);
+    if (typeof chunk === 'string') {
+      read = parseRequestLine;
+      await take(chunk);
+    }
     else {
       // Decoded a piece at a time: a piece's text stays small enough for V8's young generation
       // (a 1 MiB chunk's would be a 2 MB string in large-object space, which drives old-space
@@ -216,5 +200,5 @@ export async function streamDecisions(approver: CompiledApprover, io: CommandIo)
     batch = '';
   }
   const rest = pending + decoder.end();
-  if (!skipping && !isBlank(rest)) await flush(decideLine(approver, format, rest));
+  if (!skipping && !isBlank(rest)) await flush(decideLine(approver, format, read, rest));
 }

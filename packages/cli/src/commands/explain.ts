@@ -1,4 +1,4 @@
-import type { Explanation, RuleRef } from '@verdict/engine';
+import { SPAN_BUDGET, type Explanation, type RuleRef } from '@verdict/engine';
 import { type Command, parse, UsageError, write } from '../args.ts';
 import { loadApproverOrReport } from '../load.ts';
 
@@ -54,6 +54,12 @@ export function renderExplanation(e: Explanation, input: string): string {
     const subject = e.match.subject === 'canonical' ? (e.canonical ?? input) : e.match.subject === 'raw' ? input : '';
     if (subject) lines.push(...caret(subject, e.match.start, e.match.end));
   }
+  if (e.spanOmitted) {
+    const { instructions, characters } = e.spanOmitted;
+    lines.push(
+      `span not shown: finding it could take up to ${instructions} × ${characters} steps (instructions × characters), past explain's budget of ${SPAN_BUDGET}; the decision is exact`,
+    );
+  }
   if (e.canonical !== undefined && e.canonical !== input) lines.push(`canonical input: ${e.canonical}`);
   if (e.alsoMatched.length > 0) {
     lines.push('also matched:');
@@ -78,6 +84,7 @@ export function explanationJson(e: Explanation): object {
     match: e.match,
     alsoMatched: e.alsoMatched.map(rule),
     ...(e.canonical !== undefined ? { canonical: e.canonical } : {}),
+    ...(e.spanOmitted !== undefined ? { spanOmitted: e.spanOmitted } : {}),
   };
 }
 

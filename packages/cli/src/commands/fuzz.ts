@@ -1,9 +1,10 @@
-import { caseFold, compileRegex } from '@verdict/engine';
+import { caseFold, compileRegex, type RuleIR } from '@verdict/engine';
 import fc from 'fast-check';
 import {
   alwaysDenies,
-  callsFor,
+  callsWithin,
   checkProperty,
+  type DeriveBudget,
   dslTest,
   effective,
   equivalent,
@@ -30,7 +31,7 @@ import { type Command, type CommandIo, parse, UsageError, write } from '../args.
 import { renderDiagnostics } from '../render.ts';
 
 const USAGE = `usage: verdict fuzz --policy FILE [--property NAME]… [--other FILE] [--tool NAME] [--where REGEX]
-                    [--reason TEXT] [--runs N] [--seed S] [-f text|json]
+                    [--reason TEXT] [--runs N] [--seed S] [--time-limit SECONDS] [-f text|json]
 
 Checks properties of a policy on generated tool calls: calls shaped like real agent calls, calls
 aimed at each rule (inputs that match its regex and inputs one edit away), and variants of the
@@ -59,10 +60,48 @@ options:
   --reason TEXT     the reason always-denies expects
   --runs N          generated calls per property (default 200)
   --seed S          the seed (default: random, printed)
+  --time-limit S    seconds for the whole run (default 120): past it no new call is generated, and
+                    the report says which properties stopped early, which did not run, and which
+                    rules got no aimed calls (a rule whose regex is a large program is slow to sample)
   -f, --format FMT  text (default) or json
   -h, --help        show this help
 
 exit: 0 every property held, 1 a property failed, 2 usage error or a policy that cannot load`;
+
+/** Seconds a run may take unless `--time-limit` says otherwise. */
+const DEFAULT_TIME_LIMIT = 120;
+
+/** `deny[0] \`\\pL{1000}\` (p.yaml:5:12)`: a rule by list, index, pattern and place. */
+function ruleLabel(rule: RuleIR, policies: readonly (PolicyUnderTest | undefined)[]): string {
+  for (const p of policies) {
+    for (const list of ['deny', 'allow'] as const) {
+      const index = p?.config?.[list].indexOf(rule) ?? -1;
+      if (index < 0) continue;
+      const span = rule.matchSpan ?? rule.span;
+      const pattern = [...rule.match].length > 64 ? `${[...rule.match].slice(0, 60).join('')}…` : rule.match;
+      return `${list}[${index}] \`${pattern}\`${span ? ` (${span.file}:${span.start.line}:${span.start.column})` : ''}`;
+    }
+  }
+  return `\`${rule.match}\``;
+}
+
+interface Skipped {
+  timeLimit: number;
+  notRun: string[];
+  stopped: string[];
+  unsampledRules: string[];
+}
+
+function skippedText(s: Skipped): string {
+  const lines = [`time limit of ${s.timeLimit} s reached (--time-limit):`];
+  if (s.stopped.length > 0) lines.push(`  stopped early: ${s.stopped.join(', ')}`);
+  if (s.notRun.length > 0) lines.push(`  not run: ${s.notRun.join(', ')}`);
+  if (s.unsampledRules.length > 0) {
+    lines.push(`  no calls aimed at ${s.unsampledRules.length} rule${s.unsampledRules.length === 1 ? '' : 's'} (their regexes were still being sampled):`);
+    for (const r of s.unsampledRules) lines.push(`    ${r}`);
+  }
+  return lines.join('\n');
+}
 
 const PROPERTIES = ['respelling', 'duplicate-keys', 'never-allows', 'always-denies', 'equivalent', 'stricter'] as const;
 type PropertyName = (typeof PROPERTIES)[number];
@@ -115,6 +154,7 @@ function reportJson(r: PropertyReport) {
     ok: r.ok,
     runs: r.runs,
     ...(r.relevant !== undefined ? { relevant: r.relevant } : {}),
+    ...(r.interrupted === true ? { interrupted: true } : {}),
     shrinks: r.shrinks,
     ...(r.error !== undefined ? { error: r.error } : {}),
     ...(c
@@ -150,6 +190,7 @@ export const fuzzCommand: Command = {
       reason: { type: 'string' },
       runs: { type: 'string' },
       seed: { type: 'string' },
+      'time-limit': { type: 'string' },
       format: { type: 'string', short: 'f' },
     });
     if (values.help) return write(io.stdout, USAGE), 0;
@@ -165,6 +206,9 @@ export const fuzzCommand: Command = {
     if (!Number.isInteger(runs) || runs < 1) throw new UsageError(`\`--runs\` wants a positive whole number, not \`${values.runs}\``);
     const seed = values.seed === undefined ? (Math.random() * 0x7fffffff) | 0 : Number(values.seed);
     if (!Number.isSafeInteger(seed)) throw new UsageError(`\`--seed\` wants a whole number, not \`${values.seed}\``);
+    const limitText = values['time-limit'];
+    const timeLimit = limitText === undefined ? DEFAULT_TIME_LIMIT : Number(limitText);
+    if (!Number.isFinite(timeLimit) || timeLimit <= 0) throw new UsageError(`\`--time-limit\` wants a positive number of seconds, not \`${limitText}\``);
     const needsOther = names.some((n) => n === 'equivalent' || n === 'stricter');
     if (needsOther && values.other === undefined) throw new UsageError('`equivalent` and `stricter` need `--other FILE`');
     const needsWhere = names.some((n) => n === 'never-allows' || n === 'always-denies');
@@ -174,6 +218,13 @@ export const fuzzCommand: Command = {
     const policy = load(values.policy, io);
     const other = values.other === undefined ? undefined : load(values.other, io);
     if (!policy || (values.other !== undefined && !other)) return 2;
+
+    // One budget for the whole run: deriving calls from the rules (probing each regex), then each
+    // property in turn with what is left.
+    const deadline = performance.now() + timeLimit * 1000;
+    const budget: DeriveBudget = { deadline, skipped: [] };
+    let derived: fc.Arbitrary<ToolCall> | undefined;
+    const calls = (): fc.Arbitrary<ToolCall> => (derived ??= other === undefined ? callsWithin(budget, policy) : callsWithin(budget, policy, other));
 
     // never-allows / always-denies: besides the policy's own calls, calls aimed at --where (strings
     // that match it and strings one edit away, as a command or a path, and as the whole raw input).
@@ -187,7 +238,7 @@ export const fuzzCommand: Command = {
           // a regex the generator cannot sample: the policy's calls still run
         }
       }
-      if (parts.length === 0) return callsFor(p);
+      if (parts.length === 0) return calls();
       const samples = fc.oneof(...parts);
       const tool = values.tool === undefined ? toolName() : fc.constant(values.tool);
       const aimed = fc.oneof(
@@ -196,13 +247,13 @@ export const fuzzCommand: Command = {
         toolCall({ tool, input: samples }),
         tool.chain((t) => toolCall({ tool: t, input: toolInput(t) })),
       );
-      return fc.oneof(callsFor(p), aimed);
+      return fc.oneof(calls(), aimed);
     };
 
     const property = (name: PropertyName): PolicyProperty<unknown> => {
       switch (name) {
         case 'respelling':
-          return invariantUnderRespelling(policy) as PolicyProperty<unknown>;
+          return invariantUnderRespelling(policy, { calls: calls() }) as PolicyProperty<unknown>;
         case 'duplicate-keys':
           return noDuplicateKeySmuggling(policy) as PolicyProperty<unknown>;
         case 'never-allows':
@@ -210,28 +261,41 @@ export const fuzzCommand: Command = {
         case 'always-denies':
           return alwaysDenies(policy, predicate!, { calls: domainCalls(policy), ...(values.reason === undefined ? {} : { reason: values.reason }) }) as PolicyProperty<unknown>;
         case 'equivalent':
-          return equivalent(policy, other!) as PolicyProperty<unknown>;
+          return equivalent(policy, other!, { calls: calls() }) as PolicyProperty<unknown>;
         case 'stricter':
-          return stricterThan(policy, other!) as PolicyProperty<unknown>;
+          return stricterThan(policy, other!, { calls: calls() }) as PolicyProperty<unknown>;
       }
     };
 
     if (format === 'text') write(io.stdout, `verdict fuzz: ${values.policy}, ${runs} runs per property, seed ${seed}`);
     const reports: PropertyReport[] = [];
+    const notRun: string[] = [];
     for (const name of names as PropertyName[]) {
+      // Made first: deriving its calls spends the budget too (and lists the rules it had no time for).
+      const made = property(name);
+      const left = deadline - performance.now();
+      if (left <= 0) {
+        notRun.push(name);
+        continue;
+      }
       const onProgress = format === 'text' ? progressBar(io, name) : undefined;
-      const report = checkProperty(property(name), { numRuns: runs, seed, ...(onProgress ? { onProgress } : {}) });
+      const report = checkProperty(made, { numRuns: runs, seed, timeLimit: left, ...(onProgress ? { onProgress } : {}) });
       if (onProgress) io.stdout.write('\r\x1b[K');
       reports.push(report);
       if (format === 'text') write(io.stdout, formatReport(report));
     }
     const failed = reports.filter((r) => !r.ok).length;
+    const stopped = reports.filter((r) => r.interrupted === true).map((r) => r.property);
+    const unsampled = budget.skipped.map((r) => ruleLabel(r, [policy, other]));
+    const skipped = notRun.length + stopped.length + unsampled.length > 0 ? { timeLimit, notRun, stopped, unsampledRules: unsampled } : undefined;
     if (format === 'json') {
-      write(io.stdout, JSON.stringify({ policy: values.policy, seed, runs, properties: reports.map(reportJson) }, null, 2));
+      write(io.stdout, JSON.stringify({ policy: values.policy, seed, runs, properties: reports.map(reportJson), ...(skipped ? { skipped } : {}) }, null, 2));
     } else {
+      if (skipped) write(io.stdout, skippedText(skipped));
       const total = reports.length;
       const tail = failed ? `; replay with --seed ${seed}` : '';
-      write(io.stdout, `${total} propert${total === 1 ? 'y' : 'ies'}: ${total - failed} held, ${failed} failed (seed ${seed}${tail})`);
+      const skippedRuns = notRun.length > 0 ? `, ${notRun.length} not run` : '';
+      write(io.stdout, `${total} propert${total === 1 ? 'y' : 'ies'}: ${total - failed} held, ${failed} failed${skippedRuns} (seed ${seed}${tail})`);
     }
     return failed > 0 ? 1 : 0;
   },

@@ -1,4 +1,5 @@
 import { writeFileSync } from 'node:fs';
+import { HOOK_AGENTS, type HookAgent } from '@verdict/engine';
 import { exitCodeFor, type FormatterName, formatters, lintFiles } from '@verdict/lint';
 import { type Command, parse, UsageError, write } from '../args.ts';
 import { renderDiagnostics } from '../render.ts';
@@ -6,7 +7,7 @@ import { VERSION } from '../version.ts';
 
 const FORMATS = Object.keys(formatters) as FormatterName[];
 
-const USAGE = `usage: verdict lint [paths…] [-f FORMAT] [-o FILE] [--max-warnings N] [--driver NAME|FILE] [--config FILE] [--quiet]
+const USAGE = `usage: verdict lint [paths…] [-f FORMAT] [-o FILE] [--max-warnings N] [--driver NAME|FILE] [--hook-agent A] [--config FILE] [--quiet]
 
 Lints policy files (YAML, JSON and .verdict, found in folders by extension and by content):
 invalid values, regexes that cannot compile or never match, rules a model can walk around,
@@ -17,6 +18,8 @@ options:
   -o, --output FILE    write the report to FILE instead of standard output
   --max-warnings N     fail (exit 1) when there are more than N warnings
   --driver D           check run Policies against this driver (a built-in name or a descriptor file)
+  --hook-agent A       the agent whose hook runs the policies (claude, codex, gemini, cursor): turns on
+                       the hook/* rules; a \`# verdict-hook-agent: A\` comment in a file wins
   --config FILE        the configuration (default: verdict.config.yaml in the working directory)
   --quiet              report errors only
   -h, --help           show this help
@@ -33,6 +36,7 @@ export const lintCommand: Command = {
       output: { type: 'string', short: 'o' },
       'max-warnings': { type: 'string' },
       driver: { type: 'string' },
+      'hook-agent': { type: 'string' },
       config: { type: 'string', short: 'c' },
       quiet: { type: 'boolean', short: 'q' },
     });
@@ -45,10 +49,13 @@ export const lintCommand: Command = {
       if (!/^\d+$/.test(raw)) throw new UsageError(`\`--max-warnings\` wants a whole number, not \`${raw}\``);
       maxWarnings = Number(raw);
     }
+    const hookAgent = values['hook-agent'];
+    if (hookAgent !== undefined && !HOOK_AGENTS.some((a) => a === hookAgent)) throw new UsageError(`unknown agent \`${hookAgent}\` for \`--hook-agent\` (want ${HOOK_AGENTS.join(', ')})`);
     const paths = positionals.length > 0 ? positionals : ['.'];
     const run = lintFiles(paths, {
       cwd: io.cwd,
       ...(values.driver !== undefined ? { driver: values.driver } : {}),
+      ...(hookAgent !== undefined ? { hookAgent: hookAgent as HookAgent } : {}),
       ...(values.config !== undefined ? { configPath: values.config } : {}),
     });
     io.stderr.write(renderDiagnostics(run.diagnostics));

@@ -21,6 +21,7 @@ const SKIPPED_FOLDERS: Record<string, string> = {
   compiler: 'compiler test cases, most of them deliberately broken, each with its expected diagnostics',
   descriptors: 'driver descriptors, not policies',
   dsl: 'DSL parser and formatter test cases, most of them deliberately broken',
+  hook: '`verdict hook` golden inputs and answers: its policy, a deliberately broken one, and the golden answers (JSON)',
   requests: 'JSON Lines requests for `verdict eval`',
 };
 
@@ -88,7 +89,7 @@ describe('fixtures: YAML/JSON policies and their .verdict twins', () => {
 
   it('finds the policies of every walked folder', () => {
     const count = (prefix: string) => pairs.filter((f) => f.startsWith(prefix)).length;
-    expect([count('cli/'), count('lint/'), count('policies/'), count('testing/')]).toEqual([40, 7, 12, 17]);
+    expect([count('cli/'), count('lint/'), count('policies/'), count('testing/')]).toEqual([40, 7, 16, 17]);
   });
 
   it(`skips ${EXPECTED_SKIPPED_FILES} policy files that do not load, listed by diagnostic code`, () => {

@@ -31,6 +31,7 @@
  * the per-rule steps: a pathological text costs a bounded amount here and never changes a decision.
  */
 import type { RE2JS } from 're2js';
+import type { CompiledRegex } from '../regex/regex.ts';
 
 /** `runDfa` could not decide within its budget: decide another way. */
 export const UNKNOWN = -1;
@@ -63,7 +64,7 @@ const K_WORD = 2;
 const K_OTHER = 3;
 const K_END = 4;
 
-interface Inst {
+export interface Inst {
   op: number;
   out: number;
   arg: number;
@@ -214,6 +215,18 @@ function progOf(re: RE2JS): Prog | null {
   const prog = r?.prog;
   if (prog === undefined || prog === null || !Array.isArray(prog.inst)) return null;
   return prog;
+}
+
+/**
+ * The number of instructions of a compiled pattern's re2js program, or `undefined` when the program
+ * is not exposed. It is the cost of a decision per input character at worst: when no DFA can hold
+ * the text's states, re2js's NFA may step every instruction at every character (~12 ns a step on
+ * the benchmark machine when quiet, ~35 ns loaded: 500 instructions are ~6-18 s per megabyte of
+ * hostile input).
+ */
+export function programSize(regex: CompiledRegex): number | undefined {
+  const engine = regex.engine;
+  return engine === undefined ? undefined : progOf(engine)?.inst.length;
 }
 
 /** Whether every match of the program must start at 0 (it begins with `\A` / `^` without `(?m)`). */
@@ -856,17 +869,22 @@ const LEAD_UNITS = 2 * LEAD_DEPTH;
 /** Character classes a finder's alternation may hold in all (its cost per character, at worst). */
 const MAX_FINDER_COST = 48;
 
-/** A code point as a JavaScript escape (`\uXXXX`, or `\u{…}` under the `u` flag). */
+/**
+ * A code point as an escape of a finder (which has the `u` flag): `\u{…}` always, so that two
+ * surrogate code points in a row stay two (under the `u` flag `\uD83D\uDE00` is one character).
+ */
 function esc(cp: number): string {
-  return cp > 0xffff ? `\\u{${cp.toString(16)}}` : `\\u${cp.toString(16).padStart(4, '0')}`;
+  return `\\u{${cp.toString(16)}}`;
 }
 
 /**
- * The JavaScript class (source) of the characters rune instruction `inst` accepts, or `null` when it
- * cannot be written soundly. Folded ASCII letters are their Go fold orbit (`k` also U+212A, `s` also
- * U+017F); other folded runes are not attempted.
+ * The JavaScript class (source, for the `u` flag) of the characters rune instruction `inst` accepts,
+ * or `null` when it cannot be written soundly: over code points it accepts exactly what `inst`
+ * accepts, and a lone surrogate wherever it accepts U+FFFD (the scan's reading of one). Folded ASCII
+ * letters are their Go fold orbit (`k` also U+212A, `s` also U+017F); other folded runes are not
+ * attempted.
  */
-function classSource(inst: Inst): string | null {
+export function classSource(inst: Inst): string | null {
   if (inst.op === RUNE_ANY) return '[^]';
   if (inst.op === RUNE_ANY_NOT_NL) return '[^\\n]';
   const runes = inst.runes;
@@ -988,8 +1006,11 @@ function finderFor(dfa: Dfa, rules: readonly number[]): RegExp | null {
   if (src !== null) {
     try {
       // No lookahead (it makes V8 give up its fast scan, ~3× slower): the match ends at `lastIndex`
-      // and began at most `LEAD_DEPTH` code points (two code units each at most) before.
-      finder = new RegExp(src, /\\u\{/.test(src) ? 'gu' : 'g');
+      // and began at most `LEAD_DEPTH` code points (two code units each at most) before. Always the
+      // `u` flag: it reads the text by code points, as the scan does, so `[^]` and `[^\n]` take a
+      // surrogate pair as one character (without it `s.do` never found `s😀do`) and a lone
+      // surrogate as a character of its own (the scan's U+FFFD, which `classSource` accounts for).
+      finder = new RegExp(src, 'gu');
     } catch {
       finder = null;
     }

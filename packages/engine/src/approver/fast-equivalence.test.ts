@@ -11,6 +11,7 @@ import { compileApprover } from './config.ts';
 import { buildPlan, decide, decideTool, matchesByDefinition, ruleMatches } from './fast.ts';
 import type { FastRule, FastSubject } from './fast.ts';
 import { passes, screenFor } from './fast-screen.ts';
+import { fuzzRuns, fuzzTimeout, leadingPattern, placedTexts } from './testutil.ts';
 
 const ATOMS = ['a', 'b', 'k', 'K', '\u212a', 's', 'ſ', 'é', '😀', '"', '{', ':', '/', '.', 'x', ' ', '\n', 'ab', '"command":"', 'rm -rf'];
 const SUBJECT_UNITS = [...ATOMS, '\ud800', '\udc00', '\ufffd', 'A', 'S', 'É', '\u00a0', '\t', '-', 'z', '\ud83d'];
@@ -176,6 +177,51 @@ describe('fast decision loop', () => {
       { numRuns: 200 },
     );
   });
+
+  it('decides as the definition, and approve as explain, with astral characters and lone surrogates at every class position', () => {
+    // The subjects are one rule's witness with a special character at each class position
+    // (`placedTexts`), as the whole text, as a field value, and inside a JSON input.
+    // Mostly rules the DFA takes (no field) and searches ahead for (no anchor), on the tools called.
+    const placedRule: fc.Arbitrary<GenRule> = fc.record({
+      list: fc.constantFrom<'deny' | 'allow'>('deny', 'allow'),
+      tool: fc.constantFrom('', 'bash', 'kube', 'read'),
+      match: fc.oneof({ weight: 3, arbitrary: leadingPattern }, { weight: 2, arbitrary: pattern }),
+      field: fc.constantFrom(undefined, undefined, undefined, undefined, 'command'),
+    });
+    const cases = fc
+      .array(placedRule, { minLength: 1, maxLength: 6 })
+      .chain((gen) => fc.tuple(fc.constant(gen), placedTexts(gen.map((r) => r.match)), fc.constantFrom<'raw' | 'canonical'>('raw', 'canonical'), fc.constantFrom('allow', 'deny')));
+    fc.assert(
+      fc.property(cases, ([gen, texts, input, def]) => {
+        const rules = fastRules(gen);
+        const plans = [buildPlan(rules), buildPlan(rules, { dfaStates: 2 }), buildPlan(rules, { dfa: false })];
+        const ir = {
+          mode: 'pattern',
+          default: def,
+          reason: '',
+          input,
+          deny: gen.filter((r) => r.list === 'deny').map((r) => ({ tool: r.tool, match: r.match, ...(r.field === undefined ? {} : { field: r.field }) })),
+          allow: gen.filter((r) => r.list === 'allow').map((r) => ({ tool: r.tool, match: r.match, ...(r.field === undefined ? {} : { field: r.field }) })),
+        };
+        const { approver } = compileApprover(ir);
+        expect(approver).toBeDefined();
+        for (const text of texts) {
+          const s = subjectOf(text, { COMMAND: wellFormed(text) });
+          for (const tool of ['bash', 'KUBE']) {
+            const want = key(reference(rules, tool, s));
+            for (const plan of plans) expect(key(decideTool(plan, tool, s)), `${tool} ${JSON.stringify(text)}`).toBe(want);
+          }
+          for (const r of rules) expect(ruleMatches(r, s), `${r.list}:${r.index} on ${JSON.stringify(text)}`).toBe(matchesByDefinition(r, s));
+          for (const raw of [text, `{"command":"${text}"}`, JSON.stringify({ command: text })]) {
+            const a = approver!.approve({ toolName: 'bash', input: raw });
+            const e = approver!.explain({ toolName: 'bash', input: raw });
+            expect({ decision: a.decision, reason: a.reason }, `${input} ${JSON.stringify(raw)}`).toEqual({ decision: e.decision, reason: e.reason });
+          }
+        }
+      }),
+      { numRuns: fuzzRuns(100) },
+    );
+  }, fuzzTimeout);
 
   it('a 1 MB input of one repeated character is decided in linear time', () => {
     const rules = fastRules([

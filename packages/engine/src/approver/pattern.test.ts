@@ -299,3 +299,22 @@ describe('properties', () => {
     );
   });
 });
+
+describe('explain: the deciding rule\'s span within a budget', () => {
+  const approver = build({ mode: 'pattern', default: 'allow', reason: '', input: 'raw', deny: [{ tool: 'bash', match: '(.*){1000}' }, { tool: 'bash', match: 'x' }], allow: [] });
+
+  it('leaves out the span when finding it would cost more than the budget, and still decides exactly', () => {
+    // 4,002 instructions × 30,000 characters: past the budget (finding it took ~1.5 s).
+    const input = 'x'.repeat(30_000);
+    const e = approver.explain({ toolName: 'bash', input });
+    expect(e).toMatchObject({ decision: 'deny', by: 'rule', rule: { list: 'deny', index: 0 }, match: null, spanOmitted: { instructions: 4002, characters: 30_000 } });
+    expect(e.alsoMatched).toEqual([expect.objectContaining({ list: 'deny', index: 1 })]);
+    expect(approver.decide({ toolName: 'bash', input }).rule).toMatchObject({ list: 'deny', index: 0 });
+  });
+
+  it('finds the span of a text within the budget', () => {
+    const e = approver.explain({ toolName: 'bash', input: 'ab\ncd' });
+    expect(e.match).toEqual({ start: 0, end: 2, subject: 'raw', text: 'ab' });
+    expect(e.spanOmitted).toBeUndefined();
+  });
+});

@@ -26,6 +26,7 @@ import { wellFormed } from '../regex/regex.ts';
 import type { CompiledRegex } from '../regex/regex.ts';
 import { denied, internalErrorReason } from './builtins.ts';
 import { buildPlan, decideTool, decideToolText, ruleMatches } from './fast.ts';
+import { programSize } from './fast-dfa.ts';
 import type { FastRule, FastSubject } from './fast.ts';
 import type {
   ApprovalRequest,
@@ -227,23 +228,26 @@ export function createPatternApprover(options: PatternApproverOptions): Compiled
       }
       const subject = p.subject;
       const tool = caseFold(request.toolName);
-      const matched: { rule: PreparedRule; span: MatchSpan | null }[] = [];
+      const matched: PreparedRule[] = [];
       for (const rule of inOrder) {
         if (rule.foldedTool !== '' && rule.foldedTool !== tool) continue;
-        if (ruleMatches(rule, subject)) matched.push({ rule, span: matchSpan(rule, subject) });
+        if (ruleMatches(rule, subject)) matched.push(rule);
       }
       const deciding = matched[0];
       const canonical = subject.canonical === undefined ? {} : { canonical: subject.canonical };
       if (deciding === undefined) {
         return { ...defaultResult, rule: null, by: 'default', match: null, alsoMatched: [], ...canonical };
       }
+      // Only the deciding rule's span is shown: the others' would cost a search each for nothing.
+      const span = matchSpan(deciding, subject);
       return {
-        ...resultFor(deciding.rule),
-        rule: deciding.rule.ref,
+        ...resultFor(deciding),
+        rule: deciding.ref,
         by: 'rule',
-        match: deciding.span,
-        alsoMatched: matched.slice(1).map((m) => m.rule.ref),
+        match: 'omitted' in span ? null : span.match,
+        alsoMatched: matched.slice(1).map((m) => m.ref),
         ...canonical,
+        ...('omitted' in span ? { spanOmitted: span.omitted } : {}),
       };
     } catch (e) {
       return internalErrorExplanation(e);
@@ -253,16 +257,31 @@ export function createPatternApprover(options: PatternApproverOptions): Compiled
   return { approve, decide, explain };
 }
 
-/** Where a matching rule matched: the regex's span, the whole field value, or `null` when unknown. */
-function matchSpan(rule: FastRule, subject: Subject): MatchSpan | null {
+/**
+ * Steps `explain` may spend finding the deciding rule's span: program instructions × characters of
+ * the text. re2js finds a span with its NFA, at worst one step per instruction per character (~12-35
+ * ns a step on the benchmark machine: ~1-3.5 s); `(.*){1000}` (4,002 instructions) on 400 KB took
+ * 20 s and more. Past it the span is not looked for (`spanOmitted`).
+ */
+export const SPAN_BUDGET = 100_000_000;
+
+/**
+ * Where a matching rule matched: the regex's span, the whole field value, or `null` when unknown;
+ * `omitted` when finding it would cost more than `SPAN_BUDGET`.
+ */
+function matchSpan(rule: FastRule, subject: Subject): { match: MatchSpan | null } | { omitted: { instructions: number; characters: number } } {
   if (rule.field !== undefined) {
     const value = subject.field(rule.field);
-    if (typeof value !== 'string') return null; // a deny field rule on unreadable input
-    return { start: 0, end: value.length, subject: 'field', text: value };
+    if (typeof value !== 'string') return { match: null }; // a deny field rule on unreadable input
+    return { match: { start: 0, end: value.length, subject: 'field', text: value } };
   }
-  const m = rule.regex === null ? { start: 0, end: 0 } : rule.regex.find(subject.original);
-  if (m === null) return null;
-  return { start: m.start, end: m.end, subject: subject.subjectKind, text: subject.original.slice(m.start, m.end) };
+  if (rule.regex === null) return { match: { start: 0, end: 0, subject: subject.subjectKind, text: '' } };
+  const instructions = programSize(rule.regex);
+  const characters = subject.original.length;
+  if (instructions !== undefined && instructions * characters > SPAN_BUDGET) return { omitted: { instructions, characters } };
+  const m = rule.regex.find(subject.original);
+  if (m === null) return { match: null };
+  return { match: { start: m.start, end: m.end, subject: subject.subjectKind, text: subject.original.slice(m.start, m.end) } };
 }
 
 /** Allow-all or deny-all, chosen by the mode; `explain` reports `by: 'mode'`. */

@@ -55,6 +55,12 @@ export interface Explanation extends RuledDecisionResult {
   alsoMatched: RuleRef[];
   /** The canonical text when `input: canonical` and the input was accepted. */
   canonical?: string;
+  /**
+   * Set when the deciding rule's span was not looked for: finding it could cost up to `instructions`
+   * (the pattern's program) × `characters` (the text) steps, past explain's budget. The decision and
+   * the rules are exact either way (they are found as `approve` finds them); only `match` is missing.
+   */
+  spanOmitted?: { instructions: number; characters: number };
 }
 
 /** A decision with the rule that made it (`null`: the default, the mode or an input failure decided). */

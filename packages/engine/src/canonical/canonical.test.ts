@@ -7,6 +7,8 @@ import {
   canonicalize,
   compareUtf8,
   parseCanonical,
+  parseStrictJson,
+  scanObjectMembers,
   topLevelMember,
 } from './canonical.ts';
 import { caseFold } from './casefold.ts';
@@ -154,5 +156,97 @@ describe('canonicalize: properties', () => {
         canonicalize(s);
       }),
     );
+  });
+});
+
+/**
+ * A string literal's body decoded by Go's rules, one code unit at a time (the reference for the
+ * parser's native path): escapes, a high and a low surrogate escape as one character, any other
+ * surrogate escape U+FFFD; a lone surrogate of the text itself U+FFFD (the invalid UTF-8 it stands
+ * for); undefined for a control character or a bad escape.
+ */
+function goUnquote(body: string): string | undefined {
+  let out = '';
+  const hex = (at: number) => (/^[0-9a-fA-F]{4}$/.test(body.slice(at, at + 4)) ? parseInt(body.slice(at, at + 4), 16) : -1);
+  for (let i = 0; i < body.length; ) {
+    const c = body.charCodeAt(i);
+    if (c < 0x20 || c === 0x22) return undefined;
+    if (c >= 0xd800 && c <= 0xdfff) {
+      const d = body.charCodeAt(i + 1);
+      const pair = c < 0xdc00 && d >= 0xdc00 && d <= 0xdfff;
+      out += pair ? body.slice(i, i + 2) : '\ufffd';
+      i += pair ? 2 : 1;
+      continue;
+    }
+    if (c !== 0x5c) {
+      out += body[i++];
+      continue;
+    }
+    const e = body[i + 1] ?? '';
+    const simple = ({ '"': '"', '\\': '\\', '/': '/', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' } as Record<string, string>)[e];
+    if (simple !== undefined) {
+      out += simple;
+      i += 2;
+      continue;
+    }
+    const u = e === 'u' ? hex(i + 2) : -1;
+    if (u < 0) return undefined;
+    i += 6;
+    if (u < 0xd800 || u > 0xdfff) out += String.fromCharCode(u);
+    else {
+      const v = body.startsWith('\\u', i) ? hex(i + 2) : -1;
+      if (u < 0xdc00 && v >= 0xdc00 && v <= 0xdfff) {
+        out += String.fromCharCode(u, v);
+        i += 6;
+      } else out += '\ufffd';
+    }
+  }
+  return out;
+}
+
+describe('strings: the native path and Go', () => {
+  const piece = fc.constantFrom('a', ' ', '\\"', '\\\\', '\\/', '\\n', '\\u0041', '\\u00e9', '\\ud800', '\\udc00', '\\ud83d\\ude00', '\\uDBFF', '\\x', '\\u12', '\\', '\t', '\u0001', '\u00e9', '\u{1f600}', '\ud800', '\udc00', '\u2028');
+  it('decodes any string literal as Go does (lone surrogates of the text itself as U+FFFD)', () => {
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 10 }), (pieces) => {
+        const body = pieces.join('');
+        const want = goUnquote(body);
+        const got = parseStrictJson(`["${body}"]`);
+        // A body ending in an odd backslash escapes the closing quote: not a literal at all.
+        if (want === undefined || /(^|[^\\])(\\\\)*\\$/.test(body)) expect(got.ok).toBe(false);
+        else expect(got).toEqual({ ok: true, value: { kind: 'array', items: [{ kind: 'string', value: want }] } });
+      }),
+      { numRuns: 3000 },
+    );
+  });
+});
+
+describe('scanObjectMembers', () => {
+  it('gives each member its decoded key and the exact span of its value', () => {
+    const text = ' { "a" : 1e999 , "\\u0062":{ "x" : [ -0 ] }, "c":"\\ud800\\u00e9", "a":null } ';
+    const r = scanObjectMembers(text);
+    expect(r.kind).toBe('object');
+    if (r.kind !== 'object') return;
+    expect(r.members.map((m) => [m.key, text.slice(m.start, m.end), m.string])).toEqual([
+      ['a', '1e999', undefined],
+      ['b', '{ "x" : [ -0 ] }', undefined],
+      ['c', '"\\ud800\\u00e9"', '\ufffd\u00e9'],
+      ['a', 'null', undefined],
+    ]);
+  });
+
+  it('checks the whole text as Go does, counting the object as the first level', () => {
+    expect(scanObjectMembers('[1]')).toEqual({ kind: 'other' });
+    expect(scanObjectMembers('')).toEqual({ kind: 'invalid', tooDeep: false });
+    expect(scanObjectMembers('{"a":1} x')).toEqual({ kind: 'invalid', tooDeep: false });
+    expect(scanObjectMembers('{"a":[1,]}')).toEqual({ kind: 'invalid', tooDeep: false });
+    expect(scanObjectMembers('{"a":{"b" 1}}')).toEqual({ kind: 'invalid', tooDeep: false });
+    const nest = (n: number) => `{"a":${'['.repeat(n)}${']'.repeat(n)}}`;
+    expect(scanObjectMembers(nest(MAX_JSON_DEPTH - 1)).kind).toBe('object');
+    expect(scanObjectMembers(nest(MAX_JSON_DEPTH))).toEqual({ kind: 'invalid', tooDeep: true });
+    expect(scanObjectMembers('['.repeat(MAX_JSON_DEPTH + 1))).toEqual({ kind: 'invalid', tooDeep: true });
+    expect(scanObjectMembers(`{"a":1,,${'['.repeat(MAX_JSON_DEPTH + 1)}`)).toEqual({ kind: 'invalid', tooDeep: false });
+    // No repeated-key rule here: that is the caller's.
+    expect(scanObjectMembers('{"a":{"b":1,"b":2},"a":3}').kind).toBe('object');
   });
 });

@@ -8,6 +8,7 @@
  * rejection, not a stack overflow. Like Go's scanner it refuses more than 10000 nesting levels.
  * Time and memory are linear in the input.
  */
+import { firstLoneSurrogate, wellFormed } from '../regex/regex.ts';
 import { caseFold } from './casefold.ts';
 
 /** The reason given to the model when canonical mode rejects an input. */
@@ -69,6 +70,37 @@ export function topLevelMember(value: JsonValue, foldedKey: string): JsonValue |
   return i < 0 ? undefined : value.values[i];
 }
 
+/** One member of a JSON object scanned by {@link scanObjectMembers}. */
+export interface JsonMemberSpan {
+  /** The decoded key (lone surrogate escapes and lone surrogates read as U+FFFD, as Go decodes them). */
+  key: string;
+  /** The value's text is `text.slice(start, end)`, exactly as written (no surrounding white space). */
+  start: number;
+  end: number;
+  /** The decoded value when it is a string, else `undefined`. */
+  string: string | undefined;
+}
+
+export type ScanObjectResult =
+  | { kind: 'object'; members: JsonMemberSpan[] }
+  /** Valid JSON, but not an object. */
+  | { kind: 'other' }
+  /** Not valid JSON to Go's `encoding/json`; `tooDeep` when the first error is nesting past {@link MAX_JSON_DEPTH}. */
+  | { kind: 'invalid'; tooDeep: boolean };
+
+/**
+ * The members of the JSON object `text`, with the span each value is written at, for readers that
+ * need a value as the caller wrote it (a request line's `input`, whose numbers, white space and
+ * repeated keys must reach the approver untouched). The whole text is checked as Go's
+ * `encoding/json` checks a document before decoding it (one value, white space around it, at most
+ * {@link MAX_JSON_DEPTH} levels counting the object itself), with the same string and number rules
+ * as {@link parseStrictJson}; unlike it, this applies no repeated-key rule (that is the caller's) and
+ * builds nothing below the top level. Empty text is invalid here (there is no request to read).
+ */
+export function scanObjectMembers(text: string): ScanObjectResult {
+  return new Parser(text).scanObject();
+}
+
 interface Frame {
   node: JsonObject | JsonArray;
   /** Folded keys seen so far (objects only). */
@@ -88,6 +120,116 @@ class Parser {
     if (value === undefined) return undefined;
     this.skipWs();
     return this.i === this.s.length ? value : undefined;
+  }
+
+  /** See {@link scanObjectMembers}. */
+  scanObject(): ScanObjectResult {
+    const s = this.s;
+    const invalid = (): ScanObjectResult => ({ kind: 'invalid', tooDeep: this.tooDeep });
+    this.skipWs();
+    if (s.charCodeAt(this.i) !== 0x7b /* { */) {
+      if (!this.skipValue(0)) return invalid();
+      this.skipWs();
+      return this.i === s.length ? { kind: 'other' } : invalid();
+    }
+    this.i++;
+    this.skipWs();
+    const members: JsonMemberSpan[] = [];
+    if (s.charCodeAt(this.i) === 0x7d /* } */) this.i++;
+    else {
+      for (;;) {
+        if (s.charCodeAt(this.i) !== 0x22) return invalid();
+        const key = this.parseString();
+        if (key === undefined) return invalid();
+        this.skipWs();
+        if (s.charCodeAt(this.i) !== 0x3a /* : */) return invalid();
+        this.i++;
+        this.skipWs();
+        const start = this.i;
+        let string: string | undefined;
+        if (s.charCodeAt(start) === 0x22) {
+          string = this.parseString();
+          if (string === undefined) return invalid();
+        } else if (!this.skipValue(1)) return invalid();
+        members.push({ key, start, end: this.i, string });
+        this.skipWs();
+        const d = s.charCodeAt(this.i);
+        this.i++;
+        if (d === 0x7d) break;
+        if (d !== 0x2c /* , */) return invalid();
+        this.skipWs();
+      }
+    }
+    this.skipWs();
+    return this.i === s.length ? { kind: 'object', members } : invalid();
+  }
+
+  /** Set when a scan failed on nesting deeper than {@link MAX_JSON_DEPTH}. */
+  private tooDeep = false;
+
+  /**
+   * Checks the value at `this.i` (inside `outer` open containers) and steps past it, building
+   * nothing. Iterative: the closer each open container waits for is kept on a stack.
+   */
+  private skipValue(outer: number): boolean {
+    const s = this.s;
+    const closers: number[] = [];
+    for (;;) {
+      this.skipWs();
+      const c = s.charCodeAt(this.i);
+      if (c === 0x7b || c === 0x5b) {
+        if (outer + closers.length + 1 > MAX_JSON_DEPTH) {
+          this.tooDeep = true;
+          return false;
+        }
+        this.i++;
+        this.skipWs();
+        const closer = c + 2; // } or ]
+        if (s.charCodeAt(this.i) === closer) this.i++;
+        else {
+          closers.push(closer);
+          if (closer === 0x7d && !this.skipKey()) return false;
+          continue;
+        }
+      } else if (c === 0x22) {
+        if (this.parseString() === undefined) return false;
+      } else if (c === 0x2d || (c >= 0x30 && c <= 0x39)) {
+        if (this.parseNumber() === undefined) return false;
+      } else if (s.startsWith('true', this.i) || s.startsWith('null', this.i)) {
+        this.i += 4;
+      } else if (s.startsWith('false', this.i)) {
+        this.i += 5;
+      } else {
+        return false;
+      }
+      // The value is complete: close every container that ends here.
+      for (;;) {
+        const closer = closers[closers.length - 1];
+        if (closer === undefined) return true;
+        this.skipWs();
+        const d = s.charCodeAt(this.i);
+        if (d === 0x2c) {
+          this.i++;
+          if (closer === 0x7d) {
+            this.skipWs();
+            if (!this.skipKey()) return false;
+          }
+          break;
+        }
+        if (d !== closer) return false;
+        this.i++;
+        closers.pop();
+      }
+    }
+  }
+
+  /** Steps past `"key" :` (white space before it already skipped). */
+  private skipKey(): boolean {
+    if (this.s.charCodeAt(this.i) !== 0x22 || this.parseString() === undefined) return false;
+    this.skipWs();
+    if (this.s.charCodeAt(this.i) !== 0x3a) return false;
+    this.i++;
+    return true;
   }
 
   private skipWs(): void {
@@ -204,8 +346,58 @@ class Parser {
     return true;
   }
 
-  /** Parses the string literal at `this.i` (which is `"`), decoding escapes as Go does. */
+  /**
+   * Parses the string literal at `this.i` (which is `"`), decoding escapes as Go does. Text without
+   * a lone surrogate of its own is decoded natively: `JSON.parse` reads a string literal by the
+   * same grammar as Go (the same escapes, no control characters), and differs only in keeping a
+   * lone surrogate escape, which Go reads as U+FFFD, as `wellFormed` then makes it (a pair of
+   * escapes is one character to both). Text with a lone surrogate of its own, which could pair
+   * with an escape, takes the loop.
+   */
   private parseString(): string | undefined {
+    const s = this.s;
+    const start = this.i;
+    // The closing quote: the first `"` after an even number of backslashes.
+    let q = s.indexOf('"', start + 1);
+    for (;;) {
+      if (q < 0) return undefined;
+      let b = q - 1;
+      while (s.charCodeAt(b) === 0x5c) b--;
+      if (((q - 1 - b) & 1) === 0) break;
+      q = s.indexOf('"', q + 1);
+    }
+    const escaped = s.indexOf('\\', start + 1);
+    if (escaped < 0 || escaped > q) {
+      // No escapes: the text itself, if it holds no control character and no lone surrogate.
+      let surrogates = false;
+      for (let i = start + 1; i < q; i++) {
+        const c = s.charCodeAt(i);
+        if (c < 0x20) return undefined;
+        if (c >= 0xd800 && c <= 0xdfff) surrogates = true;
+      }
+      const text = s.slice(start + 1, q);
+      if (!surrogates || firstLoneSurrogate(text) < 0) {
+        this.i = q + 1;
+        return text;
+      }
+    } else {
+      const literal = s.slice(start, q + 1);
+      if (firstLoneSurrogate(literal) < 0) {
+        let value: string;
+        try {
+          value = JSON.parse(literal) as string;
+        } catch {
+          return undefined;
+        }
+        this.i = q + 1;
+        return wellFormed(value);
+      }
+    }
+    return this.parseStringLoop();
+  }
+
+  /** {@link parseString} one code unit at a time. */
+  private parseStringLoop(): string | undefined {
     const s = this.s;
     let i = this.i + 1;
     let out = '';

@@ -7,6 +7,9 @@
 import type { Rule } from '../types.ts';
 import approverDefaultAllow from './approver-default-allow.ts';
 import approverReason from './approver-reason.ts';
+import hookDefaultAllow from './hook-default-allow.ts';
+import hookUnknownInputKey from './hook-unknown-input-key.ts';
+import hookUnknownTool from './hook-unknown-tool.ts';
 import lintInternalError from './lint-internal-error.ts';
 import lintUnusedSuppression from './lint-unused-suppression.ts';
 import policyAutoDenyUnsupported from './policy-auto-deny-unsupported.ts';
@@ -19,6 +22,7 @@ import policyRetryUnsupported from './policy-retry-unsupported.ts';
 import policyUnrestrictedOpen from './policy-unrestricted-open.ts';
 import regexImpossibleAnchor from './regex-impossible-anchor.ts';
 import regexInvalid from './regex-invalid.ts';
+import regexLargeProgram from './regex-large-program.ts';
 import regexMixedAlternation from './regex-mixed-alternation.ts';
 import regexUnsupportedSyntax from './regex-unsupported-syntax.ts';
 import regexYamlEscape from './regex-yaml-escape.ts';
@@ -41,6 +45,7 @@ export const allRules: readonly Rule[] = Object.freeze([
   regexImpossibleAnchor,
   regexMixedAlternation,
   regexYamlEscape,
+  regexLargeProgram,
   rulesDuplicate,
   rulesUnreachable,
   rulesIgnoredByMode,
@@ -58,6 +63,9 @@ export const allRules: readonly Rule[] = Object.freeze([
   policyNegativeTimeoutRetry,
   policyQuestionEndsRun,
   policyUnrestrictedOpen,
+  hookDefaultAllow,
+  hookUnknownTool,
+  hookUnknownInputKey,
   testsFailing,
   lintUnusedSuppression,
   lintInternalError,

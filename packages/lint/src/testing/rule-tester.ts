@@ -15,6 +15,8 @@ export interface ValidCase {
   /** Default `policy.yaml`; the extension picks the syntax. */
   filename?: string;
   driver?: string;
+  /** The agent whose hook runs the policy (as `--hook-agent`). */
+  hookAgent?: 'claude' | 'codex' | 'gemini' | 'cursor';
   options?: Record<string, unknown>;
 }
 
@@ -39,6 +41,7 @@ export function lintWithRule(rule: Rule, c: ValidCase) {
     rules: [...allRules.filter((r) => r.id !== rule.id), rule],
     only: [rule.id],
     ...(c.driver !== undefined ? { driver: c.driver } : {}),
+    ...(c.hookAgent !== undefined ? { hookAgent: c.hookAgent } : {}),
     config: {
       rules: { [rule.id]: { severity: rule.meta.severity === 'off' ? 'warning' : rule.meta.severity, ...(c.options ? { options: c.options } : {}) } },
       categories: {},

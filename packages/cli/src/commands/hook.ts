@@ -1,0 +1,121 @@
+import { parseArgs } from 'node:util';
+import type { HookAgent } from '@verdict/engine';
+import { type Command, parse, write } from '../args.ts';
+
+const AGENTS: readonly HookAgent[] = ['claude', 'codex', 'gemini', 'cursor'];
+
+/** Default watchdog: far below every agent's own timeout (Gemini CLI's 60 s is the shortest documented). */
+export const DEFAULT_DEADLINE_MS = 10_000;
+
+const USAGE = `usage: verdict hook --agent claude|codex|gemini|cursor --policy FILE [options]
+       verdict hook install --agent AGENT [--scope user|project] --policy FILE [--log FILE] [--dry-run]
+       verdict hook uninstall --agent AGENT [--scope user|project] [--dry-run]
+
+Runs as a coding agent's pre-tool-use hook: reads one hook payload on standard input, decides it
+with the policy, and answers in the dialect of the agent that sent it (exit code, stdout, stderr).
+Answers Claude Code PreToolUse and PermissionRequest, Codex PreToolUse and PermissionRequest,
+Gemini CLI BeforeTool, and Cursor preToolUse, beforeShellExecution, beforeMCPExecution and
+beforeReadFile. Anything that is not a decision (a payload that does not parse, a policy that does
+not load, an internal error, the deadline) answers the agent's deny.
+
+options:
+  --agent NAME       the agent that runs the hook; a payload from another agent is answered in
+                     its sender's dialect (and the mismatch is logged)
+  --policy FILE      the policy file (YAML, JSON or .verdict)
+  --deadline D       answer deny when no decision is made within D of the process start
+                     (a Go duration: 500ms, 5s; default 10s)
+  --log FILE         append one JSON line per call (time, agent, event, tool, decision, rule, ms)
+  --approve          a policy allow also skips the agent's own prompt where it can say so
+                     (Claude Code PreToolUse, Claude Code and Codex PermissionRequest)
+  --native-ask       answer ask natively on Gemini CLI (v0.36 and later) and on Cursor's
+                     beforeShellExecution and beforeMCPExecution (default: a deny saying why)
+  -h, --help         show this help
+
+install / uninstall: add (or remove) the hook entries of the agent's user (~/.claude/settings.json,
+~/.codex/hooks.json, ~/.gemini/settings.json, ~/.cursor/hooks.json) or project configuration file,
+keeping every other byte of it; --dry-run prints the change as a diff; --log FILE adds --log to
+the installed command (absolute); --binary PATH runs PATH instead of this Node and CLI script.
+
+exit: the agent's dialect (0 or 2); never 1`;
+
+async function parseDeadline(text: string): Promise<number | string> {
+  const { parseGoDuration } = await import('@verdict/engine');
+  const d = parseGoDuration(text);
+  if (!d.ok || d.ns <= 0n) return `\`--deadline ${text}\` is not a positive duration such as 500ms or 5s`;
+  return Number(d.ns / 1000n) / 1000;
+}
+
+export const hookCommand: Command = {
+  name: 'hook',
+  summary: 'answer a coding agent’s pre-tool-use hook with a policy decision, failing closed; install it',
+  usage: USAGE,
+  async run(argv, io) {
+    if (argv[0] === 'install' || argv[0] === 'uninstall') {
+      const { runInstall } = await import('../hook/install.ts');
+      return runInstall(argv[0], parse(argv.slice(1), {
+        agent: { type: 'string' },
+        scope: { type: 'string' },
+        policy: { type: 'string' },
+        'dry-run': { type: 'boolean' },
+        binary: { type: 'string' },
+        log: { type: 'string' },
+      }, false), io);
+    }
+    const realProcess = io.stdin === process.stdin;
+    const startedAt = realProcess ? 0 : performance.now();
+    // No usage errors on the hook path: a bad command line is answered with the agent's deny.
+    let values: Record<string, string | boolean | undefined> = {};
+    let usageProblem: string | undefined;
+    try {
+      const parsed = parseArgs({
+        args: argv,
+        options: {
+          agent: { type: 'string' },
+          policy: { type: 'string' },
+          deadline: { type: 'string' },
+          log: { type: 'string' },
+          approve: { type: 'boolean' },
+          'native-ask': { type: 'boolean' },
+          help: { type: 'boolean', short: 'h' },
+        },
+        allowPositionals: true,
+        strict: true,
+      });
+      values = parsed.values;
+      if (parsed.positionals.length > 0) usageProblem = `unexpected argument \`${parsed.positionals[0]}\` for \`verdict hook\``;
+    } catch (err) {
+      usageProblem = `bad command line for \`verdict hook\`: ${err instanceof Error ? err.message.split('\n')[0] : String(err)}`;
+    }
+    if (values['help'] === true && usageProblem === undefined) return write(io.stdout, USAGE), 0;
+    const agentFlag = typeof values['agent'] === 'string' ? values['agent'] : undefined;
+    const agent = AGENTS.find((a) => a === agentFlag);
+    if (agentFlag !== undefined && !agent) usageProblem ??= `unknown agent \`${agentFlag}\` (want claude, codex, gemini or cursor)`;
+    let deadlineMs = DEFAULT_DEADLINE_MS;
+    if (typeof values['deadline'] === 'string') {
+      const d = await parseDeadline(values['deadline']);
+      if (typeof d === 'string') usageProblem ??= d;
+      else deadlineMs = d;
+    }
+    const { runHook } = await import('../hook/run.ts');
+    const code = await runHook(
+      {
+        agent,
+        policy: typeof values['policy'] === 'string' ? values['policy'] : undefined,
+        deadlineMs,
+        startedAt,
+        log: typeof values['log'] === 'string' ? values['log'] : undefined,
+        approve: values['approve'] === true,
+        nativeAsk: values['native-ask'] === true,
+        guardProcess: realProcess,
+        ...(usageProblem !== undefined ? { usageProblem } : {}),
+      },
+      io,
+    );
+    if (realProcess) {
+      // The answer is out: nothing left to wait for (stdin may still be open when the deadline answered).
+      process.stdin.destroy();
+      setTimeout(() => process.exit(code), 200).unref();
+    }
+    return code;
+  },
+};

@@ -1,0 +1,211 @@
+/**
+ * One hook call: read the payload, decide it, answer in the caller's dialect, exactly once.
+ *
+ * Fail closed by construction: the only way out is `finish`, and every path that is not a decision
+ * (unreadable or empty stdin, invalid JSON, a payload from no known agent, an event verdict does not
+ * answer, a policy that does not load, an exception, the deadline) finishes with the agent's deny.
+ * The watchdog is a timer started before anything is read: it answers deny before the agent's own
+ * timeout (which would let the tool run). stdout carries only the answer; the log goes to a file.
+ */
+import { appendFileSync } from 'node:fs';
+import type { CommandIo } from '../args.ts';
+import type { HookAgent } from '@verdict/engine';
+import { decisionAnswer, denyAnswer, type DialectOptions, type HookAnswer, type HookDecision } from './dialects.ts';
+import { detectAgent, sniffEvent } from './detect.ts';
+import { member, objectMembers } from './json-members.ts';
+
+/** Largest payload read (Cursor's beforeReadFile carries whole files); a longer one is denied. */
+export const MAX_PAYLOAD_BYTES = 64 * 1024 * 1024;
+
+/**
+ * The test switch: `internal` throws inside the decision, `uncaught` throws where nothing catches it
+ * (the process guard answers), `hang` never decides (the watchdog answers).
+ */
+export const FAULT_ENV = 'VERDICT_HOOK_FAULT';
+
+export interface HookOptions extends DialectOptions {
+  /** From `--agent`; the payload overrides it. */
+  agent: HookAgent | undefined;
+  policy: string | undefined;
+  /** Milliseconds from `startedAt` until the watchdog answers deny. */
+  deadlineMs: number;
+  /** `performance.now()` at which the deadline starts (the process start, for the real command). */
+  startedAt: number;
+  log: string | undefined;
+  /** A problem with the command line, answered as a deny in whatever dialect the payload shows. */
+  usageProblem?: string;
+  /**
+   * The real process: an exception or rejection nothing caught (in a stream callback, say) also
+   * answers deny instead of ending the process with exit 1, which every agent reads as "run it".
+   */
+  guardProcess?: boolean;
+}
+
+interface CallState {
+  agent: HookAgent | undefined;
+  event: string | undefined;
+  tool: string | undefined;
+  mismatch?: { flag: HookAgent; payload: HookAgent };
+}
+
+interface Outcome {
+  answer: HookAnswer;
+  decision: HookDecision;
+  reason: string;
+  rule?: string | null;
+  error?: string;
+}
+
+class Deny extends Error {}
+
+async function readPayload(stdin: NodeJS.ReadableStream): Promise<string> {
+  const chunks: Buffer[] = [];
+  let total = 0;
+  try {
+    for await (const chunk of stdin) {
+      const b = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
+      total += b.length;
+      if (total > MAX_PAYLOAD_BYTES) throw new Deny(`the payload is longer than ${MAX_PAYLOAD_BYTES} bytes`);
+      chunks.push(b);
+    }
+  } catch (err) {
+    if (err instanceof Deny) throw err;
+    throw new Deny(`cannot read the payload on standard input: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  const text = Buffer.concat(chunks).toString('utf8');
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}
+
+function ruleText(rule: { list: string; index: number; span?: { file: string; start: { line: number; column: number } } } | null): string | null {
+  if (!rule) return null;
+  const at = rule.span ? ` at ${rule.span.file}:${rule.span.start.line}:${rule.span.start.column}` : '';
+  return `${rule.list}[${rule.index}]${at}`;
+}
+
+async function decide(options: HookOptions, io: CommandIo, state: CallState): Promise<Outcome> {
+  const text = await readPayload(io.stdin);
+  if (process.env[FAULT_ENV] === 'hang') await new Promise<never>(() => {});
+  if (process.env[FAULT_ENV] === 'uncaught') setImmediate(() => {
+    throw new Error('fault injected by VERDICT_HOOK_FAULT');
+  });
+  if (process.env[FAULT_ENV] === 'uncaught') await new Promise<never>(() => {});
+  if (text.trim() === '') throw new Deny('no payload on standard input');
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    state.event = sniffEvent(text);
+    throw new Deny('the payload is not valid JSON');
+  }
+  const payload = typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? objectMembers(text) : undefined;
+  if (!payload) throw new Deny('the payload is not a JSON object');
+  const ev = member(payload, 'hook_event_name')?.value;
+  if (typeof ev === 'string') state.event = ev;
+  const detected = detectAgent(payload);
+  if (detected && options.agent && detected !== options.agent) state.mismatch = { flag: options.agent, payload: detected };
+  state.agent = detected ?? options.agent;
+  if (payload.repeated !== undefined) throw new Deny(`the payload repeats the key \`${payload.repeated}\``);
+  if (options.usageProblem) throw new Deny(options.usageProblem);
+  if (!state.agent) throw new Deny('cannot tell which agent sent the payload: pass `--agent`');
+  const { AGENT_CATALOGUES } = await import('@verdict/engine');
+  const catalogue = AGENT_CATALOGUES[state.agent];
+  if (state.event === undefined) throw new Deny('the payload has no string `hook_event_name`');
+  if (!catalogue.events.includes(state.event)) throw new Deny(`${catalogue.title} event \`${state.event}\` is not one verdict hook answers`);
+  const tn = member(payload, 'tool_name')?.value;
+  if (typeof tn === 'string') state.tool = tn;
+  if (process.env[FAULT_ENV] === 'internal') throw new Error('fault injected by VERDICT_HOOK_FAULT');
+
+  const approver = await loadPolicy(options.policy);
+  const { mapPayload } = await import('./request.ts');
+  const mapped = mapPayload(state.agent, state.event, payload);
+  if (!mapped.ok) throw new Deny(mapped.reason);
+  state.tool = mapped.request.toolName;
+  const { decideRequest } = await import('./decide.ts');
+  const v = decideRequest(approver, mapped.request);
+  return {
+    answer: decisionAnswer(state.agent, state.event, v.decision, v.reason, options),
+    decision: v.decision,
+    reason: v.reason,
+    rule: ruleText(v.rule),
+  };
+}
+
+async function loadPolicy(file: string | undefined) {
+  if (!file) throw new Deny('no policy: pass `--policy FILE`');
+  const { compileFile } = await import('@verdict/compiler');
+  const result = compileFile(file);
+  const error = result.diagnostics.find((d) => d.severity === 'error');
+  if (error) {
+    const at = error.span ? ` (${error.span.file}:${error.span.start.line}:${error.span.start.column})` : '';
+    throw new Deny(`the policy \`${file}\` does not load: ${error.message}${at}`);
+  }
+  if (!result.approver) throw new Deny(`the policy \`${file}\` has no approver block`);
+  return result.approver;
+}
+
+function writeLog(file: string | undefined, entry: Record<string, unknown>): void {
+  if (!file) return;
+  try {
+    appendFileSync(file, `${JSON.stringify(entry)}\n`);
+  } catch {
+    // The log never changes the answer.
+  }
+}
+
+function write(stream: NodeJS.WritableStream, text: string): Promise<void> {
+  if (text === '') return Promise.resolve();
+  return new Promise((resolve) => {
+    try {
+      stream.write(text, () => resolve());
+    } catch {
+      resolve();
+    }
+  });
+}
+
+/** Runs one hook call; resolves to the exit code once the answer is written. Never rejects. */
+export function runHook(options: HookOptions, io: CommandIo): Promise<number> {
+  const began = performance.now();
+  const state: CallState = { agent: options.agent, event: undefined, tool: undefined };
+  let done = false;
+  return new Promise<number>((resolve) => {
+    const finish = (outcome: Outcome): void => {
+      if (done) return;
+      done = true;
+      clearTimeout(timer);
+      const { answer } = outcome;
+      const end = performance.now();
+      writeLog(options.log, {
+        time: new Date().toISOString(),
+        agent: state.agent ?? null,
+        ...(state.mismatch ? { mismatch: `--agent ${state.mismatch.flag}, payload from ${state.mismatch.payload}` } : {}),
+        event: state.event ?? null,
+        tool: state.tool ?? null,
+        decision: outcome.decision,
+        reason: outcome.reason,
+        rule: outcome.rule ?? null,
+        ...(outcome.error ? { error: outcome.error } : {}),
+        exit: answer.exitCode,
+        ms: Math.round((end - began) * 100) / 100,
+        sinceStartMs: Math.round((end - options.startedAt) * 100) / 100,
+      });
+      void Promise.all([write(io.stdout, answer.stdout), write(io.stderr, answer.stderr)]).then(() => resolve(answer.exitCode));
+    };
+    const failed = (reason: string, error: string): void =>
+      finish({ answer: denyAnswer(state.agent, state.event, reason), decision: 'deny', reason, error });
+    if (options.guardProcess) {
+      const crash = (err: unknown): void => failed(`internal error: ${err instanceof Error ? err.message : String(err)}`, 'internal');
+      process.on('uncaughtException', crash);
+      process.on('unhandledRejection', crash);
+      // An agent that stops reading (EPIPE) must not turn into an error exit either.
+      io.stdout.on('error', () => {});
+      io.stderr.on('error', () => {});
+    }
+    const left = Math.max(0, options.startedAt + options.deadlineMs - performance.now());
+    const timer = setTimeout(() => failed(`no decision within the deadline of ${options.deadlineMs} ms`, 'deadline'), left);
+    decide(options, io, state).then(finish, (err: unknown) => {
+      if (err instanceof Deny) failed(err.message, 'refused');
+      else failed(`internal error: ${err instanceof Error ? err.message : String(err)}`, 'internal');
+    });
+  });
+}
