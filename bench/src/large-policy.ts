@@ -1,0 +1,74 @@
+// Cost that grows with the rule count: `verdict lint` and `verdict diff` on one generated policy of
+// many rules (inside the load limits), timed as child processes (wall time and peak RSS from
+// GNU time when present, else wall time alone):
+//   pnpm --filter @verdict/bench exec tsx src/large-policy.ts [rules ...]   (default 20000)
+// Writes the policies to a temporary folder; `--keep DIR` writes them there and keeps them.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { ApproverIR, RuleIR } from '@verdict/engine';
+import { makePolicy } from './corpus.ts';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '../..');
+const bin = join(root, 'packages/cli/bin/verdict.mjs');
+
+const args = process.argv.slice(2);
+const keepAt = args.indexOf('--keep');
+const keep = keepAt >= 0 ? args.splice(keepAt, 2)[1] : undefined;
+const sizes = args.length > 0 ? args.map(Number) : [20_000];
+
+/** The benchmark approver of `size` rules as a YAML-compatible JSON policy file (canonical input, a tenth field rules). */
+export function largePolicyText(size: number, change = false): string {
+  const ir: ApproverIR = makePolicy(size);
+  const fieldify = (rules: RuleIR[]): object[] =>
+    rules.map((r, i) => {
+      if (i % 10 === 3 && r.tool.toLowerCase() === 'bash') return { tool: r.tool, field: 'command', match: `.*${r.match.replace(/^\^/, '')}.*` };
+      return { tool: r.tool, match: r.match };
+    });
+  const deny = fieldify(ir.deny);
+  const allow = fieldify(ir.allow);
+  // The changed twin: one deny rule dropped (the policy gets looser).
+  if (change) deny.splice(Math.floor(deny.length / 2), 1);
+  return `${JSON.stringify({ approver: { mode: 'pattern', default: 'deny', reason: ir.reason, input: 'canonical', deny, allow } }, null, 1)}\n`;
+}
+
+const hasGnuTime = existsSync('/usr/bin/time');
+
+function run(argv: string[]): { ms: number; rssMb: number | undefined; code: number | null; out: string } {
+  const cmd = hasGnuTime ? '/usr/bin/time' : process.execPath;
+  const full = hasGnuTime ? ['-f', '%M', process.execPath, bin, ...argv] : [bin, ...argv];
+  const t0 = performance.now();
+  const r = spawnSync(cmd, full, { encoding: 'utf8', timeout: 900_000, maxBuffer: 1 << 28 });
+  const ms = performance.now() - t0;
+  const lastLine = r.stderr.trim().split('\n').pop() ?? '';
+  const rss = hasGnuTime && /^\d+$/.test(lastLine) ? Number(lastLine) / 1024 : undefined;
+  return { ms, rssMb: rss, code: r.status, out: `${r.stdout}${r.stderr}`.slice(0, 4000) };
+}
+
+if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1]) {
+  const dir = keep ?? mkdtempSync(join(tmpdir(), 'verdict-large-'));
+  mkdirSync(dir, { recursive: true });
+  try {
+    for (const size of sizes) {
+      const a = join(dir, `policy-${size}.yaml`);
+      const b = join(dir, `policy-${size}-changed.yaml`);
+      writeFileSync(a, largePolicyText(size));
+      writeFileSync(b, largePolicyText(size, true));
+      for (const [name, argv] of [
+        ['lint', ['lint', a, '--format', 'json']],
+        ['diff F F', ['diff', a, a]],
+        ['diff F F\'', ['diff', a, b]],
+      ] as const) {
+        const r = run([...argv]);
+        const summary = r.out.split('\n').find((l) => /equivalent|looser|stricter|unknown|neither/.test(l)) ?? '';
+        console.log(
+          `${size} rules  ${name.padEnd(9)} ${(r.ms / 1000).toFixed(1).padStart(6)} s  ${r.rssMb === undefined ? '' : `${r.rssMb.toFixed(0)} MB  `}exit ${r.code}  ${summary.slice(0, 160)}`,
+        );
+      }
+    }
+  } finally {
+    if (keep === undefined) rmSync(dir, { recursive: true, force: true });
+  }
+}
