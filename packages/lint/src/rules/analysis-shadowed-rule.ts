@@ -1,6 +1,6 @@
 import { createRule } from '../create-rule.ts';
 import { isCatchAll, sameTool } from '../support/approver-facts.ts';
-import { findingsFor, label, SHADOWED_RULE, shortInput } from '../analysis/lint-support.ts';
+import { BUDGET_OPTION, findingsFor, label, SHADOWED_RULE, shortInput } from '../analysis/lint-support.ts';
 
 /**
  * An allow rule every call of which a deny rule of the same tool (or of every tool) also matches:
@@ -14,18 +14,26 @@ export default createRule({
     severity: 'warning',
     category: 'analysis',
     messages: {
+      budget:
+        'the static analysis stopped at its time limit ({{timeMs}} ms of CPU time): {{unchecked}} of {{total}} allow rules were not checked whether deny rules shadow them',
       shadowed: 'this allow rule never allows anything: every call it matches is also matched by {{by}}, and deny wins',
       coveredBy: 'deny rule that covers `{{pattern}}`',
     },
     help: {
+      budget: 'no finding about the rules left means nothing; split the policy, or raise `budgetMs` for this rule in `verdict.config.yaml`',
       shadowed: 'for example `{{tool}}` with input `{{example}}` is denied; narrow the deny rule or delete this allow rule',
     },
     docs: { recommended: true },
+    options: BUDGET_OPTION,
   },
   create(ctx) {
     return {
       approver(approver) {
         for (const f of findingsFor(approver, ctx)) {
+          if (f.kind === 'budget' && f.question === 'shadowed-rule') {
+            ctx.report({ node: approver, messageId: 'budget', data: { timeMs: f.timeMs, unchecked: f.unchecked, total: f.total } });
+            continue;
+          }
           if (f.kind !== 'shadowed-rule') continue;
           const rule = approver.allow[f.rule.index];
           if (rule === undefined) continue;
