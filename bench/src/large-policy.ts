@@ -38,15 +38,21 @@ export function largePolicyText(size: number, change = false): string {
 
 const hasGnuTime = existsSync('/usr/bin/time');
 
-function run(argv: string[]): { ms: number; rssMb: number | undefined; code: number | null; out: string } {
+/** Wall time, CPU time (user + system, from GNU time: less sensitive to a loaded machine) and peak RSS. */
+function run(argv: string[]): { ms: number; cpuMs: number | undefined; rssMb: number | undefined; code: number | null; out: string } {
   const cmd = hasGnuTime ? '/usr/bin/time' : process.execPath;
-  const full = hasGnuTime ? ['-f', '%M', process.execPath, bin, ...argv] : [bin, ...argv];
+  const full = hasGnuTime ? ['-f', 'TIME %U %S %M', process.execPath, bin, ...argv] : [bin, ...argv];
   const t0 = performance.now();
   const r = spawnSync(cmd, full, { encoding: 'utf8', timeout: 900_000, maxBuffer: 1 << 28 });
   const ms = performance.now() - t0;
-  const lastLine = r.stderr.trim().split('\n').pop() ?? '';
-  const rss = hasGnuTime && /^\d+$/.test(lastLine) ? Number(lastLine) / 1024 : undefined;
-  return { ms, rssMb: rss, code: r.status, out: `${r.stdout}${r.stderr}`.slice(0, 4000) };
+  const m = /TIME ([\d.]+) ([\d.]+) (\d+)\s*$/.exec(r.stderr);
+  return {
+    ms,
+    cpuMs: m === null ? undefined : (Number(m[1]) + Number(m[2])) * 1000,
+    rssMb: m === null ? undefined : Number(m[3]) / 1024,
+    code: r.status,
+    out: `${r.stdout}${r.stderr}`.slice(0, 4000),
+  };
 }
 
 if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1]) {
@@ -66,7 +72,7 @@ if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.
         const r = run([...argv]);
         const summary = r.out.split('\n').find((l) => /equivalent|looser|stricter|unknown|neither/.test(l)) ?? '';
         console.log(
-          `${size} rules  ${name.padEnd(9)} ${(r.ms / 1000).toFixed(1).padStart(6)} s  ${r.rssMb === undefined ? '' : `${r.rssMb.toFixed(0)} MB  `}exit ${r.code}  ${summary.slice(0, 160)}`,
+          `${size} rules  ${name.padEnd(9)} ${(r.ms / 1000).toFixed(1).padStart(6)} s wall  ${r.cpuMs === undefined ? '' : `${(r.cpuMs / 1000).toFixed(1).padStart(6)} s CPU  `}${r.rssMb === undefined ? '' : `${r.rssMb.toFixed(0)} MB  `}exit ${r.code}  ${summary.slice(0, 160)}`,
         );
       }
     }
