@@ -202,6 +202,7 @@ export function diffPolicies(oldIr: ApproverIR, newIr: ApproverIR, options: Anal
 function diff(oldIr: ApproverIR, newIr: ApproverIR, session: Session): PolicyDiff {
   const oldM = model(oldIr, session, 'old');
   const newM = model(newIr, session, 'new');
+  session.startClock();
   const invalid = [oldM, newM].flatMap((m) => (m.kind === 'invalid' ? [m.why] : []));
   if (invalid.length > 0) return { verdict: 'unknown', newlyDenied: null, newlyAllowed: null, unknown: invalid, changes: [] };
   const domains = new Set([oldM, newM].flatMap((m) => (m.kind === 'pattern' ? [m.domain] : [])));
