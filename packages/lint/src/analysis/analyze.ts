@@ -189,6 +189,8 @@ function analyze(ir: ApproverIR, options: AnalysisOptions, session: Session): An
   const liveWinnersByClass = byClass(liveWinners);
   const at = (list: RuleList, index: number): string => `${list}:${index}`;
   const ruleAt = new Map<string, Indexed>([...denies, ...asks].map((d) => [at(d.loc.list, d.loc.index), d]));
+  // A cover is named in list order (deny rules, then ask rules), as the whole question names it.
+  const rank = new Map<Indexed, number>(liveWinners.map((d, i) => [d, i]));
   const classesOf = new Map<string, ToolClass[]>();
   const mineOf = (tool: string): ToolClass[] => {
     const key = tool === '' ? '' : foldKey(tool);
@@ -338,7 +340,7 @@ function analyze(ir: ApproverIR, options: AnalysisOptions, session: Session): An
     const ex = session.solve((m) => matches(A, m), shapes.object, shapes.flat, denied);
     // Name a minimal set of winning rules that still covers it: the overlapping ones (or the cover
     // found from counterexamples), less any that the others make unnecessary.
-    let minimal: Indexed[] = cover !== undefined ? [...cover].sort((x, y) => x.loc.index - y.loc.index) : live.filter((d) => by.includes(d.loc));
+    let minimal: Indexed[] = cover !== undefined ? [...cover].sort((x, y) => (rank.get(x) ?? 0) - (rank.get(y) ?? 0)) : live.filter((d) => by.includes(d.loc));
     if (cover === undefined && covered(minimal).status !== 'empty') minimal = live;
     for (const d of [...minimal]) {
       const rest: Indexed[] = minimal.filter((x) => x !== d);

@@ -152,7 +152,7 @@ const MAX_PARTS = 4_096;
  */
 function differenceParts(first: Model, second: Model, cls: ToolClass): Array<(lit: Literals) => Formula> | null {
   if (first.kind !== 'pattern' || second.kind !== 'pattern') return null;
-  // The cover above is over two lists; an ask rule would be a third (see `decides`).
+  // The cover above is over two lists: ask rules are merged into one of them first (`directionParts`).
   if (first.ask.length > 0 || second.ask.length > 0) return null;
   const d1 = applying(first.deny, cls);
   const d2 = applying(second.deny, cls);
@@ -177,6 +177,41 @@ function differenceParts(first: Model, second: Model, cls: ToolClass): Array<(li
     for (const p of dA ? [null] : P) parts.push((lit) => and(...notX(lit), p === null ? TRUE : lit(p).pos, ...Q.map((q) => lit(q).neg)));
   }
   return parts;
+}
+
+/** `m` with its ask rules moved into its allow or its deny list (a two-list view of three decisions). */
+function merged(m: Model, askAs: 'allow' | 'deny'): Model {
+  if (m.kind !== 'pattern' || m.ask.length === 0) return m;
+  return askAs === 'allow' ? { ...m, allow: [...m.allow, ...m.ask], ask: [] } : { ...m, deny: [...m.deny, ...m.ask], ask: [] };
+}
+
+/** The two-list views of a pair of policies, made once per direction (see `directionParts`). */
+interface Views {
+  fromAllow: Model;
+  toAllow: Model;
+  fromDeny: Model;
+  toDeny: Model;
+}
+
+/**
+ * Small questions whose union contains every call `from` decides as one of `was` and `to` decides
+ * `want` (three decisions, deny > ask > allow), from `differenceParts` over two-list views: with a
+ * policy's ask rules merged into its allow list, "allows" is "allows or asks" and "denies" is
+ * "denies"; merged into its deny list, "allows" is "allows" and "denies" is "denies or asks". So
+ *   newly denied ({allow, ask} → deny): ask as allow, `from` allows and `to` denies;
+ *   newly allowed ({deny, ask} → allow): ask as deny, `to` allows and `from` denies;
+ *   asked, allowed before (allow → ask ⊆ allow → {ask, deny}): ask as deny, `from` allows, `to` denies;
+ *   asked, denied before (deny → ask ⊆ deny → {ask, allow}): ask as allow, `to` allows, `from` denies.
+ * Without ask rules the views are the policies and the first two are the two-decision questions.
+ * A witness is still re-checked against `was` and `want` exactly; `null`: ask the whole question.
+ */
+function directionParts(v: Views, was: readonly RuledDecision[], want: RuledDecision, cls: ToolClass): Array<(lit: Literals) => Formula> | null {
+  const only = (d: RuledDecision): boolean => was.every((x) => x === d);
+  if (want === 'deny' && !was.includes('deny')) return differenceParts(v.fromAllow, v.toAllow, cls);
+  if (want === 'allow' && !was.includes('allow')) return differenceParts(v.toDeny, v.fromDeny, cls);
+  if (want === 'ask' && only('allow')) return differenceParts(v.fromDeny, v.toDeny, cls);
+  if (want === 'ask' && only('deny')) return differenceParts(v.toAllow, v.fromAllow, cls);
+  return null;
 }
 
 /**
@@ -236,6 +271,7 @@ function diff(oldIr: ApproverIR, newIr: ApproverIR, session: Session): PolicyDif
   const direction = (from: Model, to: Model, was: readonly RuledDecision[], want: RuledDecision): Direction => {
     const reasons: string[] = [];
     const witnesses: DiffWitness[] = [];
+    const views: Views = { fromAllow: merged(from, 'allow'), toAllow: merged(to, 'allow'), fromDeny: merged(from, 'deny'), toDeny: merged(to, 'deny') };
     for (const cls of classes) {
       const confirm = (w: string): string | null => {
         const v = presentable(session, domain, w);
@@ -276,10 +312,7 @@ function diff(oldIr: ApproverIR, newIr: ApproverIR, session: Session): PolicyDif
       }
       // Small questions over the rules the policies do not share first; the whole rule sets only
       // when those cannot settle it (a witness the shared rules decide otherwise, or too many).
-      // Two decisions only: with ask rules on either side (or the ask direction) the parts are not
-      // a cover of the question, so the whole rule sets are asked.
-      const twoLists = !asks(from) && !asks(to);
-      const parts = !twoLists || want === 'ask' ? null : want === 'deny' ? differenceParts(from, to, cls) : differenceParts(to, from, cls);
+      const parts = directionParts(views, was, want, cls);
       let r: Outcome = parts === null ? { status: 'unknown', why: '' } : askParts(parts, ask);
       if (r.status === 'unknown') r = ask(disagree);
       if (r.status === 'witness') {

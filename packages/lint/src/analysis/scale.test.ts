@@ -48,6 +48,19 @@ describe('large policies', () => {
     confirm(next, old, back.newlyDenied, 'allow', 'deny');
   });
 
+  it('a near copy that turns one deny rule into an ask rule is looser (asked, denied before), and back stricter', () => {
+    const old = big(1_000);
+    const next: ApproverIR = { ...big(1_000, 500), ask: [old.deny[500] as RuleIR] };
+    const decide = (ir: ApproverIR, w: DiffWitness | undefined) =>
+      compileApprover(ir).approver?.decide({ toolName: w?.toolName ?? '', input: w?.input ?? '' }).decision;
+    const d = diffPolicies(old, next);
+    expect([d.verdict, d.unknown, d.changes.map((c) => c.direction)]).toEqual(['looser', [], ['newly-asked']]);
+    expect([decide(old, d.changes[0]), decide(next, d.changes[0])]).toEqual(['deny', 'ask']);
+    const back = diffPolicies(next, old);
+    expect([back.verdict, back.unknown, back.changes.map((c) => c.direction)]).toEqual(['stricter', [], ['newly-denied']]);
+    expect([decide(next, back.changes[0]), decide(old, back.changes[0])]).toEqual(['ask', 'deny']);
+  });
+
   it('a shadowed allow rule among hundreds of deny rules of its tool is found', () => {
     const p = big(800);
     p.allow.push({ tool: 'bash', match: '"command":"zulu only' });
@@ -56,6 +69,45 @@ describe('large policies', () => {
     const shadowed = findings.filter((f) => f.kind === 'shadowed-rule');
     expect(shadowed.map((f) => f.kind === 'shadowed-rule' && [f.rule.index, f.by.map((b) => b.index)])).toEqual([[800, [800]]]);
     expect(findings.filter((f) => f.kind === 'unknown' || f.kind === 'budget')).toEqual([]);
+  });
+
+  describe('with ask rules (deny > ask > allow), decided from counterexamples', () => {
+    // Over 256 deny and ask rules apply to bash: the whole question is out of reach, so each
+    // answer below comes from the counterexample step, which must read ask decisions right.
+    const shadowing = (p: ApproverIR) => {
+      const findings = analyzeApprover(p, { checks: { dead: true, shadowed: true, overlap: false } });
+      expect(findings.filter((f) => f.kind === 'unknown' || f.kind === 'budget')).toEqual([]);
+      return findings.flatMap((f) => (f.kind === 'shadowed-rule' ? [[`${f.rule.list}[${f.rule.index}]`, f.by.map((b) => `${b.list}[${b.index}]`)]] : []));
+    };
+
+    it('an allow rule an ask rule covers is shadowed by it', () => {
+      const p = big(800);
+      p.allow.push({ tool: 'bash', match: '"command":"zulu only' });
+      p.ask = [{ tool: 'bash', match: '"command":"[^"]*zulu' }];
+      expect(shadowing(p)).toEqual([['allow[800]', ['ask[0]']]]);
+    });
+
+    it('an allow rule a deny rule and an ask rule cover together is shadowed by both (deny rules named first)', () => {
+      const p = big(800);
+      p.allow.push({ tool: 'bash', match: '"command":"(zulu|yankee) only' });
+      p.ask = [{ tool: 'bash', match: '"command":"[^"]*zulu' }];
+      p.deny.push({ tool: 'bash', match: '"command":"[^"]*yankee' });
+      expect(shadowing(p)).toEqual([['allow[800]', ['deny[800]', 'ask[0]']]]);
+    });
+
+    it('an ask rule a deny rule covers is shadowed by it', () => {
+      const p = big(800);
+      p.ask = [{ tool: 'bash', match: '"command":"zulu only' }];
+      p.deny.push({ tool: 'bash', match: 'zulu' });
+      expect(shadowing(p)).toEqual([['ask[0]', ['deny[800]']]]);
+    });
+
+    it('an ask rule is not shadowed by another ask rule, nor an allow rule by an ask rule it outgrows', () => {
+      const p = big(800);
+      p.ask = [{ tool: 'bash', match: '"command":"zulu' }, { tool: 'bash', match: '"command":"zulu only' }];
+      p.allow.push({ tool: 'bash', match: '"command":"zu' });
+      expect(shadowing(p)).toEqual([]);
+    });
   });
 
   it('a spent budget is one finding per question, not one per rule', () => {
