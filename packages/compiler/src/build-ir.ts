@@ -57,8 +57,9 @@ function buildRule(node: JNode): RuleIR | undefined {
     rule.matchSpan = match.value.span;
   }
   const f = strOrNull(field?.value);
-  if (field && f !== undefined && f !== '') {
-    rule.field = f;
+  if (field && f !== undefined) {
+    // An empty `field` is no field (the engine searches the whole input); its span stays for lint.
+    if (f !== '') rule.field = f;
     rule.fieldSpan = field.value.span;
   }
   return rule;

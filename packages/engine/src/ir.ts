@@ -34,6 +34,7 @@ export interface RuleIR {
   toolSpan?: Span;
   /** Span of the pattern text in the source (for regex diagnostics). */
   matchSpan?: Span;
+  /** Span of the `field` value; also set when it was written empty (`field: ""`, `field:`), which is no field. */
   fieldSpan?: Span;
 }
 

@@ -483,8 +483,9 @@ function defineLowering() {
       const span = this.spanOfNode(n);
       if (span) rule.span = span;
       rule.toolSpan = this.spanOfToken(tool.token);
-      if (field && field.value !== '') {
-        rule.field = field.value;
+      if (field) {
+        // An empty `field` is no field (the engine searches the whole input); its span stays for lint.
+        if (field.value !== '') rule.field = field.value;
         rule.fieldSpan = this.spanOfToken(field.token);
       }
       if (m) rule.matchSpan = m.span;

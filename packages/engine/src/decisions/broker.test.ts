@@ -578,3 +578,119 @@ describe('audit: deadlines, notices and malformed inputs', () => {
     broker.close();
   });
 });
+
+describe('B6.8 clarifications', () => {
+  it('a finished request says it is finished before any kind mismatch (Unavailable, then Resolved/Expired, then KindMismatch)', async () => {
+    const { broker, clock, requests } = eventBroker({ policy: policy({ question: 'ask', planReview: 'ask' }) });
+    track(broker.request({ kind: 'question', title: 'answered' }));
+    track(broker.request({ kind: 'permission', title: 'timed out' }));
+    track(broker.request({ kind: 'plan_review', title: 'open' }));
+    await flush();
+    const [answered, timedOut, open] = requests() as [DecisionRequest, DecisionRequest, DecisionRequest];
+    answered.answer('main');
+    expect(codeOf(() => answered.approve())).toBe('ApprovalResolved');
+    expect(codeOf(() => approveRequest({ ...answered }))).toBe('ApprovalResolved');
+    clock.advance(30_000);
+    await flush();
+    expect(codeOf(() => timedOut.answer('yes'))).toBe('ApprovalExpired');
+    // The open one still gets the kind mismatch, and a detached copy is unavailable whatever its kind.
+    expect(codeOf(() => open.answer('yes'))).toBe('ApprovalExpired'); // it shares the 30s deadline
+    expect(codeOf(() => answerRequest(JSON.parse(JSON.stringify(answered)), 'x'))).toBe('ApprovalUnavailable');
+    expect(codeOf(() => approveRequest(JSON.parse(JSON.stringify(answered))))).toBe('ApprovalUnavailable');
+    broker.close();
+  });
+
+  it('after the run ends, approve on a question is ApprovalExpired', async () => {
+    const { broker, requests } = eventBroker();
+    track(broker.request({ kind: 'question', title: 'q' }));
+    track(broker.request({ kind: 'permission', title: 'p' }));
+    await flush();
+    const [question, permission] = requests() as [DecisionRequest, DecisionRequest];
+    expect(codeOf(() => question.approve())).toBe('ApprovalKindMismatch'); // still open: the kind is what is wrong
+    broker.close();
+    await flush();
+    expect(codeOf(() => question.approve())).toBe('ApprovalExpired');
+    expect(codeOf(() => permission.answer('yes'))).toBe('ApprovalExpired');
+  });
+
+  it('a handler that approves and then throws a non-Error is an agent_error that says it answered', async () => {
+    const broker = createDecisionBroker({
+      policy: policy(),
+      descriptor: descriptor(false),
+      clock: new ManualClock(),
+      handler: (req) => {
+        req.approve();
+        // eslint-disable-next-line @typescript-eslint/only-throw-error -- the case under test
+        throw 'panic';
+      },
+    });
+    const err = await broker.request({ kind: 'permission', title: 'a' }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(RunError);
+    expect((err as RunError).code).toBe('agent_error');
+    expect((err as RunError).message).toBe(
+      'the approval handler answered the `permission` request `a`, then threw a value that is not an `Error`',
+    );
+    expect((err as RunError).cause).toBe('panic');
+  });
+
+  it('a handler that throws a non-Error without answering did not answer', async () => {
+    const broker = createDecisionBroker({
+      policy: policy(),
+      descriptor: descriptor(false),
+      clock: new ManualClock(),
+      handler: () => Promise.reject(42),
+    });
+    const err = await broker.request({ kind: 'permission', title: 'a' }).catch((e: unknown) => e);
+    expect((err as RunError).code).toBe('agent_error');
+    expect((err as RunError).message).toBe('the approval handler did not answer the `permission` request `a`');
+  });
+
+  it('callback form: the outcome is final when the handler returns; an answer from a running handler is aborted by the run end', async () => {
+    for (const end of ['close', 'cancel'] as const) {
+      let answeredReq: DecisionRequest | undefined;
+      const broker = createDecisionBroker({
+        policy: policy(),
+        descriptor: descriptor(false),
+        clock: new ManualClock(),
+        handler: (req) => {
+          req.approve();
+          answeredReq = req;
+          return new Promise<void>(() => {}); // answers, never returns
+        },
+      });
+      const p = track(broker.request({ kind: 'permission', title: 'a' }));
+      await flush();
+      expect(answeredReq).toBeDefined();
+      expect(p.state.ok).toBe('pending'); // held: the handler has not returned
+      expect(codeOf(() => answeredReq?.deny())).toBe('ApprovalResolved');
+      if (end === 'close') broker.close();
+      else broker.cancel('stop');
+      await flush();
+      const err = (p.state as { error: unknown }).error;
+      expect(isDecisionAborted(err)).toBe(true);
+      expect((err as DecisionAbortedError).code).toBe(end === 'close' ? 'run_ended' : 'cancelled');
+      expect(broker.transcript().map((r) => r.outcome)).toEqual(['aborted']);
+    }
+  });
+
+  it('an auto-rejected request is never retried and sends no retry notice, even when the driver advertises retry', async () => {
+    for (const retry of [true, false]) {
+      const notices: LifecycleNotice[] = [];
+      const { broker, events, done } = eventBroker({
+        descriptor: descriptor(retry),
+        policy: policy({ permission: 'auto_reject', onReject: 'retry' }),
+        onNotice: (n) => notices.push(n),
+      });
+      const err = await broker.request({ kind: 'permission', title: 'p' }).catch((e: unknown) => e);
+      broker.close();
+      await done;
+      expect(isApprovalDenied(err), `retry advertised: ${retry}`).toBe(true);
+      expect((err as RunError).message).toBe(
+        'the `permission` request `p` was rejected: rejected by policy (auto_reject) (an automatic rejection cannot be retried)',
+      );
+      expect(events).toEqual([]);
+      expect(notices).toEqual([]);
+      expect(broker.transcript().map((r) => r.attempt)).toEqual([0]);
+    }
+  });
+});

@@ -141,7 +141,7 @@ interface Attempt {
 type Final =
   | Response
   | { readonly outcome: 'timed_out' }
-  | { readonly outcome: 'agent_error'; readonly cause?: unknown }
+  | { readonly outcome: 'agent_error'; readonly cause?: unknown; readonly answered?: boolean }
   | { readonly outcome: 'aborted'; readonly code: DecisionAbortCode; readonly cause?: unknown };
 
 export function createDecisionBroker(options: DecisionBrokerOptions): DecisionBroker {
@@ -216,7 +216,14 @@ export function createDecisionBroker(options: DecisionBrokerOptions): DecisionBr
     d.resolve(Object.freeze(o));
   };
 
-  const fail = (d: Decision, code: RunErrorCode, rec: DecisionRecord, cause?: unknown, why?: string): void => {
+  const fail = (
+    d: Decision,
+    code: RunErrorCode,
+    rec: DecisionRecord,
+    cause?: unknown,
+    why?: string,
+    answered = false,
+  ): void => {
     finish(d);
     const what = `the \`${rec.kind}\` request \`${rec.title}\``;
     const message =
@@ -224,7 +231,10 @@ export function createDecisionBroker(options: DecisionBrokerOptions): DecisionBr
         ? `${what} was rejected${rec.reason === undefined || rec.reason === '' ? '' : `: ${rec.reason}`}`
         : code === 'decision_timeout'
           ? `${what} was not answered before its deadline`
-          : `the approval handler did not answer ${what}`;
+          : answered
+            ? // B6.8: it did answer; the throw of a non-Error (the SDK's panic) is what fails the run.
+              `the approval handler answered ${what}, then threw a value that is not an \`Error\``
+            : `the approval handler did not answer ${what}`;
     d.reject(new RunError(code, why === undefined ? message : `${message} (${why})`, runResult(), rec, cause));
   };
 
@@ -312,7 +322,7 @@ export function createDecisionBroker(options: DecisionBrokerOptions): DecisionBr
         return;
       }
       case 'agent_error':
-        fail(d, 'agent_error', record(d, a.id, a.attempt, a.createdAt, 'aborted', {}), f.cause);
+        fail(d, 'agent_error', record(d, a.id, a.attempt, a.createdAt, 'aborted', {}), f.cause, undefined, f.answered);
         return;
       case 'aborted':
         abort(d, f.code, record(d, a.id, a.attempt, a.createdAt, 'aborted', {}), f.cause);
@@ -357,7 +367,7 @@ export function createDecisionBroker(options: DecisionBrokerOptions): DecisionBr
         a,
         error instanceof Error
           ? { outcome: 'aborted', code: 'handler_error', cause: error }
-          : { outcome: 'agent_error', cause: error },
+          : { outcome: 'agent_error', cause: error, answered: a.response !== undefined },
       );
     } else if (a.response !== undefined) {
       finalize(a, a.response);
@@ -406,7 +416,7 @@ export function createDecisionBroker(options: DecisionBrokerOptions): DecisionBr
       requestId: a.id,
       kind: input.kind,
       choices: input.choices ?? [],
-      take: (response) => {
+      checkOpen: () => {
         if (a.state === 'responded') {
           throw new ApprovalError('ApprovalResolved', `approval request \`${a.id}\` was already answered`, a.id);
         }
@@ -421,6 +431,9 @@ export function createDecisionBroker(options: DecisionBrokerOptions): DecisionBr
             a.id,
           );
         }
+      },
+      take: (response) => {
+        responder.checkOpen();
         a.state = 'responded';
         a.response = response;
         clearTimer(a);

@@ -35,9 +35,10 @@ function model(kind: HumanDecisionKind, handlerMode: boolean, order: Action[]) {
       case 'approve':
       case 'answer':
       case 'deny': {
-        if ((a === 'approve' && !yesNo) || (a === 'answer' && yesNo)) codes.push('ApprovalKindMismatch');
-        else if (state === 'responded') codes.push('ApprovalResolved');
+        // B6.8: a finished request says so before any kind mismatch.
+        if (state === 'responded') codes.push('ApprovalResolved');
         else if (state === 'expired') codes.push('ApprovalExpired');
+        else if ((a === 'approve' && !yesNo) || (a === 'answer' && yesNo)) codes.push('ApprovalKindMismatch');
         else {
           codes.push(null);
           state = 'responded';

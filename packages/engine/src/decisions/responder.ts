@@ -10,12 +10,15 @@ export type Response =
 
 /**
  * The run-owned end of one ask. `take` is called by the request's methods; it throws the right
- * `ApprovalError` at once or hands the response to the broker.
+ * `ApprovalError` at once or hands the response to the broker. `checkOpen` throws `ApprovalResolved`
+ * or `ApprovalExpired` when the ask is finished: the request's methods call it before they check the
+ * kind, so a finished request says it is finished whatever was asked of it (semantics B6.8).
  */
 export interface Responder {
   readonly requestId: string;
   readonly kind: HumanDecisionKind;
   readonly choices: readonly DecisionChoice[];
+  checkOpen(): void;
   take(response: Response): void;
 }
 
@@ -52,6 +55,7 @@ function isYesNo(kind: HumanDecisionKind): boolean {
 /** Approves a permission or plan_review request (also works on copies; throws `ApprovalError`). */
 export function approveRequest(request: unknown): void {
   const r = responderOf(request);
+  r.checkOpen();
   if (!isYesNo(r.kind)) {
     throw new ApprovalError(
       'ApprovalKindMismatch',
@@ -71,6 +75,7 @@ export function denyRequest(request: unknown, reason?: string): void {
 /** Answers a question; the choice is set when `text` equals one of the request's choice keys. */
 export function answerRequest(request: unknown, text: string): void {
   const r = responderOf(request);
+  r.checkOpen();
   if (isYesNo(r.kind)) {
     throw new ApprovalError(
       'ApprovalKindMismatch',

@@ -51,11 +51,11 @@ export interface DecisionRequest {
   readonly deadline: number | undefined;
   /** 0 for the first ask, then 1, 2, … for retries. */
   readonly attempt: number;
-  /** Approves a permission or plan_review request; `ApprovalKindMismatch` on a question. */
+  /** Approves a permission or plan_review request; `ApprovalKindMismatch` on an open question. */
   readonly approve: () => void;
   /** Rejects any kind of request. */
   readonly deny: (reason?: string) => void;
-  /** Answers a question; `ApprovalKindMismatch` on a permission or plan_review request. */
+  /** Answers a question; `ApprovalKindMismatch` on an open permission or plan_review request. */
   readonly answer: (text: string) => void;
 }
 
@@ -121,6 +121,7 @@ export interface RunResult {
  * The callback form. It must call exactly one of `approve`, `deny` or `answer` and then return.
  * Throwing (or rejecting with) an `Error` aborts the run with an infrastructure error
  * (`DecisionAbortedError`, code `handler_error`); returning without answering, or throwing
- * something that is not an `Error`, is an agent failure (`RunError`, code `agent_error`).
+ * something that is not an `Error`, is an agent failure (`RunError`, code `agent_error`). The outcome is
+ * final when the handler returns: an answer from a handler still running is aborted by the run's end.
  */
 export type DecisionHandler = (request: DecisionRequest) => Promise<void> | void;

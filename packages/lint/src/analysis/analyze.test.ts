@@ -27,6 +27,8 @@ function compact(f: AnalysisFinding): Record<string, unknown> {
       return { kind: f.kind, allow: ref(f.allow), deny: ref(f.deny) };
     case 'unknown':
       return { kind: f.kind, question: f.question, rule: ref(f.rule), reason: f.reason };
+    case 'budget':
+      return { kind: f.kind, question: f.question, unchecked: f.unchecked, total: f.total };
   }
 }
 

@@ -63,7 +63,17 @@ export type AnalysisFinding =
       deny: RuleLocation;
       witness: Witness;
     }
-  | { kind: 'unknown'; question: AnalysisQuestion; rule: RuleLocation; related?: RuleLocation; reason: string };
+  | { kind: 'unknown'; question: AnalysisQuestion; rule: RuleLocation; related?: RuleLocation; reason: string }
+  /**
+   * The run's time budget (`totalTimeMs`) was spent: `unchecked` of the `total` rules were not
+   * analysed at all (no finding about them means nothing). One per question at most.
+   */
+  | { kind: 'budget'; question: AnalysisQuestion; unchecked: number; total: number; timeMs: number };
+
+/** Winning rules a shadowing question is asked over at once; past it the question is unknown. */
+const MAX_COVER_RULES = 256;
+/** Counterexamples tried when looking for the winning rules that cover a rule. */
+const MAX_COVER_ROUNDS = 32;
 
 interface Indexed {
   rule: RuleIR;
@@ -121,20 +131,41 @@ function analyze(ir: ApproverIR, options: AnalysisOptions, session: Session): An
     return out;
   };
 
+  const budget = (question: AnalysisQuestion, unchecked: number, total: number): void => {
+    findings.push({ kind: 'budget', question, unchecked, total, timeMs: options.totalTimeMs ?? 5_000 });
+  };
+
   // Dead rules (also needed, unreported, by the other questions: a dead rule shadows nothing).
   const dead = new Set<Indexed>();
-  for (const x of [...allows, ...denies, ...asks]) {
+  // A text each live rule matches (a candidate: the engine confirms it before use).
+  const sample = new Map<Indexed, string>();
+  const everyRule = [...allows, ...denies, ...asks];
+  for (const [i, x] of everyRule.entries()) {
+    if (session.outOfTime()) {
+      // Every rule left is unchecked; a rule not proven dead is taken as live by the questions below.
+      budget('dead-rule', everyRule.length - i, everyRule.length);
+      break;
+    }
     // A field rule under canonical input whose value language is not empty matches the flat
     // object holding such a value: decided over values, without the rule's text language.
     const exact = exactFields(x.rule);
-    if (exact !== null && fields.solve(exact[0] as Formula).status === 'witness') continue;
+    if (exact !== null) {
+      const v = fields.solve(exact[0] as Formula);
+      if (v.status === 'witness') {
+        sample.set(x, v.text);
+        continue;
+      }
+    }
     const lang = session.language(x.rule, domain);
     const tool = toolFor(x.rule);
     // An example must be a text the rule really sees: under canonical input, a canonical text.
     const hit = (w: string): string | null =>
       (input === 'raw' || session.oracle.canonicalOf(w) === w) && session.oracle.ruleMatches(x.rule, input, tool, w) === true ? w : null;
     const onObjects = session.solve((m) => matches(lang, m), shapes.object, shapes.flat, (w) => w);
-    if (onObjects.status === 'witness') continue;
+    if (onObjects.status === 'witness') {
+      sample.set(x, onObjects.text);
+      continue;
+    }
     if (onObjects.status === 'unknown') {
       findings.push({ kind: 'unknown', question: 'dead-rule', rule: x.loc, reason: reasonOf(onObjects, lang.note) });
       continue;
@@ -149,18 +180,53 @@ function analyze(ir: ApproverIR, options: AnalysisOptions, session: Session): An
   }
 
   // Shadowed rules and overlaps: allow rules under deny and ask rules, ask rules under deny rules.
-  for (const a of [...allows, ...asks]) {
-    if (dead.has(a) || !(checks.shadowed || checks.overlap)) continue;
-    const winners = a.loc.list === 'allow' ? [...denies, ...asks] : denies;
+  // What every such rule shares is computed once: the live winning rules of each list kind, per
+  // tool class, and the classes of each tool name.
+  const liveDenies = denies.filter((d) => !dead.has(d));
+  const liveWinners = [...liveDenies, ...asks.filter((k) => !dead.has(k))];
+  const byClass = (ws: readonly Indexed[]): Map<ToolClass, Indexed[]> => new Map(classes.map((c) => [c, ws.filter((d) => appliesTo(d.rule, c))]));
+  const liveDeniesByClass = byClass(liveDenies);
+  const liveWinnersByClass = byClass(liveWinners);
+  const at = (list: RuleList, index: number): string => `${list}:${index}`;
+  const ruleAt = new Map<string, Indexed>([...denies, ...asks].map((d) => [at(d.loc.list, d.loc.index), d]));
+  // A cover is named in list order (deny rules, then ask rules), as the whole question names it.
+  const rank = new Map<Indexed, number>(liveWinners.map((d, i) => [d, i]));
+  const classesOf = new Map<string, ToolClass[]>();
+  const mineOf = (tool: string): ToolClass[] => {
+    const key = tool === '' ? '' : foldKey(tool);
+    let m = classesOf.get(key);
+    if (m === undefined) {
+      m = classes.filter((c) => (tool === '' ? true : c.key === key));
+      classesOf.set(key, m);
+    }
+    return m;
+  };
+  const wanted = checks.shadowed || checks.overlap;
+  const losers = [...allows, ...asks];
+  for (const [ai, a] of losers.entries()) {
+    if (dead.has(a) || !wanted) continue;
+    if (session.outOfTime()) {
+      budget(checks.shadowed ? 'shadowed-rule' : 'overlap', losers.length - ai, losers.length);
+      break;
+    }
+    // The rules that win over `a`: deny and ask rules over an allow rule, deny rules over an ask rule.
+    const isAllow = a.loc.list === 'allow';
+    const winners = isAllow ? [...denies, ...asks] : denies;
+    const winnerLists: readonly RuleList[] = isAllow ? ['deny', 'ask'] : ['deny'];
+    const winnersNamed = isAllow ? 'deny and ask' : 'deny';
+    const live = isAllow ? liveWinners : liveDenies;
+    const liveByClass = isAllow ? liveWinnersByClass : liveDeniesByClass;
     let langA: RuleLanguage | undefined;
     const langOfA = (): RuleLanguage => (langA ??= session.language(a.rule, domain));
-    const mine = classes.filter((c) => a.rule.tool === '' ? true : c.key === foldKey(a.rule.tool));
-    const live = winners.filter((d) => !dead.has(d));
-    /** Whether the deny rules `ds` cover the allow rule for every tool it applies to. */
+    const mine = mineOf(a.rule.tool);
+    /** Whether the winning rules `ds` cover `a` for every tool it applies to. */
     const covered = (ds: readonly Indexed[]): Outcome => {
       for (const cls of mine) {
-        const mineDs = ds.filter((d) => appliesTo(d.rule, cls));
+        const mineDs = ds === live ? (liveByClass.get(cls) as Indexed[]) : ds.filter((d) => appliesTo(d.rule, cls));
         if (mineDs.length === 0) return { status: 'witness', text: '' };
+        if (mineDs.length > MAX_COVER_RULES) {
+          return { status: 'unknown', why: `${mineDs.length} ${winnersNamed} rules apply to the tool, over the ${MAX_COVER_RULES} one question takes` };
+        }
         const fa = exactFields(a.rule, ...mineDs.map((d) => d.rule));
         if (fa !== null) {
           const r = fields.solve(and(fa[0] as Formula, ...fa.slice(1).map((x) => not(x))));
@@ -175,15 +241,60 @@ function analyze(ir: ApproverIR, options: AnalysisOptions, session: Session): An
       }
       return { status: 'empty' };
     };
+    /**
+     * Shadowing found from counterexamples: a call `a` matches is decided by the whole approver;
+     * if no winning rule decides it, no winning rule matches it (deny > ask > allow, and the engine
+     * names the first rule of the strongest list that matches), so `a` is not shadowed; otherwise
+     * the winning rule that decided joins a candidate cover, and a call `a` matches outside the
+     * cover is looked for. An empty search proves the cover. Each question holds only the cover's
+     * rules, so a large policy costs little more per rule than a small one. `null`: undecided this
+     * way (and then the whole question is asked).
+     */
+    const byCounterexamples = (): { shadowed: false } | { shadowed: true; cover: Indexed[] } | null => {
+      if (a.rule.tool === '') return null;
+      const approver = whole();
+      if (approver === undefined) return null;
+      const tool = a.rule.tool;
+      const cover: Indexed[] = [];
+      let w = sample.get(a);
+      for (let round = 0; round < MAX_COVER_ROUNDS && w !== undefined && w !== ''; round++) {
+        const v = show(w);
+        if (v === null || session.oracle.ruleMatches(a.rule, input, tool, v) !== true) return null;
+        const decided = approver.decide({ toolName: tool, input: v });
+        // Decided by a rule of a list that does not win over `a` (an allow rule, or for an ask rule
+        // an ask rule): no winning rule matches this call. Anything else not by a winning rule (a
+        // default, an input failure) leaves it undecided.
+        if (decided.rule === null) return null;
+        const list = decided.rule.list;
+        if (!winnerLists.includes(list)) return decided.decision === list ? { shadowed: false } : null;
+        if (decided.decision !== list) return null;
+        const d = ruleAt.get(at(list, decided.rule.index));
+        if (d === undefined || dead.has(d) || cover.includes(d)) return null;
+        cover.push(d);
+        const r = covered(cover);
+        if (r.status === 'empty') return { shadowed: true, cover };
+        if (r.status === 'unknown') return null;
+        w = r.text;
+      }
+      return null;
+    };
     let shadowed = false;
+    let cover: Indexed[] | undefined;
     if (checks.shadowed) {
-      const c = covered(live);
-      if (c.status === 'unknown') findings.push({ kind: 'unknown', question: 'shadowed-rule', rule: a.loc, reason: c.why });
-      shadowed = c.status === 'empty';
+      const quick = byCounterexamples();
+      if (quick !== null) {
+        shadowed = quick.shadowed;
+        if (quick.shadowed) cover = quick.cover;
+      } else {
+        const c = covered(live);
+        if (c.status === 'unknown') findings.push({ kind: 'unknown', question: 'shadowed-rule', rule: a.loc, reason: c.why });
+        shadowed = c.status === 'empty';
+      }
     }
-    // Pairs: which winning rules share inputs with this rule.
+    // Pairs: which winning rules share inputs with this rule (not needed for a cover found above
+    // unless overlaps are asked for, and a shadowed rule reports no overlap).
     const by: RuleLocation[] = [];
-    for (const d of winners) {
+    for (const d of cover === undefined ? winners : []) {
       if (dead.has(d) || !(shadowed || checks.overlap)) continue;
       if (a.rule.tool !== '' && d.rule.tool !== '' && foldKey(a.rule.tool) !== foldKey(d.rule.tool)) continue;
       const langD = (): RuleLanguage => session.language(d.rule, domain);
@@ -227,15 +338,15 @@ function analyze(ir: ApproverIR, options: AnalysisOptions, session: Session): An
     };
     const A = langOfA();
     const ex = session.solve((m) => matches(A, m), shapes.object, shapes.flat, denied);
-    // Name a minimal set of deny rules that still covers it: the overlapping ones, less any that
-    // the others make unnecessary.
-    let cover = live.filter((d) => by.includes(d.loc));
-    if (covered(cover).status !== 'empty') cover = live;
-    for (const d of [...cover]) {
-      const rest = cover.filter((x) => x !== d);
-      if (rest.length > 0 && covered(rest).status === 'empty') cover = rest;
+    // Name a minimal set of winning rules that still covers it: the overlapping ones (or the cover
+    // found from counterexamples), less any that the others make unnecessary.
+    let minimal: Indexed[] = cover !== undefined ? [...cover].sort((x, y) => (rank.get(x) ?? 0) - (rank.get(y) ?? 0)) : live.filter((d) => by.includes(d.loc));
+    if (cover === undefined && covered(minimal).status !== 'empty') minimal = live;
+    for (const d of [...minimal]) {
+      const rest: Indexed[] = minimal.filter((x) => x !== d);
+      if (rest.length > 0 && covered(rest).status === 'empty') minimal = rest;
     }
-    const finding: AnalysisFinding = { kind: 'shadowed-rule', rule: a.loc, by: cover.map((d) => d.loc) };
+    const finding: AnalysisFinding = { kind: 'shadowed-rule', rule: a.loc, by: minimal.map((d) => d.loc) };
     if (ex.status === 'witness') finding.example = { toolName: tool, input: ex.text };
     findings.push(finding);
   }

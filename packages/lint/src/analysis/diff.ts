@@ -115,6 +115,119 @@ function asks(m: Model): boolean {
   return m.kind === 'pattern' && m.ask.length > 0;
 }
 
+/** Rules with the same pattern and field have the same language, whatever their tool and place. */
+const ruleKey = (r: RuleIR): string => `${r.field ?? '\u0001'}\u0000${r.match}`;
+
+/** The rules of a list that apply to `cls`, one per language. */
+function applying(rules: readonly RuleIR[], cls: ToolClass): Map<string, RuleIR> {
+  const out = new Map<string, RuleIR>();
+  for (const r of rules) if (appliesTo(r, cls) && !out.has(ruleKey(r))) out.set(ruleKey(r), r);
+  return out;
+}
+
+/** The rules of `a` whose language is not in `b`. */
+function minus(a: Map<string, RuleIR>, b: Map<string, RuleIR>): RuleIR[] {
+  const out: RuleIR[] = [];
+  for (const [k, r] of a) if (!b.has(k)) out.push(r);
+  return out;
+}
+
+/** Questions asked one by one before the whole rule sets are (see `differenceParts`). */
+const MAX_PARTS = 4_096;
+
+/**
+ * "`first` allows and `second` denies" as small questions over the rules the two policies do not
+ * share: their union contains every such call (so all of them empty proves there is none), and
+ * each has a handful of rules, so two versions of a large policy compare in time linear in their
+ * size (a policy against itself at once). With C the shared deny rules, X and Y the other deny
+ * rules of `first` and `second`, K the shared allow rules, P and Q the other allow rules, and dA,
+ * dD the defaults:
+ *   ¬C ∧ ¬X ∧ (K ∨ P ∨ dA) ∧ (C ∨ Y ∨ (¬K ∧ ¬Q ∧ dD))
+ *   = ¬C ∧ ¬X ∧ ([(K ∨ P ∨ dA) ∧ Y] ∨ [(P ∨ dA) ∧ ¬K ∧ ¬Q ∧ dD])
+ *   ⊆ ⋁_{y∈Y} ¬X ∧ y ∧ (K ∨ P ∨ dA)  ∨  ¬X ∧ (P ∨ dA) ∧ ¬Q ∧ dD,
+ * each disjunction split into one question per rule. Witnesses are re-checked by the engine on
+ * both whole policies like any other (the dropped `¬C`, `¬K` are checked there). `null` when a
+ * policy is not a pattern approver, either has ask rules, or the questions would be more than
+ * `MAX_PARTS`.
+ */
+function differenceParts(first: Model, second: Model, cls: ToolClass): Array<(lit: Literals) => Formula> | null {
+  if (first.kind !== 'pattern' || second.kind !== 'pattern') return null;
+  // The cover above is over two lists: ask rules are merged into one of them first (`directionParts`).
+  if (first.ask.length > 0 || second.ask.length > 0) return null;
+  const d1 = applying(first.deny, cls);
+  const d2 = applying(second.deny, cls);
+  const a1 = applying(first.allow, cls);
+  const a2 = applying(second.allow, cls);
+  const X = minus(d1, d2);
+  const Y = minus(d2, d1);
+  const P = minus(a1, a2);
+  const Q = minus(a2, a1);
+  const K = [...a1.keys()].filter((k) => a2.has(k)).map((k) => a1.get(k) as RuleIR);
+  const dA = first.def === 'allow';
+  const dD = second.def === 'deny';
+  const allowing = dA ? [null] : [...K, ...P];
+  const count = Y.length * allowing.length + (dD ? (dA ? 1 : P.length) : 0);
+  if (count > MAX_PARTS) return null;
+  const notX = (lit: Literals): Formula[] => X.map((x) => lit(x).neg);
+  const parts: Array<(lit: Literals) => Formula> = [];
+  for (const y of Y) {
+    for (const a of allowing) parts.push((lit) => and(...notX(lit), lit(y).pos, a === null ? TRUE : lit(a).pos));
+  }
+  if (dD) {
+    for (const p of dA ? [null] : P) parts.push((lit) => and(...notX(lit), p === null ? TRUE : lit(p).pos, ...Q.map((q) => lit(q).neg)));
+  }
+  return parts;
+}
+
+/** `m` with its ask rules moved into its allow or its deny list (a two-list view of three decisions). */
+function merged(m: Model, askAs: 'allow' | 'deny'): Model {
+  if (m.kind !== 'pattern' || m.ask.length === 0) return m;
+  return askAs === 'allow' ? { ...m, allow: [...m.allow, ...m.ask], ask: [] } : { ...m, deny: [...m.deny, ...m.ask], ask: [] };
+}
+
+/** The two-list views of a pair of policies, made once per direction (see `directionParts`). */
+interface Views {
+  fromAllow: Model;
+  toAllow: Model;
+  fromDeny: Model;
+  toDeny: Model;
+}
+
+/**
+ * Small questions whose union contains every call `from` decides as one of `was` and `to` decides
+ * `want` (three decisions, deny > ask > allow), from `differenceParts` over two-list views: with a
+ * policy's ask rules merged into its allow list, "allows" is "allows or asks" and "denies" is
+ * "denies"; merged into its deny list, "allows" is "allows" and "denies" is "denies or asks". So
+ *   newly denied ({allow, ask} → deny): ask as allow, `from` allows and `to` denies;
+ *   newly allowed ({deny, ask} → allow): ask as deny, `to` allows and `from` denies;
+ *   asked, allowed before (allow → ask ⊆ allow → {ask, deny}): ask as deny, `from` allows, `to` denies;
+ *   asked, denied before (deny → ask ⊆ deny → {ask, allow}): ask as allow, `to` allows, `from` denies.
+ * Without ask rules the views are the policies and the first two are the two-decision questions.
+ * A witness is still re-checked against `was` and `want` exactly; `null`: ask the whole question.
+ */
+function directionParts(v: Views, was: readonly RuledDecision[], want: RuledDecision, cls: ToolClass): Array<(lit: Literals) => Formula> | null {
+  const only = (d: RuledDecision): boolean => was.every((x) => x === d);
+  if (want === 'deny' && !was.includes('deny')) return differenceParts(v.fromAllow, v.toAllow, cls);
+  if (want === 'allow' && !was.includes('allow')) return differenceParts(v.toDeny, v.fromDeny, cls);
+  if (want === 'ask' && only('allow')) return differenceParts(v.fromDeny, v.toDeny, cls);
+  if (want === 'ask' && only('deny')) return differenceParts(v.toAllow, v.fromAllow, cls);
+  return null;
+}
+
+/**
+ * Asks the parts in turn: the first confirmed witness answers; all empty is empty; otherwise
+ * unknown, with the first reason met.
+ */
+function askParts(parts: ReadonlyArray<(lit: Literals) => Formula>, ask: (f: (lit: Literals) => Formula) => Outcome): Outcome {
+  let unknown: string | undefined;
+  for (const part of parts) {
+    const r = ask(part);
+    if (r.status === 'witness') return r;
+    if (r.status === 'unknown') unknown ??= r.why;
+  }
+  return unknown === undefined ? { status: 'empty' } : { status: 'unknown', why: unknown };
+}
+
 function summary(approver: CompiledApprover, toolName: string, input: string): DecisionSummary {
   const e = approver.explain({ toolName, input });
   return { decision: e.decision, reason: e.reason, rule: e.rule };
@@ -138,6 +251,7 @@ export function diffPolicies(oldIr: ApproverIR, newIr: ApproverIR, options: Anal
 function diff(oldIr: ApproverIR, newIr: ApproverIR, session: Session): PolicyDiff {
   const oldM = model(oldIr, session, 'old');
   const newM = model(newIr, session, 'new');
+  session.startClock();
   const invalid = [oldM, newM].flatMap((m) => (m.kind === 'invalid' ? [m.why] : []));
   if (invalid.length > 0) return { verdict: 'unknown', newlyDenied: null, newlyAllowed: null, unknown: invalid, changes: [] };
   const domains = new Set([oldM, newM].flatMap((m) => (m.kind === 'pattern' ? [m.domain] : [])));
@@ -157,6 +271,7 @@ function diff(oldIr: ApproverIR, newIr: ApproverIR, session: Session): PolicyDif
   const direction = (from: Model, to: Model, was: readonly RuledDecision[], want: RuledDecision): Direction => {
     const reasons: string[] = [];
     const witnesses: DiffWitness[] = [];
+    const views: Views = { fromAllow: merged(from, 'allow'), toAllow: merged(to, 'allow'), fromDeny: merged(from, 'deny'), toDeny: merged(to, 'deny') };
     for (const cls of classes) {
       const confirm = (w: string): string | null => {
         const v = presentable(session, domain, w);
@@ -168,25 +283,38 @@ function diff(oldIr: ApproverIR, newIr: ApproverIR, session: Session): PolicyDif
       };
       const disagree = (lit: Literals): Formula => and(or(...was.map((d) => decides(from, cls, lit, d))), decides(to, cls, lit, want));
       const applicable = [from, to].flatMap((m) => (m.kind === 'pattern' ? [...m.allow, ...m.deny, ...m.ask] : [])).filter((x) => appliesTo(x, cls));
-      let r: Outcome;
+      let ask: (f: (lit: Literals) => Formula) => Outcome;
       if (domain === 'canonical' && applicable.every((x) => fields.of(x) !== null)) {
         // Only field rules decide for this tool: reason over values, exactly.
-        const f = disagree((x) => {
-          const a = fields.of(x) as Formula;
-          return { pos: a, neg: not(a) };
-        });
-        const s = fields.solve(f);
-        const shown = s.status === 'witness' ? confirm(s.text) : null;
-        if (s.status !== 'witness') r = s;
-        else r = shown === null ? { status: 'unknown', why: 'a witness failed the engine re-check' } : { status: 'witness', text: shown };
+        ask = (build) => {
+          const s = fields.solve(
+            build((x) => {
+              const a = fields.of(x) as Formula;
+              return { pos: a, neg: not(a) };
+            }),
+          );
+          const shown = s.status === 'witness' ? confirm(s.text) : null;
+          if (s.status !== 'witness') return s;
+          return shown === null ? { status: 'unknown', why: 'a witness failed the engine re-check' } : { status: 'witness', text: shown };
+        };
       } else {
-        const build = (mode: Approx): Formula =>
-          disagree((x) => {
-            const l = session.language(x, domain);
-            return { pos: matches(l, mode), neg: misses(l, mode) };
-          });
-        r = session.solve(build, shapes.object, shapes.flat, confirm);
+        ask = (build) =>
+          session.solve(
+            (mode: Approx) =>
+              build((x) => {
+                const l = session.language(x, domain);
+                return { pos: matches(l, mode), neg: misses(l, mode) };
+              }),
+            shapes.object,
+            shapes.flat,
+            confirm,
+          );
       }
+      // Small questions over the rules the policies do not share first; the whole rule sets only
+      // when those cannot settle it (a witness the shared rules decide otherwise, or too many).
+      const parts = directionParts(views, was, want, cls);
+      let r: Outcome = parts === null ? { status: 'unknown', why: '' } : askParts(parts, ask);
+      if (r.status === 'unknown') r = ask(disagree);
       if (r.status === 'witness') {
         witnesses.push({ toolName: cls.name, input: r.text, old: summary(oldA, cls.name, r.text), new: summary(newA, cls.name, r.text) });
       }

@@ -18,10 +18,14 @@ const cache = new WeakMap<ApproverIR, Map<string, AnalysisFinding[]>>();
  * validity comes from the run's shared regex cache (the patterns are compiled for the regex rules
  * anyway).
  */
-export function findingsFor(approver: ApproverIR, ctx: Pick<RuleContext, 'isRuleEnabled' | 'regexCache'>): AnalysisFinding[] {
+export function findingsFor(
+  approver: ApproverIR,
+  ctx: Pick<RuleContext, 'isRuleEnabled' | 'regexCache'> & { options?: Readonly<Record<string, unknown>> },
+): AnalysisFinding[] {
   const enabled = (id: string): boolean => ctx.isRuleEnabled(id);
   const checks = { dead: enabled(DEAD_RULE), shadowed: enabled(SHADOWED_RULE), overlap: enabled(OVERLAP) };
-  const key = `${checks.dead}${checks.shadowed}${checks.overlap}`;
+  const budgetMs = budgetOf(ctx.options);
+  const key = `${checks.dead}${checks.shadowed}${checks.overlap}${budgetMs}`;
   let byKey = cache.get(approver);
   if (byKey === undefined) {
     byKey = new Map();
@@ -29,10 +33,26 @@ export function findingsFor(approver: ApproverIR, ctx: Pick<RuleContext, 'isRule
   }
   let findings = byKey.get(key);
   if (findings === undefined) {
-    findings = analyzeApprover(approver, { checks, regexValid: (p) => ctx.regexCache.get(p).ok });
+    findings = analyzeApprover(approver, { checks, totalTimeMs: budgetMs, regexValid: (p) => ctx.regexCache.get(p).ok });
     byKey.set(key, findings);
   }
   return findings;
+}
+
+/** The analysis's CPU time budget for one approver, in ms: the rule's `budgetMs` option. */
+export const DEFAULT_BUDGET_MS = 5_000;
+
+export const BUDGET_OPTION = {
+  budgetMs: {
+    description:
+      'CPU time, in milliseconds, the static analysis of one approver may take; past it the rules left are not checked, and the rule says so once',
+    default: DEFAULT_BUDGET_MS,
+  },
+};
+
+function budgetOf(options: Readonly<Record<string, unknown>> | undefined): number {
+  const v = options?.budgetMs;
+  return typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : DEFAULT_BUDGET_MS;
 }
 
 export function label(l: RuleLocation): string {

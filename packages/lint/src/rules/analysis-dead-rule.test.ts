@@ -18,6 +18,12 @@ runRuleTests(rule, {
   ],
   invalid: [
     {
+      name: 'a time budget spent says so once, at the approver',
+      options: { budgetMs: 0 },
+      code: 'mode: pattern\nallow:\n  - {tool: bash, match: "ls"}\ndeny:\n  - {tool: bash, match: "ls -la"}\n',
+      errors: [{ messageId: 'budget', line: 1, column: 1, message: 'the static analysis stopped at its time limit (0 ms of CPU time): 2 of 2 rules were not checked whether their pattern can match' }],
+    },
+    {
       name: 'the seed page whitelist is dead on every JSON object',
       code: y(
         'agent:',

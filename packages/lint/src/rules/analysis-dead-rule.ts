@@ -1,6 +1,6 @@
 import { rulesOf } from '@verdict/engine';
 import { createRule } from '../create-rule.ts';
-import { DEAD_RULE, findingsFor, shortInput } from '../analysis/lint-support.ts';
+import { BUDGET_OPTION, DEAD_RULE, findingsFor, shortInput } from '../analysis/lint-support.ts';
 
 /**
  * A rule whose pattern can never match a tool call. Proven on the rule's automaton: the pattern's
@@ -14,21 +14,29 @@ export default createRule({
     severity: 'warning',
     category: 'analysis',
     messages: {
+      budget:
+        'the static analysis stopped at its time limit ({{timeMs}} ms of CPU time): {{unchecked}} of {{total}} rules were not checked whether their pattern can match',
       noInput: 'this {{list}} rule never applies: `{{pattern}}` matches no {{inputKind}} at all',
       noObject: 'this {{list}} rule never applies: `{{pattern}}` matches no JSON object, and every tool input is one',
       noObjectExample: 'this {{list}} rule never applies: `{{pattern}}` matches no JSON object, and every tool input is one (it matches only text like `{{example}}`)',
     },
     help: {
+      budget: 'no finding about the rules left means nothing; split the policy, or raise `budgetMs` for this rule in `verdict.config.yaml`',
       noInput: 'the pattern contradicts itself (an anchor or a boundary that cannot hold where it stands); rewrite or delete the rule',
       noObject: 'patterns search the whole input text, which starts with `{`; drop `^`/`$` anchors, or use `field:` with `input: canonical` to match one value',
       noObjectExample: 'patterns search the whole input text, which starts with `{`; drop `^`/`$` anchors, or use `field:` with `input: canonical` to match one value',
     },
     docs: { recommended: true },
+    options: BUDGET_OPTION,
   },
   create(ctx) {
     return {
       approver(approver) {
         for (const f of findingsFor(approver, ctx)) {
+          if (f.kind === 'budget' && f.question === 'dead-rule') {
+            ctx.report({ node: approver, messageId: 'budget', data: { timeMs: f.timeMs, unchecked: f.unchecked, total: f.total } });
+            continue;
+          }
           if (f.kind !== 'dead-rule') continue;
           const rule = rulesOf(approver, f.rule.list)[f.rule.index];
           if (rule === undefined) continue;

@@ -20,6 +20,12 @@ runRuleTests(rule, {
   ],
   invalid: [
     {
+      name: 'a time budget spent says so once, at the approver',
+      options: { budgetMs: 0 },
+      code: 'mode: pattern\nallow:\n  - {tool: bash, match: "ls"}\ndeny:\n  - {tool: bash, match: "ls -la"}\n',
+      errors: [{ messageId: 'budget', line: 1, column: 1, message: 'the static analysis stopped at its time limit (0 ms of CPU time): 1 of 1 allow rules were not checked whether deny rules shadow them' }],
+    },
+    {
       name: 'every sudo command is denied',
       code: y('mode: pattern', 'allow:', "  - {tool: bash, match: '\"command\":\"sudo [^\"]*\"'}", 'deny:', "  - {tool: BASH, match: 'sudo'}"),
       errors: [

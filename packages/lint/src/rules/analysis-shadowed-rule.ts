@@ -1,7 +1,7 @@
 import { rulesOf } from '@verdict/engine';
 import { createRule } from '../create-rule.ts';
 import { isCatchAll, sameTool } from '../support/approver-facts.ts';
-import { findingsFor, label, SHADOWED_RULE, shortInput } from '../analysis/lint-support.ts';
+import { BUDGET_OPTION, findingsFor, label, SHADOWED_RULE, shortInput } from '../analysis/lint-support.ts';
 
 /**
  * An allow rule every call of which a deny rule of the same tool (or of every tool) also matches:
@@ -17,6 +17,8 @@ export default createRule({
     severity: 'warning',
     category: 'analysis',
     messages: {
+      budget:
+        'the static analysis stopped at its time limit ({{timeMs}} ms of CPU time): {{unchecked}} of {{total}} allow rules were not checked whether deny rules shadow them',
       shadowed: 'this allow rule never allows anything: every call it matches is also matched by {{by}}, and deny wins',
       shadowedByAsk: 'this allow rule never allows anything: every call it matches is also matched by {{by}}, and deny and ask win over allow',
       shadowedAsk: 'this ask rule never asks: every call it matches is also matched by {{by}}, and deny wins over ask',
@@ -24,16 +26,22 @@ export default createRule({
       coveredByAsk: 'ask rule that covers `{{pattern}}`',
     },
     help: {
+      budget: 'no finding about the rules left means nothing; split the policy, or raise `budgetMs` for this rule in `verdict.config.yaml`',
       shadowed: 'for example `{{tool}}` with input `{{example}}` is denied; narrow the deny rule or delete this allow rule',
       shadowedByAsk: 'for example `{{tool}}` with input `{{example}}` is {{decided}}; narrow those rules or delete this allow rule',
       shadowedAsk: 'for example `{{tool}}` with input `{{example}}` is denied; narrow the deny rule or delete this ask rule',
     },
     docs: { recommended: true },
+    options: BUDGET_OPTION,
   },
   create(ctx) {
     return {
       approver(approver) {
         for (const f of findingsFor(approver, ctx)) {
+          if (f.kind === 'budget' && f.question === 'shadowed-rule') {
+            ctx.report({ node: approver, messageId: 'budget', data: { timeMs: f.timeMs, unchecked: f.unchecked, total: f.total } });
+            continue;
+          }
           if (f.kind !== 'shadowed-rule') continue;
           const rule = rulesOf(approver, f.rule.list)[f.rule.index];
           if (rule === undefined) continue;

@@ -26,12 +26,16 @@ import regexLargeProgram from './regex-large-program.ts';
 import regexMixedAlternation from './regex-mixed-alternation.ts';
 import regexUnsupportedSyntax from './regex-unsupported-syntax.ts';
 import regexYamlEscape from './regex-yaml-escape.ts';
+import rulesCanonicalWhitespace from './rules-canonical-whitespace.ts';
 import rulesDuplicate from './rules-duplicate.ts';
+import rulesEmptyField from './rules-empty-field.ts';
 import rulesEscapeEvasion from './rules-escape-evasion.ts';
+import rulesFieldDenyEvasion from './rules-field-deny-evasion.ts';
 import rulesIgnoredByMode from './rules-ignored-by-mode.ts';
 import rulesMissingTool from './rules-missing-tool.ts';
 import rulesNestedKeySpoof from './rules-nested-key-spoof.ts';
 import rulesShellInjection from './rules-shell-injection.ts';
+import rulesShellSeparator from './rules-shell-separator.ts';
 import rulesUnreachable from './rules-unreachable.ts';
 import testsFailing from './tests-failing.ts';
 // static analysis rules (analysis-*.ts): imports here
@@ -50,9 +54,13 @@ export const allRules: readonly Rule[] = Object.freeze([
   rulesUnreachable,
   rulesIgnoredByMode,
   rulesMissingTool,
+  rulesEmptyField,
   rulesShellInjection,
+  rulesShellSeparator,
   rulesNestedKeySpoof,
   rulesEscapeEvasion,
+  rulesCanonicalWhitespace,
+  rulesFieldDenyEvasion,
   approverDefaultAllow,
   approverReason,
   policyCapabilityUnsupported,

@@ -11,19 +11,22 @@ describe('ruleMatchesInput', () => {
   const pattern = fc.array(fragment, { maxLength: 5 }).map((p) => p.join(''));
   const input = fc.oneof(
     fc.string({ unit: fc.constantFrom('a', 'r', 'm', ' ', '-', 'f', '"', ':', '{', '}', 'x', '\n', 'é', '\ud800', '😀', 'L', 'S') }),
-    fc.string({ unit: fc.constantFrom('a', 'r', 'm', 'x', ' ') }).map((s) => JSON.stringify({ command: s })),
+    fc.string({ unit: fc.constantFrom('a', 'r', 'm', 'x', ' ', '\t', '\n', '\ud800', '/') }).map((s) => JSON.stringify({ command: s })),
+    fc.constantFrom('', '  ', '{"command":"\\u0072m -rf"}', '{"a":1,"A":2}', '{ "command" : "rm\\t-rf" }', '[1]', '"rm -rf"', '{"b":"x","a":"\\/"}'),
   );
 
-  it('raw rules without `field` give the one-rule approver answer', () => {
-    const regexes = new RegexCache();
-    fc.assert(
-      fc.property(pattern, fc.constantFrom('allow' as const, 'deny' as const), input, (match, list, text) => {
-        const rule = { match };
-        expect(ruleMatchesInput(regexes, rule, list, 'raw', text)).toBe(ruleMatchesInputByApprover(regexes, rule, list, 'raw', text));
-      }),
-      { numRuns: 2000 },
-    );
-  });
+  for (const mode of ['raw', 'canonical'] as const) {
+    it(`${mode} rules without \`field\` give the one-rule approver answer`, () => {
+      const regexes = new RegexCache();
+      fc.assert(
+        fc.property(pattern, fc.constantFrom('allow' as const, 'deny' as const), input, (match, list, text) => {
+          const rule = { match };
+          expect(ruleMatchesInput(regexes, rule, list, mode, text)).toBe(ruleMatchesInputByApprover(regexes, rule, list, mode, text));
+        }),
+        { numRuns: 2000 },
+      );
+    });
+  }
 
   it('says which inputs a rule matches, and undefined for a pattern that does not compile', () => {
     const regexes = new RegexCache();

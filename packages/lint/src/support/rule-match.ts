@@ -4,7 +4,7 @@
  * (input mode, `field` lookup, fail-closed parsing). Each probe approver is built once per run
  * (pattern, field, list, mode) and only for patterns the run's cache already compiled.
  */
-import { compileApprover, wellFormed } from '@verdict/engine';
+import { canonicalize, compileApprover, wellFormed } from '@verdict/engine';
 import type { CompiledApprover, InputMode, RuleIR, RuleList } from '@verdict/engine';
 import type { RegexCache } from './regex-cache.ts';
 
@@ -65,15 +65,21 @@ export function ruleMatchesInput(
   mode: InputMode,
   input: string,
 ): boolean | undefined {
-  if (mode === 'raw' && rule.field === undefined) return rawRuleMatches(regexes, rule.match, input);
+  if (rule.field === undefined) {
+    if (mode === 'raw') return rawRuleMatches(regexes, rule.match, input);
+    // Canonical input: the text the rule searches is the canonical form; an input canonical mode
+    // rejects is denied before any rule runs.
+    const c = canonicalize(input);
+    return c.ok ? rawRuleMatches(regexes, rule.match, c.text) : undefined;
+  }
   return ruleMatchesInputByApprover(regexes, rule, list, mode, input);
 }
 
 /**
- * A rule without `field` in raw mode, without building an approver: the engine matches the
- * pattern against the input made well-formed (an empty pattern matches everything), whichever the
- * list, and a matcher error is an internal error. `ruleMatchesInputByApprover` is the reference
- * (a property test keeps the two equal).
+ * A rule without `field`, without building an approver: the engine matches the pattern against
+ * the input made well-formed (raw) or its canonical text (an empty pattern matches everything),
+ * whichever the list, and a matcher error is an internal error. `ruleMatchesInputByApprover` is
+ * the reference (a property test keeps the two equal in both modes).
  */
 function rawRuleMatches(regexes: RegexCache, match: string, input: string): boolean | undefined {
   const compiled = regexes.get(match);

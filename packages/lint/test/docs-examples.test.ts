@@ -1,15 +1,19 @@
 /**
- * Every rule page's examples run: the policy under `## Bad` draws the page's rule (on a line inside the
- * example), and the policy under `## Good` does not draw it and has no error. A page whose example
- * stopped showing its rule would teach the wrong thing.
+ * Every rule page's examples run, as a user would meet them: each policy is linted with the whole
+ * catalogue on (the rules that are off by default too, as `info`). The policy under `## Bad` draws
+ * the page's rule on exactly the lines marked `# flagged`, and the policy under `## Good` does not
+ * draw it and has no error. A page whose example stopped showing its rule would teach the wrong
+ * thing.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { ruleFileName } from '../src/create-rule.ts';
 import { emptyConfig, lintSource, rules } from '../src/index.ts';
 
 const docsDir = join(dirname(fileURLToPath(import.meta.url)), '..', 'docs', 'rules');
+const MARK = /#\s*flagged\s*$/;
 
 interface Example {
   lang: string;
@@ -42,9 +46,12 @@ const NOT_FROM_ONE_FILE: Record<string, string> = {
 const pages = readdirSync(docsDir)
   .filter((f) => f.endsWith('.md'))
   .sort()
-  .map((f) => ({ file: f, page: readFileSync(join(docsDir, f), 'utf8'), id: rules.find((r) => `${r.id.replace('/', '-')}.md` === f)?.id }));
+  .map((f) => ({ file: f, page: readFileSync(join(docsDir, f), 'utf8'), id: rules.find((r) => `${ruleFileName(r.id)}.md` === f)?.id }));
 
-describe('rule pages: Bad draws the rule, Good is clean', () => {
+/** The 1-based lines of an example marked `# flagged`. */
+const markedLines = (text: string): number[] => text.split('\n').flatMap((line, i) => (MARK.test(line) ? [i + 1] : []));
+
+describe('rule pages: Bad draws the rule on the marked lines, Good is clean', () => {
   it('finds every page and its rule', () => {
     expect(pages.length).toBe(rules.length);
     for (const p of pages) expect(p.id, p.file).toBeDefined();
@@ -62,12 +69,13 @@ describe('rule pages: Bad draws the rule, Good is clean', () => {
     });
 
     bad.forEach((example, i) =>
-      it(`${file}: Bad example ${i + 1} draws \`${id}\``, () => {
+      it(`${file}: Bad example ${i + 1} draws \`${id}\` on exactly the lines marked \`# flagged\``, () => {
+        const marked = markedLines(example.text);
+        expect(marked, 'the example marks no line `# flagged`').not.toEqual([]);
         const result = lintSource(example.text, `bad.${ext[example.lang]}`, { config: everyRuleOn() });
-        const hits = result.messages.filter((m) => m.ruleId === id);
-        expect(hits.map((m) => m.message), result.messages.map((m) => `${m.ruleId}: ${m.message}`).join('\n')).not.toEqual([]);
-        const lines = example.text.split('\n').length;
-        for (const hit of hits) expect(hit.span?.start.line ?? 1).toBeLessThanOrEqual(lines);
+        const lines = result.messages.filter((m) => m.ruleId === id).map((m) => m.span?.start.line);
+        const all = result.messages.map((m) => `${m.span?.start.line}: ${m.ruleId}: ${m.message}`).join('\n');
+        expect([...new Set(lines)].sort((x, y) => (x ?? 0) - (y ?? 0)), all).toEqual(marked);
       }),
     );
 
@@ -76,6 +84,7 @@ describe('rule pages: Bad draws the rule, Good is clean', () => {
         const result = lintSource(example.text, `good.${ext[example.lang]}`, { config: everyRuleOn() });
         const wrong = result.messages.filter((m) => m.ruleId === id || m.severity === 'error');
         expect(wrong.map((m) => `${m.ruleId}: ${m.message}`)).toEqual([]);
+        expect(markedLines(example.text), 'a Good example marks no line `# flagged`').toEqual([]);
       }),
     );
   }
