@@ -34,11 +34,32 @@ export interface Parsed<O extends Options> {
 /** parseArgs with strict checking, turning its exceptions into usage errors a person can read. */
 export function parse<const O extends Options>(argv: string[], options: O, allowPositionals = true): Parsed<O> {
   try {
-    return parseArgs({ args: argv, options: { ...options, help: { type: 'boolean', short: 'h' } }, allowPositionals, strict: true }) as unknown as Parsed<O>;
+    return parseArgs({ args: joinNegativeValues(argv, options), options: { ...options, help: { type: 'boolean', short: 'h' } }, allowPositionals, strict: true }) as unknown as Parsed<O>;
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
     throw new UsageError(message.replace(/\. To specify a positional argument.*$/s, '').replace(/^Unknown option/, 'unknown option'));
   }
+}
+
+/**
+ * `--runs -5` as `--runs=-5`: parseArgs refuses a value that starts with a dash ("ambiguous"), so a
+ * negative number would never reach the command, which says what it wants (`--max-warnings -1` is
+ * even meaningful, as in ESLint).
+ */
+function joinNegativeValues(argv: string[], options: Options): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    const next = argv[i + 1];
+    const name = arg.startsWith('--') ? arg.slice(2) : undefined;
+    if (name !== undefined && options[name]?.type === 'string' && next !== undefined && /^-[0-9]/.test(next)) {
+      out.push(`${arg}=${next}`);
+      i++;
+    } else {
+      out.push(arg);
+    }
+  }
+  return out;
 }
 
 export function write(stream: NodeJS.WritableStream, text: string): void {

@@ -4,6 +4,8 @@
  * is left to read the rest. Any other write error (a full disk: ENOSPC, EIO) is one line on stderr
  * and exit 2, never an unhandled `'error'` event with a stack trace.
  */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 
 /** How the run ends once stdout fails: `process.exit` in the `verdict` command, a spy in tests. */
 export type Exit = (code: number) => void;
@@ -35,4 +37,19 @@ export function guardOutput(stdout: NodeJS.WritableStream, stderr: NodeJS.Writab
   });
   // Nothing can be reported about stderr itself; the run goes on and its exit code still tells.
   stderr.on('error', () => {});
+}
+
+/**
+ * Writes a report (`-o FILE`): missing folders are made, as ESLint does. A file that cannot be
+ * written (a folder in the way, no permission, a full disk) is one line for the person running the
+ * command: the returned text, to print with exit 2. `undefined`: written.
+ */
+export function writeReportFile(path: string, text: string): string | undefined {
+  try {
+    mkdirSync(dirname(resolve(path)), { recursive: true });
+    writeFileSync(path, text);
+    return undefined;
+  } catch (err) {
+    return `cannot write the report to \`${path}\`: ${describeWriteError(err)}`;
+  }
 }

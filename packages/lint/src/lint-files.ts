@@ -90,6 +90,21 @@ export function lintFiles(paths: readonly string[], options: LintFilesOptions = 
     }
   }
 
+  // Nothing to lint is a failed run, not a clean one: a typo in `include` or a wrong path would
+  // otherwise turn the CI lint into a silent no-op.
+  if (files.length === 0 && !diagnostics.some((d) => d.severity === 'error')) {
+    const where = (paths.length > 0 ? paths : ['.']).map((p) => `\`${printable(p)}\``).join(', ');
+    diagnostics.push({
+      code: 'lint/no-files',
+      severity: 'error',
+      message: `no policy files found in ${where}`,
+      help:
+        config.file !== undefined && (config.include.length > 0 || config.ignore.length > 0)
+          ? `check \`include\` and \`ignore\` in \`${printable(config.file)}\`, or name the files to lint`
+          : 'name the files to lint, or give them a policy name (`*.verdict`, `*.policy.yaml`, `verdict.yaml`) or a top-level `approver:`/`policy:` key',
+    });
+  }
+
   const regexes = new RegexCache();
   const results: FileResult[] = [];
   for (const f of files) {

@@ -34,7 +34,8 @@ export const compileCommand: Command = {
     const [file, extra] = positionals;
     if (file === undefined) throw new UsageError('missing FILE');
     if (extra !== undefined) throw new UsageError(`unexpected argument \`${extra}\``);
-    const result = compileFile(file, { stopAfter: 'validate' });
+    // Through `resolve`, so a `driver:` that cannot load is an error here as in every other command.
+    const result = compileFile(file, { stopAfter: 'resolve' });
     io.stderr.write(renderDiagnostics(result.diagnostics, file));
     if (!result.ir || result.diagnostics.some((d) => d.severity === 'error')) return 2;
     const ir = values['no-spans'] ? withoutSpans(result.ir) : result.ir;

@@ -1,7 +1,7 @@
-import { writeFileSync } from 'node:fs';
 import { HOOK_AGENTS, type HookAgent } from '@verdict/engine';
 import { exitCodeFor, type FormatterName, formatters, lintFiles } from '@verdict/lint';
 import { type Command, parse, UsageError, write } from '../args.ts';
+import { writeReportFile } from '../output.ts';
 import { renderDiagnostics } from '../render.ts';
 import { VERSION } from '../version.ts';
 
@@ -15,8 +15,8 @@ Policies the chosen driver cannot honour. Rule docs: packages/lint/docs/rules/.
 
 options:
   -f, --format F       ${FORMATS.join(' | ')} (default stylish)
-  -o, --output FILE    write the report to FILE instead of standard output
-  --max-warnings N     fail (exit 1) when there are more than N warnings
+  -o, --output FILE    write the report to FILE instead of standard output (folders are made)
+  --max-warnings N     fail (exit 1) when there are more than N warnings (-1: no limit)
   --driver D           check run Policies against this driver (a built-in name or a descriptor file)
   --hook-agent A       the agent whose hook runs the policies (claude, codex, gemini, cursor): turns on
                        the hook/* rules; a \`# verdict-hook-agent: A\` comment in a file wins
@@ -46,8 +46,9 @@ export const lintCommand: Command = {
     let maxWarnings: number | undefined;
     if (values['max-warnings'] !== undefined) {
       const raw = values['max-warnings'];
-      if (!/^\d+$/.test(raw)) throw new UsageError(`\`--max-warnings\` wants a whole number, not \`${raw}\``);
-      maxWarnings = Number(raw);
+      if (!/^-?\d+$/.test(raw)) throw new UsageError(`\`--max-warnings\` wants a whole number (-1 for no limit), not \`${raw}\``);
+      // A negative number is no limit, as in ESLint.
+      if (Number(raw) >= 0) maxWarnings = Number(raw);
     }
     const hookAgent = values['hook-agent'];
     if (hookAgent !== undefined && !HOOK_AGENTS.some((a) => a === hookAgent)) throw new UsageError(`unknown agent \`${hookAgent}\` for \`--hook-agent\` (want ${HOOK_AGENTS.join(', ')})`);
@@ -66,8 +67,17 @@ export const lintCommand: Command = {
         })
       : run.results;
     const report = formatters[format](results, { color: io.isTTY && values.output === undefined, cwd: run.cwd, rules: run.rules, toolVersion: VERSION });
-    if (values.output !== undefined) writeFileSync(values.output, report);
-    else io.stdout.write(report);
-    return exitCodeFor(run, maxWarnings === undefined ? {} : { maxWarnings });
+    if (values.output !== undefined) {
+      const failed = writeReportFile(values.output, report);
+      if (failed !== undefined) return write(io.stderr, `verdict lint: ${failed}`), 2;
+    } else {
+      io.stdout.write(report);
+    }
+    const code = exitCodeFor(run, maxWarnings === undefined ? {} : { maxWarnings });
+    // Say why a run with no error failed (the warnings may not even be shown, under --quiet).
+    if (code === 1 && maxWarnings !== undefined && run.errorCount === 0 && run.warningCount > maxWarnings) {
+      write(io.stderr, `verdict found too many warnings (maximum: ${maxWarnings})`);
+    }
+    return code;
   },
 };

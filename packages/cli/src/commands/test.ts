@@ -1,9 +1,10 @@
 import type { Explanation, RuleRef, Span } from '@verdict/engine';
 import { type CoverageReport, discover, runTarget, type TargetRun, type TestOutcome } from '@verdict/testing';
 import { type Command, type CommandIo, parse, UsageError, write } from '../args.ts';
+import { writeReportFile } from '../output.ts';
 import { renderDiagnostics } from '../render.ts';
 
-const USAGE = `usage: verdict test [paths…] [--coverage] [--min-coverage N] [-f stylish|json|junit] [--pass-with-no-tests]
+const USAGE = `usage: verdict test [paths…] [--coverage] [--min-coverage N] [-f stylish|json|junit] [-o FILE] [--pass-with-no-tests]
 
 Runs the inline tests of policy files (\`tests:\` in YAML and JSON, \`test\` blocks in .verdict) and the
 cases of case files: NAME.test.yaml (.yml, .json, .verdict) holds only \`tests:\`, which run against
@@ -20,6 +21,7 @@ options:
                        that decide no test
   --min-coverage N     fail when fewer than N percent of the rules decide a test (implies --coverage)
   -f, --format FORMAT  stylish (default), json or junit
+  -o, --output FILE    write the report to FILE instead of standard output (folders are made)
   --pass-with-no-tests exit 0 when no test is found
   -h, --help           show this help
 
@@ -208,6 +210,7 @@ export const testCommand: Command = {
       coverage: { type: 'boolean' },
       'min-coverage': { type: 'string' },
       format: { type: 'string', short: 'f' },
+      output: { type: 'string', short: 'o' },
       'pass-with-no-tests': { type: 'boolean' },
     });
     if (values.help) return write(io.stdout, USAGE), 0;
@@ -240,6 +243,7 @@ export const testCommand: Command = {
     const overall = total === 0 ? 100 : (100 * reached) / total;
     const belowMin = minCoverage !== undefined && overall < minCoverage;
 
+    let report = '';
     if (format === 'json') {
       const doc = {
         tests: outcomes.map(outcomeJson),
@@ -248,17 +252,23 @@ export const testCommand: Command = {
           ? { coverage: { reached, total, percent: overall, ...(minCoverage !== undefined ? { min: minCoverage } : {}), policies: covered.map(coverageJson) } }
           : {}),
       };
-      write(io.stdout, JSON.stringify(doc, null, 2));
+      report += `${JSON.stringify(doc, null, 2)}\n`;
     } else if (format === 'junit') {
-      io.stdout.write(junit(ran));
+      report += junit(ran);
     } else {
       const body = stylish(ran, withCoverage);
-      io.stdout.write(body);
+      report += body;
       const summary = `${outcomes.length} test${outcomes.length === 1 ? '' : 's'}: ${outcomes.length - failed} passed, ${failed} failed (${files} file${files === 1 ? '' : 's'})`;
       const lines = [summary];
       if (withCoverage) lines.push(`coverage: ${reached} of ${total} rules decide a test (${percent(overall)})`);
       if (belowMin) lines.push(`coverage ${percent(overall)} is below --min-coverage ${minCoverage}%`);
-      if (outcomes.length > 0 || withCoverage) write(io.stdout, (body ? '\n' : '') + lines.join('\n'));
+      if (outcomes.length > 0 || withCoverage) report += `${body ? '\n' : ''}${lines.join('\n')}\n`;
+    }
+    if (values.output !== undefined) {
+      const failedWrite = writeReportFile(values.output, report);
+      if (failedWrite !== undefined) return write(io.stderr, `verdict test: ${failedWrite}`), 2;
+    } else {
+      io.stdout.write(report);
     }
     if (belowMin && format !== 'stylish') io.stderr.write(`verdict test: coverage ${percent(overall)} is below --min-coverage ${minCoverage}%\n`);
     if (loadFailed) return 2;
