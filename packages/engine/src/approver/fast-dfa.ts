@@ -36,18 +36,18 @@ import type { CompiledRegex } from '../regex/regex.ts';
 /** `runDfa` could not decide within its budget: decide another way. */
 export const UNKNOWN = -1;
 
-// re2js internals (2.10.0): src/Inst.js, src/Utils.js.
-const ALT = 1;
-const ALT_MATCH = 2;
-const CAPTURE = 3;
-const EMPTY_WIDTH = 4;
+// re2js internals (2.10.0): src/Inst.js, src/Utils.js. The op codes are exported for the tests' program walkers.
+export const ALT = 1;
+export const ALT_MATCH = 2;
+export const CAPTURE = 3;
+export const EMPTY_WIDTH = 4;
 const FAIL = 5;
 const MATCH = 6;
-const NOP = 7;
-const RUNE = 8;
-const RUNE1 = 9;
-const RUNE_ANY = 10;
-const RUNE_ANY_NOT_NL = 11;
+export const NOP = 7;
+export const RUNE = 8;
+export const RUNE1 = 9;
+export const RUNE_ANY = 10;
+export const RUNE_ANY_NOT_NL = 11;
 const FOLD_CASE = 1;
 
 const BEGIN_LINE = 1;
@@ -71,7 +71,7 @@ export interface Inst {
   runes: Int32Array | number[];
   matchRune(r: number): boolean;
 }
-interface Prog {
+export interface Prog {
   start: number;
   inst: Inst[];
 }
@@ -210,7 +210,8 @@ export interface Dfa {
   stamp: number;
 }
 
-function progOf(re: RE2JS): Prog | null {
+/** The re2js program of a compiled pattern (its internals), or `null` when it is not exposed. */
+export function progOf(re: RE2JS): Prog | null {
   const r = (re as unknown as { re2Input?: { prog?: Prog } }).re2Input;
   const prog = r?.prog;
   if (prog === undefined || prog === null || !Array.isArray(prog.inst)) return null;

@@ -14,6 +14,7 @@
  */
 import fc from 'fast-check';
 import { RE2JS } from 're2js';
+import { ALT, ALT_MATCH, CAPTURE, EMPTY_WIDTH, type Inst, NOP, type Prog, progOf, RUNE, RUNE1, RUNE_ANY, RUNE_ANY_NOT_NL } from './fast-dfa.ts';
 
 const LONG_RUNS = process.env['VERDICT_FUZZ_RUNS'];
 
@@ -25,27 +26,10 @@ export function fuzzRuns(runs: number): number {
 /** The time limit of a property test that uses `fuzzRuns`: the package's default, or an hour for a long run. */
 export const fuzzTimeout: number | undefined = LONG_RUNS === undefined || LONG_RUNS === '' ? undefined : 3_600_000;
 
-// re2js internals (2.10.0): src/Inst.js.
-const ALT = 1;
-const ALT_MATCH = 2;
-const CAPTURE = 3;
-const EMPTY_WIDTH = 4;
-const NOP = 7;
-const RUNE = 8;
-const RUNE1 = 9;
-const RUNE_ANY = 10;
-const RUNE_ANY_NOT_NL = 11;
-
-interface Inst {
-  op: number;
-  out: number;
-  arg: number;
-  runes: ArrayLike<number>;
-  matchRune(r: number): boolean;
-}
-
-function instsOf(re: RE2JS): { start: number; inst: Inst[] } {
-  const prog = (re as unknown as { re2Input: { prog: { start: number; inst: Inst[] } } }).re2Input.prog;
+/** The program of a pattern the caller just compiled (re2js always exposes it in 2.10.0). */
+function instsOf(re: RE2JS): Prog {
+  const prog = progOf(re);
+  if (prog === null) throw new Error('re2js did not expose the compiled program');
   return prog;
 }
 
