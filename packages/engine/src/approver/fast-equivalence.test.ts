@@ -81,6 +81,14 @@ function reference(rules: readonly FastRule[], tool: string, s: FastSubject): Fa
 
 const key = (r: FastRule | null) => (r === null ? 'default' : `${r.list}:${r.index}`);
 
+
+/** The pattern approver configuration of generated rules (each list in generation order). */
+function approverConfig(gen: readonly GenRule[], input: 'raw' | 'canonical', def: string) {
+  const list = (which: 'deny' | 'allow') =>
+    gen.filter((r) => r.list === which).map((r) => ({ tool: r.tool, match: r.match, ...(r.field === undefined ? {} : { field: r.field }) }));
+  return { mode: 'pattern', default: def, reason: '', input, deny: list('deny'), allow: list('allow') };
+}
+
 describe('fast decision loop', () => {
   it('screens never reject a subject the regex matches; a literal screen is the match itself', () => {
     fc.assert(
@@ -157,15 +165,7 @@ describe('fast decision loop', () => {
         fc.constantFrom('allow', 'deny'),
         fc.array(fc.tuple(fc.constantFrom('bash', 'Read', 'kube', 'zz'), jsonInput), { minLength: 1, maxLength: 5 }),
         (gen, input, def, calls) => {
-          const ir = {
-            mode: 'pattern',
-            default: def,
-            reason: '',
-            input,
-            deny: gen.filter((r) => r.list === 'deny').map((r) => ({ tool: r.tool, match: r.match, ...(r.field === undefined ? {} : { field: r.field }) })),
-            allow: gen.filter((r) => r.list === 'allow').map((r) => ({ tool: r.tool, match: r.match, ...(r.field === undefined ? {} : { field: r.field }) })),
-          };
-          const { approver } = compileApprover(ir);
+          const { approver } = compileApprover(approverConfig(gen, input, def));
           expect(approver).toBeDefined();
           for (const [toolName, text] of calls) {
             const a = approver!.approve({ toolName, input: text });
@@ -195,15 +195,7 @@ describe('fast decision loop', () => {
       fc.property(cases, ([gen, texts, input, def]) => {
         const rules = fastRules(gen);
         const plans = [buildPlan(rules), buildPlan(rules, { dfaStates: 2 }), buildPlan(rules, { dfa: false })];
-        const ir = {
-          mode: 'pattern',
-          default: def,
-          reason: '',
-          input,
-          deny: gen.filter((r) => r.list === 'deny').map((r) => ({ tool: r.tool, match: r.match, ...(r.field === undefined ? {} : { field: r.field }) })),
-          allow: gen.filter((r) => r.list === 'allow').map((r) => ({ tool: r.tool, match: r.match, ...(r.field === undefined ? {} : { field: r.field }) })),
-        };
-        const { approver } = compileApprover(ir);
+        const { approver } = compileApprover(approverConfig(gen, input, def));
         expect(approver).toBeDefined();
         for (const text of texts) {
           const s = subjectOf(text, { COMMAND: wellFormed(text) });
