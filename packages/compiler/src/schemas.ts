@@ -25,7 +25,7 @@ function loadAjv(): { Ajv: typeof Ajv; standaloneCode: (ajv: Ajv, refs: Record<s
 }
 
 type JsonSchema = Record<string, unknown>;
-type SchemaName = 'policy-file' | 'approver' | 'policy' | 'tests' | 'descriptor';
+export type SchemaName = 'policy-file' | 'approver' | 'policy' | 'tests' | 'descriptor';
 
 const DESCRIPTOR_ID = 'https://verdict.dev/schemas/descriptor.schema.json';
 
@@ -48,7 +48,45 @@ function readSchemaFiles(): Record<SchemaName, JsonSchema> {
   };
 }
 
-/** Every JSON Schema the compiler validates with, by name (what `verdict schema NAME` prints). */
+/**
+ * The value domains the loader checks itself, with better diagnostics than a schema error (the SDK's
+ * message, did-you-mean help, and for the run Policy a non-blocking `policy/invalid-value`): the
+ * published schemas keep their `enum`/`pattern`/`anyOf`/`minimum` so editors flag bad values, and the
+ * compiler validates with a copy without them, so a bad value still gets the loader's diagnostic.
+ */
+export const LOADER_CHECKED: Readonly<Partial<Record<SchemaName, readonly string[]>>> = Object.freeze({
+  approver: ['/properties/mode', '/properties/default'],
+  policy: [
+    '/properties/preset',
+    '/properties/sandbox',
+    '/properties/web_search',
+    '/properties/browser',
+    ...['permission', 'plan_review', 'question', 'timeout', 'on_timeout', 'on_reject', 'max_retries'].map(
+      (k) => `/properties/approvals/properties/${k}`,
+    ),
+  ],
+  'policy-file': ['/properties/driver'],
+});
+const DOMAIN_KEYWORDS = ['enum', 'pattern', 'anyOf', 'minimum'];
+
+/** The schemas the compiler validates with: the published ones without the loader-checked domains. */
+export function validationSchemas(files: Record<SchemaName, JsonSchema>): Record<SchemaName, JsonSchema> {
+  const out = structuredClone(files);
+  for (const [name, pointers] of Object.entries(LOADER_CHECKED) as [SchemaName, readonly string[]][]) {
+    for (const pointer of pointers) {
+      let node: unknown = out[name];
+      for (const seg of pointer.split('/').slice(1)) node = (node as Record<string, unknown> | undefined)?.[seg];
+      if (!node || typeof node !== 'object') throw new Error(`LOADER_CHECKED: no \`${pointer}\` in ${name}.schema.json`);
+      for (const k of DOMAIN_KEYWORDS) delete (node as Record<string, unknown>)[k];
+    }
+  }
+  return out;
+}
+
+/**
+ * Every published JSON Schema, by name (what `verdict schema NAME` prints and `--out` writes): with
+ * the value domains that the compiler's own validation leaves to the loader (`LOADER_CHECKED`).
+ */
 export const schemas: Readonly<Record<SchemaName, JsonSchema>> = Object.freeze(
   generated.schemas as Record<SchemaName, JsonSchema>,
 );
@@ -90,7 +128,7 @@ const VALIDATOR_IDS = {
  */
 export function generateValidatorsSource(): string {
   const files = readSchemaFiles();
-  const code = loadAjv().standaloneCode(buildAjv(files, { source: true, esm: true }), { ...VALIDATOR_IDS });
+  const code = loadAjv().standaloneCode(buildAjv(validationSchemas(files), { source: true, esm: true }), { ...VALIDATOR_IDS });
   const body = code
     .replace(/^"use strict";/, '')
     .replace(/require\("ajv\/dist\/runtime\/ucs2length"\)/g, 'ucs2lengthRuntime');
@@ -107,10 +145,13 @@ export function generateValidatorsSource(): string {
   ].join('\n');
 }
 
-/** The validators: ajv's pre-generated standalone code (compiled at run time only if asked). */
-export function getValidators(options: { compile?: boolean } = {}): Validators {
-  if (options.compile) {
-    const ajv = buildAjv(readSchemaFiles());
+/**
+ * The validators: ajv's pre-generated standalone code (compiled at run time only if asked);
+ * `published` compiles the published schemas, value domains included (what an editor checks).
+ */
+export function getValidators(options: { compile?: boolean; published?: boolean } = {}): Validators {
+  if (options.compile || options.published) {
+    const ajv = buildAjv(options.published ? readSchemaFiles() : validationSchemas(readSchemaFiles()));
     return {
       file: ajv.getSchema(VALIDATOR_IDS.file)!,
       agentFile: ajv.getSchema(VALIDATOR_IDS.agentFile)!,

@@ -1,3 +1,5 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { compileFile, schemas } from '@verdict/compiler';
 import { type Command, parse, UsageError, write } from '../args.ts';
 import { renderDiagnostics } from '../render.ts';
@@ -44,10 +46,15 @@ export const compileCommand: Command = {
   },
 };
 
-const SCHEMA_USAGE = `usage: verdict schema [NAME]
+const SCHEMA_USAGE = `usage: verdict schema [NAME] [--out DIR]
 
 Prints the JSON Schemas that policy files are checked against (for editors and other tools).
 Without NAME, lists the schema names.
+
+options:
+  --out DIR     write every schema to DIR as NAME.schema.json (a self-contained set: their
+                \$refs name each other), and print the paths written
+  -h, --help    show this help
 
 exit: 0, or 2 for an unknown name`;
 
@@ -56,10 +63,21 @@ export const schemaCommand: Command = {
   summary: 'print the JSON Schemas of policy and descriptor files',
   usage: SCHEMA_USAGE,
   async run(argv, io) {
-    const { values, positionals } = parse(argv, {});
+    const { values, positionals } = parse(argv, { out: { type: 'string' } });
     if (values.help) return write(io.stdout, SCHEMA_USAGE), 0;
     const names = Object.keys(schemas).sort();
-    const [name] = positionals;
+    const [name, extra] = positionals;
+    if (extra !== undefined) throw new UsageError(`unexpected argument \`${extra}\``);
+    if (values.out !== undefined) {
+      if (name !== undefined) throw new UsageError('give either NAME or --out, not both');
+      mkdirSync(values.out, { recursive: true });
+      const written = names.map((n) => {
+        const path = join(values.out!, `${n}.schema.json`);
+        writeFileSync(path, JSON.stringify((schemas as Record<string, unknown>)[n], null, 2) + '\n');
+        return path;
+      });
+      return write(io.stdout, written.join('\n')), 0;
+    }
     if (name === undefined) return write(io.stdout, names.join('\n')), 0;
     if (!Object.hasOwn(schemas, name)) throw new UsageError(`unknown schema \`${name}\` (want one of ${names.join(', ')})`);
     write(io.stdout, JSON.stringify((schemas as Record<string, unknown>)[name], null, 2));
