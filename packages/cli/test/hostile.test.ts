@@ -117,6 +117,7 @@ beforeAll(async () => {
   w('utf16.yaml', Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(POLICY, 'utf16le')]));
   mkdirSync(join(dir, 'folder'));
   writeFileSync(join(dir, 'folder', 'latin1.yaml'), Buffer.from('approver: {mode: pattern, default: deny, reason: "caf\xe9"}\n', 'latin1'));
+  writeFileSync(join(dir, 'folder', 'verdict.config.yaml'), 'include: ["*.yaml"]\n'); // a folder of policies not named *.policy.yaml
   // A named pipe nobody writes to: opening it for reading would block forever.
   const fifo = spawnSync('mkfifo', [join(dir, 'fifo.yaml')]);
   if (fifo.status !== 0) throw new Error('mkfifo failed');
@@ -252,6 +253,7 @@ describe.concurrent('file names as they are', { timeout: TEST_MS }, () => {
   beforeAll(() => {
     names = join(dir, 'names');
     mkdirSync(names);
+    writeFileSync(join(names, 'verdict.config.yaml'), 'include: ["*.yaml"]\n');
     writeFileSync(join(names, 'a\\b.yaml'), broken);
     // A name with the byte 0xff, which is not UTF-8 (Node would read it as U+FFFD).
     writeFileSync(Buffer.concat([Buffer.from(join(names, 'n')), Buffer.from([0xff]), Buffer.from('x.yaml')]), broken);

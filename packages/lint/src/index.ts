@@ -28,7 +28,7 @@ export { allRules as rules, getRule } from './rules/index.ts';
 export type { LintSourceOptions } from './runner.ts';
 export { lintSource, ruleSeverity } from './runner.ts';
 export type { LintFilesOptions } from './lint-files.ts';
-export { lintFiles, looksLikePolicy, POLICY_EXTENSIONS, textLooksLikePolicy } from './lint-files.ts';
+export { carriesVerdictSchema, hasPolicyName, lintFiles, POLICY_EXTENSIONS, type SkippedFile } from './lint-files.ts';
 export type { LoadedConfig } from './config.ts';
 export { CONFIG_FILE_NAMES, emptyConfig, findConfigFile, loadLintConfig, parseLintConfig } from './config.ts';
 export type { ExitCodeOptions } from './exit-code.ts';

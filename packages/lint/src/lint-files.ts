@@ -1,10 +1,13 @@
 /**
- * `lintFiles`: the CLI's entry point. Expands folders into policy files (by extension, then by
- * content: YAML and JSON files without any policy key are skipped), applies the configuration's
- * include and ignore globs, and lints each file with one shared regex cache.
+ * `lintFiles`: the CLI's entry point. Expands folders into policy files: a file in a folder is a
+ * policy when its name says so (`*.verdict`, `*.policy.yaml`, `verdict.yaml`), when the
+ * configuration's `include` globs name it, or when it names a Verdict JSON Schema (the YAML
+ * language server's modeline, or a `$schema` key); anything else is skipped (and listed, for
+ * `--debug`). A file named on the command line is linted whatever its name. Each file gets the
+ * nearest configuration; all are linted with one shared regex cache.
  */
-import { readdirSync, statSync } from 'node:fs';
-import { basename, extname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { basename, dirname, extname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { parseDocument, isMap, isScalar } from 'yaml';
 import { nameFromBytes, readSourceFile } from '@verdict/compiler';
 import { printable } from '@verdict/engine';
@@ -21,8 +24,14 @@ export interface LintFilesOptions {
   driver?: string;
   /** The agent whose hook runs the policies (overrides the configuration's `hook-agent`). */
   hookAgent?: HookAgent;
-  /** Configuration file; default: `verdict.config.yaml` (or `.yml`) in `cwd`, if present. */
+  /**
+   * Configuration file for every linted file (its globs are relative to `cwd`, as ESLint's
+   * `--config`); default: the nearest `verdict.config.yaml` (or `.yml`) from each file's folder up
+   * to the repository root, whose globs are relative to its own folder.
+   */
   configPath?: string;
+  /** Use no configuration file unless `configPath` names one (`--no-config-lookup`). */
+  noConfigLookup?: boolean;
   /** An already loaded configuration (takes precedence over `configPath`). */
   config?: LintConfig;
   /** Folder that paths and globs are relative to; default `process.cwd()`. */
@@ -33,35 +42,23 @@ export interface LintFilesOptions {
 
 export const POLICY_EXTENSIONS = ['.yaml', '.yml', '.json', '.verdict'] as const;
 const SKIPPED_FOLDERS = new Set(['node_modules', '.git', '.hg', '.svn', '.tsbuild', 'dist', 'coverage']);
-/** Top-level keys of a policy file (an approver block alone, or a whole policy file). */
-const POLICY_KEYS = new Set(['approver', 'policy', 'agent', 'driver', 'mode', 'allow', 'deny', 'ask']);
 
 export function lintFiles(paths: readonly string[], options: LintFilesOptions = {}): LintRun {
   const cwd = resolve(options.cwd ?? process.cwd());
   const rules = options.rules ?? allRules;
   const diagnostics: Diagnostic[] = [];
-  let config: LintConfig = options.config ?? emptyConfig();
-  if (options.config === undefined) {
-    const configFile = options.configPath !== undefined ? resolve(cwd, options.configPath) : findConfigFile(cwd);
-    if (configFile !== undefined) {
-      const loaded = loadLintConfig(configFile, rules.map((r) => r.id));
-      config = loaded.config;
-      for (const d of loaded.diagnostics) diagnostics.push(d);
-    }
-  }
-  let driver = options.driver ?? config.driver;
-  if (driver !== undefined && /[/\\]|\.(json|ya?ml)$/i.test(driver) && !isAbsolute(driver)) driver = resolve(cwd, driver);
-
-  const include = config.include.map(globToRegExp);
-  const ignore = config.ignore.map(globToRegExp);
-  const configFile = config.file !== undefined ? resolve(config.file) : undefined;
+  const configs = new Configs(cwd, rules, diagnostics, options);
   const files: FoundFile[] = [];
+  const skipped: SkippedFile[] = [];
   const seen = new Set<string>();
   const add = (f: FoundFile): void => {
     if (!seen.has(f.abs)) {
       seen.add(f.abs);
       files.push(f);
     }
+  };
+  const skip = (abs: string, reason: string): void => {
+    skipped.push({ file: printable(display(cwd, abs)), reason });
   };
 
   for (const p of paths.length > 0 ? paths : ['.']) {
@@ -77,16 +74,18 @@ export function lintFiles(paths: readonly string[], options: LintFilesOptions = 
     }
     if (!isDir) {
       // A file named explicitly is linted whatever its name or content, unless ignored.
-      if (!matchesAny(display(cwd, abs), ignore)) add({ abs, path: abs });
+      const c = configs.forFile(abs);
+      const ignoredBy = c.ignoredBy(abs);
+      if (ignoredBy === undefined) add({ abs, path: abs, config: c });
+      else skip(abs, ignoredBy);
       continue;
     }
     for (const f of walkFolder(abs, abs)) {
-      const rel = display(cwd, f.abs);
-      if (f.abs === configFile || CONFIG_NAMES.has(basename(f.abs))) continue;
-      if (matchesAny(rel, ignore)) continue;
-      if (include.length > 0 && !matchesAny(rel, include)) continue;
-      if (!looksLikePolicy(f.abs, f.path)) continue;
-      add(f);
+      if (CONFIG_NAMES.has(basename(f.abs)) || configs.isConfigFile(f.abs)) continue;
+      const c = configs.forFile(f.abs);
+      const why = c.ignoredBy(f.abs) ?? c.notPolicy(f);
+      if (why === undefined) add({ ...f, config: c });
+      else skip(f.abs, why);
     }
   }
 
@@ -94,20 +93,23 @@ export function lintFiles(paths: readonly string[], options: LintFilesOptions = 
   // otherwise turn the CI lint into a silent no-op.
   if (files.length === 0 && !diagnostics.some((d) => d.severity === 'error')) {
     const where = (paths.length > 0 ? paths : ['.']).map((p) => `\`${printable(p)}\``).join(', ');
+    const narrowing = configs.narrowing();
     diagnostics.push({
       code: 'lint/no-files',
       severity: 'error',
       message: `no policy files found in ${where}`,
       help:
-        config.file !== undefined && (config.include.length > 0 || config.ignore.length > 0)
-          ? `check \`include\` and \`ignore\` in \`${printable(config.file)}\`, or name the files to lint`
-          : 'name the files to lint, or give them a policy name (`*.verdict`, `*.policy.yaml`, `verdict.yaml`) or a top-level `approver:`/`policy:` key',
+        narrowing !== undefined
+          ? `check \`include\` and \`ignore\` in \`${printable(display(cwd, narrowing))}\`, or name the files to lint`
+          : 'name the files to lint, give them a policy name (`*.verdict`, `*.policy.yaml`, `verdict.yaml`), start them with a `# yaml-language-server: $schema=` line naming a Verdict schema, or list them under `include` in `verdict.config.yaml`',
     });
   }
 
   const regexes = new RegexCache();
   const results: FileResult[] = [];
   for (const f of files) {
+    const config = f.config.config;
+    const driver = options.driver !== undefined ? resolveDriver(options.driver, cwd) : config.driver !== undefined ? resolveDriver(config.driver, f.config.base) : undefined;
     // The compiler's reader, as every command reads: regular files only, bounded, strict UTF-8.
     const shown = printable(display(cwd, f.abs));
     const read = readSourceFile(shown, f.path);
@@ -127,9 +129,145 @@ export function lintFiles(paths: readonly string[], options: LintFilesOptions = 
     warningCount: results.reduce((n, r) => n + r.warningCount, 0) + diagnostics.filter((d) => d.severity === 'warning').length,
     infoCount: results.reduce((n, r) => n + r.infoCount, 0),
     diagnostics,
+    skipped,
     rules,
     cwd,
   };
+}
+
+/** A driver named by a path is relative to `base`; a built-in name is kept. */
+function resolveDriver(driver: string, base: string): string {
+  return /[/\\]|\.(json|ya?ml)$/i.test(driver) && !isAbsolute(driver) ? resolve(base, driver) : driver;
+}
+
+/** A file a folder held that is not linted, and why (`--debug` prints them). */
+export interface SkippedFile {
+  file: string;
+  reason: string;
+}
+
+/**
+ * A file is a policy by its name: `*.verdict`, `*.policy.yaml` (`.yml`, `.json`), or
+ * `verdict.yaml` (`.yml`, `.json`).
+ */
+export function hasPolicyName(name: string): boolean {
+  return POLICY_NAME.test(name);
+}
+const POLICY_NAME = /(?:\.verdict|\.policy\.(?:ya?ml|json)|^verdict\.(?:ya?ml|json))$/i;
+
+/**
+ * A file says it is a policy when it names a Verdict JSON Schema: the YAML language server's
+ * modeline (`# yaml-language-server: $schema=…verdict…`), or a top-level `$schema` key (JSON or
+ * YAML) whose value names one.
+ */
+export function carriesVerdictSchema(text: string): boolean {
+  for (const m of text.matchAll(/^[ \t]*#[ \t]*yaml-language-server[ \t]*:[ \t]*\$schema=(\S+)/gm)) {
+    if (VERDICT_SCHEMA.test(m[1] ?? '')) return true;
+  }
+  if (!text.includes('$schema')) return false;
+  try {
+    const doc = parseDocument(text, { uniqueKeys: false });
+    const root = doc.contents;
+    if (!isMap(root)) return false;
+    return root.items.some((p) => isScalar(p.key) && p.key.value === '$schema' && isScalar(p.value) && typeof p.value.value === 'string' && VERDICT_SCHEMA.test(p.value.value));
+  } catch {
+    return false;
+  }
+}
+/** A schema address or path that names Verdict (`https://verdict.dev/schemas/…`, `node_modules/@verdict/compiler/schemas/…`). */
+const VERDICT_SCHEMA = /verdict/i;
+
+/** The configuration that applies to one folder, with its globs compiled. */
+class FolderConfig {
+  readonly include: RegExp[];
+  readonly ignore: RegExp[];
+  constructor(
+    readonly config: LintConfig,
+    /** The folder the globs (and a driver path) are relative to. */
+    readonly base: string,
+  ) {
+    this.include = config.include.map(globToRegExp);
+    this.ignore = config.ignore.map(globToRegExp);
+  }
+  private rel(abs: string): string {
+    const r = relative(this.base, abs);
+    return sep === '\\' ? r.replace(/\\/g, '/') : r;
+  }
+  private where(): string {
+    return this.config.file !== undefined ? ` of \`${printable(this.config.file)}\`` : '';
+  }
+  /** Why the configuration's `ignore` leaves `abs` out, or `undefined`. */
+  ignoredBy(abs: string): string | undefined {
+    const rel = this.rel(abs);
+    const i = this.ignore.findIndex((g) => matchesAny(rel, [g]));
+    return i < 0 ? undefined : `matched by \`ignore\` glob \`${printable(this.config.ignore[i] ?? '')}\`${this.where()}`;
+  }
+  /** Why a file found in a folder is not a policy, or `undefined` when it is one. */
+  notPolicy(f: { abs: string; path: string | Buffer }): string | undefined {
+    if (this.include.length > 0) {
+      return matchesAny(this.rel(f.abs), this.include) ? undefined : `not matched by \`include\`${this.where()}`;
+    }
+    if (hasPolicyName(basename(f.abs))) return undefined;
+    const read = readSourceFile(f.abs, f.path);
+    if (read.text !== undefined && carriesVerdictSchema(read.text)) return undefined;
+    return 'not a policy by name (`*.verdict`, `*.policy.yaml`, `verdict.yaml`), by a Verdict `$schema`, or by `include`';
+  }
+}
+
+/**
+ * The configuration of each linted file: `config`, or the file `configPath`, or else the nearest
+ * `verdict.config.yaml` found from the file's folder upward, up to the repository root (a folder
+ * holding `.git`) or the filesystem root. Each configuration is read once; its problems are
+ * reported once.
+ */
+class Configs {
+  private readonly fixed: FolderConfig | undefined;
+  private readonly byDir = new Map<string, FolderConfig>();
+  private readonly byFile = new Map<string, FolderConfig>();
+  private readonly none: FolderConfig;
+  constructor(
+    cwd: string,
+    private readonly rules: readonly Rule[],
+    private readonly diagnostics: Diagnostic[],
+    options: LintFilesOptions,
+  ) {
+    this.none = new FolderConfig(emptyConfig(), cwd);
+    if (options.config !== undefined) this.fixed = new FolderConfig(options.config, cwd);
+    else if (options.configPath !== undefined) this.fixed = this.load(resolve(cwd, options.configPath), cwd);
+    else if (options.noConfigLookup === true) this.fixed = this.none;
+  }
+  private load(file: string, base: string): FolderConfig {
+    let c = this.byFile.get(file);
+    if (c === undefined) {
+      const loaded = loadLintConfig(file, this.rules.map((r) => r.id));
+      for (const d of loaded.diagnostics) this.diagnostics.push(d);
+      c = new FolderConfig(loaded.config, base);
+      this.byFile.set(file, c);
+    }
+    return c;
+  }
+  isConfigFile(abs: string): boolean {
+    return this.byFile.has(abs);
+  }
+  forFile(abs: string): FolderConfig {
+    return this.fixed ?? this.forDir(dirname(abs));
+  }
+  private forDir(dir: string): FolderConfig {
+    const known = this.byDir.get(dir);
+    if (known !== undefined) return known;
+    const file = findConfigFile(dir);
+    const parent = dirname(dir);
+    const c = file !== undefined ? this.load(file, dir) : existsSync(join(dir, '.git')) || parent === dir ? this.none : this.forDir(parent);
+    this.byDir.set(dir, c);
+    return c;
+  }
+  /** A configuration file whose `include` or `ignore` took part, for the help of an empty run. */
+  narrowing(): string | undefined {
+    for (const c of [this.fixed, ...this.byFile.values()]) {
+      if (c?.config.file !== undefined && (c.config.include.length > 0 || c.config.ignore.length > 0)) return c.config.file;
+    }
+    return undefined;
+  }
 }
 
 const CONFIG_NAMES = new Set(['verdict.config.yaml', 'verdict.config.yml']);
@@ -141,6 +279,7 @@ const NOT_UTF8_ARGUMENT =
 interface FoundFile {
   abs: string;
   path: string | Buffer;
+  config: FolderConfig;
 }
 
 /**
@@ -154,7 +293,7 @@ function display(cwd: string, abs: string): string {
 }
 
 /** Policy files under a folder, sorted by name. Names are listed as bytes, so none is lost to decoding. */
-function* walkFolder(dir: string, path: string | Buffer): Generator<FoundFile> {
+function* walkFolder(dir: string, path: string | Buffer): Generator<{ abs: string; path: string | Buffer }> {
   let entries: import('node:fs').Dirent<Buffer>[];
   try {
     entries = readdirSync(path, { withFileTypes: true, encoding: 'buffer' });
@@ -178,80 +317,4 @@ function* walkFolder(dir: string, path: string | Buffer): Generator<FoundFile> {
       yield { abs, path: p };
     }
   }
-}
-
-/**
- * `.verdict` files always; YAML and JSON files with at least one policy key at the top level. A
- * file that cannot be read (too large, not UTF-8) counts as a policy, so its error is reported.
- */
-export function looksLikePolicy(file: string, path: string | Uint8Array = file): boolean {
-  const ext = extname(file).toLowerCase();
-  if (ext === '.verdict') return true;
-  const read = readSourceFile(file, path);
-  if (read.text === undefined) return true; // reported when read again
-  return textLooksLikePolicy(read.text);
-}
-
-export function textLooksLikePolicy(text: string): boolean {
-  if (startsWithPolicyKey(text)) return true;
-  try {
-    const doc = parseDocument(text, { uniqueKeys: false });
-    if (doc.errors.length === 0) {
-      const root = doc.contents;
-      if (!isMap(root)) return false;
-      return root.items.some((p) => isScalar(p.key) && POLICY_KEYS.has(String(p.key.value)));
-    }
-  } catch {
-    // fall through to the textual check
-  }
-  // Broken files are linted when they mention a policy key at the top level, so the error shows.
-  return /^(?:\s*\{\s*)?["']?(approver|policy|agent|driver|mode)["']?\s*:/m.test(text);
-}
-
-/**
- * A shortcut that gives the same answer as parsing: the first line that is not blank or a comment
- * starts, at column 0, with a policy key the textual check knows (plain, or the first key of a JSON
- * object). Such a line makes the document a mapping with that key, and if the document does not
- * parse, the textual check matches that line.
- */
-function startsWithPolicyKey(text: string): boolean {
-  let i = 0;
-  for (;;) {
-    const nl = text.indexOf('\n', i);
-    const line = text.slice(i, nl < 0 ? text.length : nl);
-    if (!/^[ \t]*(?:#.*)?\r?$/.test(line)) {
-      if (POLICY_KEY_LINE.test(line)) return true;
-      if (PLAIN_KEY_LINE.test(line) && !RISKY.test(line)) return laterPolicyKey(text, nl);
-      return /^\{\s*"(?:approver|policy|agent|driver|mode)"\s*:/.test(text.slice(i, i + 256));
-    }
-    if (nl < 0) return false;
-    i = nl + 1;
-  }
-}
-
-const POLICY_KEY_LINE = /^(?:approver|policy|agent|driver|mode)[ \t]*:(?:[ \t]|\r?$)/;
-const PLAIN_KEY_LINE = /^[A-Za-z_][A-Za-z0-9_-]*[ \t]*:(?:[ \t]|\r?$)/;
-/**
- * Characters that may start a construct spanning lines (quotes, flow collections, block
- * scalars) or other syntax this scan does not model; a line with any of them ends the scan.
- */
-const RISKY = /["'`[\]{}|>&*!%@?\t]/;
-
-/**
- * The document starts with a plain key at column 0 (a block mapping at indent 0): a later line
- * that starts at column 0 with a policy key the textual check knows is then a key of that
- * mapping, as long as no earlier line can carry content over lines (checked conservatively). If
- * the document does not parse, the textual check matches that line. `false` means "parse".
- */
-function laterPolicyKey(text: string, nl: number): boolean {
-  let i = nl + 1;
-  while (nl >= 0 && i < text.length) {
-    nl = text.indexOf('\n', i);
-    const line = text.slice(i, nl < 0 ? text.length : nl);
-    i = nl + 1;
-    if (/^[ \t]*(?:#.*)?\r?$/.test(line)) continue;
-    if (POLICY_KEY_LINE.test(line)) return true;
-    if (RISKY.test(line) || line.startsWith('---') || line.startsWith('...')) return false;
-  }
-  return false;
 }

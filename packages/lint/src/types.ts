@@ -192,6 +192,8 @@ export interface LintRun {
   infoCount: number;
   /** Problems with the configuration file or the paths given (not tied to a policy file). */
   diagnostics: Diagnostic[];
+  /** Files the folders held that are not linted, and why (`verdict lint --debug` lists them). */
+  skipped?: { file: string; reason: string }[];
   /** The rules that were known to this run (for SARIF and docs). */
   rules: readonly Rule[];
   /** The working directory paths are relative to. */

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { exitCodeFor } from '../src/exit-code.ts';
-import { lintFiles, textLooksLikePolicy } from '../src/lint-files.ts';
+import { carriesVerdictSchema, hasPolicyName, lintFiles } from '../src/lint-files.ts';
 import { RegexCache } from '../src/support/regex-cache.ts';
 import { lintSource } from '../src/runner.ts';
 
@@ -24,20 +24,34 @@ const errs = 'approver:\n  mode: pattern\n  reason: denied — only reads are al
 
 describe('lintFiles: finding files', () => {
   const dir = project({
-    'a.yaml': clean,
-    'nested/b.yml': warns,
+    'a.policy.yaml': clean,
+    'nested/verdict.yml': warns,
     'c.verdict': 'approver deny_all reason "denied — this job only reads; ask the operator"\n',
     'package.json': '{"name": "x", "version": "1.0.0"}',
+    'renovate.json': '{"extends": ["config:base"], "mode": "full", "allow": []}',
+    'configmap.yaml': 'apiVersion: v1\nkind: ConfigMap\ndata: {mode: strict}\nmode: x\npolicy: y\n',
     'docker-compose.yaml': 'services:\n  web: {image: nginx}\n',
+    'modeline.yaml': `# yaml-language-server: $schema=https://verdict.dev/schemas/policy-file.schema.json\n${clean}`,
+    'schema.json': '{"$schema": "./node_modules/@verdict/compiler/schemas/policy-file.schema.json", "approver": {"mode": ',
+    'other-schema.json': '{"$schema": "https://json.schemastore.org/renovate", "mode": "x"}',
     'notes.txt': 'approver: nope',
-    'node_modules/dep/policy.yaml': errs,
-    '.hidden/policy.yaml': errs,
-    'broken.json': '{"approver": {"mode": ',
+    'node_modules/dep/x.policy.yaml': errs,
+    '.hidden/x.policy.yaml': errs,
   });
-  it('walks folders by extension and content, skipping dependencies and hidden folders', () => {
+  it('lints the files whose name or schema says policy, skipping the rest, dependencies and hidden folders', () => {
     const run = lintFiles([], { cwd: dir });
-    expect(run.results.map((r) => r.file)).toEqual(['a.yaml', 'broken.json', 'c.verdict', 'nested/b.yml']);
-    expect(run.results.find((r) => r.file === 'broken.json')?.messages[0]?.ruleId).toBe('json/syntax');
+    expect(run.results.map((r) => r.file)).toEqual(['a.policy.yaml', 'c.verdict', 'modeline.yaml', 'nested/verdict.yml', 'schema.json']);
+    expect(run.results.find((r) => r.file === 'schema.json')?.messages[0]?.ruleId).toBe('json/syntax');
+    expect(run.skipped?.map((s) => s.file).sort()).toEqual(['configmap.yaml', 'docker-compose.yaml', 'other-schema.json', 'package.json', 'renovate.json']);
+    expect(run.skipped?.[0]?.reason).toMatch(/^not a policy by name/);
+  });
+  it('names and schemas', () => {
+    expect(['x.verdict', 'a.policy.yml', 'a.POLICY.json', 'verdict.yaml', 'verdict.json'].every(hasPolicyName)).toBe(true);
+    expect(['policy.yaml', 'verdict.config.yaml', 'averdict.yaml', 'settings.json', 'x.policy.txt'].some(hasPolicyName)).toBe(false);
+    expect(carriesVerdictSchema('#  yaml-language-server: $schema=../schemas/verdict.json\nx: 1\n')).toBe(true);
+    expect(carriesVerdictSchema('$schema: https://verdict.dev/schemas/policy.schema.json\n')).toBe(true);
+    expect(carriesVerdictSchema('a:\n  $schema: https://verdict.dev/x\n')).toBe(false);
+    expect(carriesVerdictSchema('# yaml-language-server: $schema=https://json.schemastore.org/github-workflow.json\n')).toBe(false);
   });
   it('lints a file named explicitly whatever its content', () => {
     const run = lintFiles(['docker-compose.yaml'], { cwd: dir });
@@ -47,13 +61,6 @@ describe('lintFiles: finding files', () => {
     const run = lintFiles(['nope.yaml'], { cwd: dir });
     expect(run.diagnostics.map((d) => [d.code, d.message])).toEqual([['lint/path-not-found', 'no such file or folder `nope.yaml`']]);
     expect(exitCodeFor(run)).toBe(2);
-  });
-  it('sniffs content', () => {
-    expect(textLooksLikePolicy('{"policy": {}}')).toBe(true);
-    expect(textLooksLikePolicy('agent:\n  name: x\n')).toBe(true);
-    expect(textLooksLikePolicy('[1, 2]')).toBe(false);
-    expect(textLooksLikePolicy('name: x\n')).toBe(false);
-    expect(textLooksLikePolicy('approver:\n  mode: [\n')).toBe(true);
   });
 });
 
@@ -71,7 +78,7 @@ describe('lintFiles: configuration', () => {
       ].join('\n'),
       'policies/p.yaml': `${warns}policy:\n  sandbox: read_only\n  approvals: {question: ask, on_reject: continue}\n`,
       'policies/generated/g.yaml': errs,
-      'other/o.yaml': errs,
+      'other/o.policy.yaml': errs,
     });
     const run = lintFiles([], { cwd: dir });
     expect(run.diagnostics).toEqual([]);
@@ -82,7 +89,7 @@ describe('lintFiles: configuration', () => {
     ]);
   });
   it('--driver wins over the configuration', () => {
-    const dir = project({ 'verdict.config.yaml': 'driver: claude\n', 'p.yaml': 'policy:\n  sandbox: read_only\n' });
+    const dir = project({ 'verdict.config.yaml': 'driver: claude\n', 'p.policy.yaml': 'policy:\n  sandbox: read_only\n' });
     expect(lintFiles([], { cwd: dir }).results[0]?.messages.some((m) => m.ruleId === 'policy/capability-unsupported')).toBe(true);
     expect(lintFiles([], { cwd: dir, driver: 'codex' }).results[0]?.messages.some((m) => m.ruleId === 'policy/capability-unsupported')).toBe(false);
   });
@@ -91,6 +98,32 @@ describe('lintFiles: configuration', () => {
     const run = lintFiles([], { cwd: dir, configPath: 'lint.yaml' });
     expect(run.diagnostics[0]?.code).toBe('lint/config-invalid');
     expect(exitCodeFor(run)).toBe(2);
+  });
+});
+
+describe('lintFiles: configuration discovery', () => {
+  const dir = project({
+    '.git/HEAD': 'ref: x\n',
+    'verdict.config.yaml': 'rules:\n  approver/default-allow: off\n',
+    'sub/deep/p.policy.yaml': warns,
+    'nested/verdict.config.yaml': 'rules:\n  approver/default-allow: error\n',
+    'nested/q.policy.yaml': warns,
+    'other.yaml': 'rules:\n  approver/default-allow: info\n',
+  });
+  const ids = (run: ReturnType<typeof lintFiles>) => run.results.map((r) => `${r.file}:${r.messages.map((m) => `${m.ruleId}:${m.severity}`).join(',')}`);
+  it('finds the nearest configuration from each file upward, from any working directory', () => {
+    expect(ids(lintFiles(['.'], { cwd: dir }))).toEqual(['nested/q.policy.yaml:approver/default-allow:error', 'sub/deep/p.policy.yaml:']);
+    expect(ids(lintFiles(['.'], { cwd: join(dir, 'sub/deep') }))).toEqual(['p.policy.yaml:']);
+  });
+  it('stops at the repository root', () => {
+    const inner = join(dir, 'repo');
+    mkdirSync(join(inner, '.git'), { recursive: true });
+    writeFileSync(join(inner, 'r.policy.yaml'), warns);
+    expect(ids(lintFiles(['.'], { cwd: inner }))).toEqual(['r.policy.yaml:approver/default-allow:warning']);
+  });
+  it('--config applies one file everywhere; --no-config-lookup uses none', () => {
+    expect(ids(lintFiles(['nested', 'sub'], { cwd: dir, configPath: 'other.yaml' }))).toEqual(['nested/q.policy.yaml:approver/default-allow:info', 'sub/deep/p.policy.yaml:approver/default-allow:info']);
+    expect(ids(lintFiles(['sub'], { cwd: dir, noConfigLookup: true }))).toEqual(['sub/deep/p.policy.yaml:approver/default-allow:warning']);
   });
 });
 
@@ -141,7 +174,7 @@ describe('lintFiles: driver descriptor files', () => {
 
 describe('lintFiles: the compiler’s strict reader, and names as they are', () => {
   it('a Latin-1 file, named or in a folder, is a located error and exit 2, never skipped or read leniently', () => {
-    const dir = project({ 'ok.yaml': clean });
+    const dir = project({ 'ok.yaml': clean, 'verdict.config.yaml': 'include: ["**/*.yaml"]\n' });
     const latin1 = Buffer.from('approver:\n  mode: deny_all\n  reason: "caf\xe9"\n', 'latin1');
     writeFileSync(join(dir, 'latin1.yaml'), latin1);
     mkdirSync(join(dir, 'sub'));
@@ -161,7 +194,7 @@ describe('lintFiles: the compiler’s strict reader, and names as they are', () 
     }
   });
   it('a FIFO and a device are refused without being read (no hang, no endless read)', () => {
-    const dir = project({});
+    const dir = project({ 'verdict.config.yaml': 'include: ["**/*.yaml"]\n' });
     expect(spawnSync('mkfifo', [join(dir, 'pipe.yaml')]).status).toBe(0);
     const run = lintFiles(['pipe.yaml', '/dev/zero'], { cwd: dir });
     expect(run.results.map((r) => [r.file, r.messages[0]?.ruleId])).toEqual([
@@ -174,7 +207,7 @@ describe('lintFiles: the compiler’s strict reader, and names as they are', () 
     expect(walked.results.map((r) => [r.file, r.messages[0]?.ruleId])).toEqual([['pipe.yaml', 'load/not-a-file']]);
   });
   it('keeps a backslash in a name, escapes control characters, and lints a name that is not UTF-8', () => {
-    const dir = project({ 'p/a\\b.yaml': clean, 'p/c\x1b[0m.yaml': clean });
+    const dir = project({ 'p/a\\b.yaml': clean, 'p/c\x1b[0m.yaml': clean, 'verdict.config.yaml': 'include: ["**/*.yaml"]\n' });
     writeFileSync(Buffer.concat([Buffer.from(join(dir, 'p', 'n')), Buffer.from([0xff]), Buffer.from('.yaml')]), clean);
     const run = lintFiles(['p'], { cwd: dir });
     expect(run.diagnostics).toEqual([]);

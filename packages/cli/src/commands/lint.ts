@@ -7,9 +7,13 @@ import { VERSION } from '../version.ts';
 
 const FORMATS = Object.keys(formatters) as FormatterName[];
 
-const USAGE = `usage: verdict lint [paths…] [-f FORMAT] [-o FILE] [--max-warnings N] [--driver NAME|FILE] [--hook-agent A] [--config FILE] [--quiet]
+const USAGE = `usage: verdict lint [paths…] [-f FORMAT] [-o FILE] [--max-warnings N] [--driver NAME|FILE] [--hook-agent A] [--config FILE] [--no-config-lookup] [--quiet] [--debug]
 
-Lints policy files (YAML, JSON and .verdict, found in folders by extension and by content):
+Lints policy files (YAML, JSON and .verdict). In a folder, a file is a policy when its name says so
+(*.verdict, *.policy.yaml|yml|json, verdict.yaml|yml|json), when the configuration's \`include\`
+names it, or when it names a Verdict schema (\`# yaml-language-server: $schema=…\` or a \`$schema\`
+key); other files are skipped (--debug says why). A file named as an argument is always linted.
+Checks:
 invalid values, regexes that cannot compile or never match, rules a model can walk around,
 Policies the chosen driver cannot honour. Rule docs: packages/lint/docs/rules/.
 
@@ -20,8 +24,12 @@ options:
   --driver D           check run Policies against this driver (a built-in name or a descriptor file)
   --hook-agent A       the agent whose hook runs the policies (claude, codex, gemini, cursor): turns on
                        the hook/* rules; a \`# verdict-hook-agent: A\` comment in a file wins
-  --config FILE        the configuration (default: verdict.config.yaml in the working directory)
+  -c, --config FILE    the configuration for every file (its globs relative to the working directory);
+                       default: the nearest verdict.config.yaml from each file's folder up to the
+                       repository root (a folder with .git), its globs relative to its own folder
+  --no-config-lookup   use no configuration file unless --config names one
   --quiet              report errors only
+  --debug              list the files that folders held and were not linted, and why
   -h, --help           show this help
 
 exit: 0 clean, 1 errors (or warnings above --max-warnings), 2 usage error or a run that failed`;
@@ -38,7 +46,9 @@ export const lintCommand: Command = {
       driver: { type: 'string' },
       'hook-agent': { type: 'string' },
       config: { type: 'string', short: 'c' },
+      'no-config-lookup': { type: 'boolean' },
       quiet: { type: 'boolean', short: 'q' },
+      debug: { type: 'boolean' },
     });
     if (values.help) return write(io.stdout, USAGE), 0;
     const format = (values.format ?? 'stylish') as FormatterName;
@@ -58,7 +68,9 @@ export const lintCommand: Command = {
       ...(values.driver !== undefined ? { driver: values.driver } : {}),
       ...(hookAgent !== undefined ? { hookAgent: hookAgent as HookAgent } : {}),
       ...(values.config !== undefined ? { configPath: values.config } : {}),
+      ...(values['no-config-lookup'] === true ? { noConfigLookup: true } : {}),
     });
+    if (values.debug) for (const s of run.skipped ?? []) write(io.stderr, `verdict lint: skipped \`${s.file}\`: ${s.reason}`);
     io.stderr.write(renderDiagnostics(run.diagnostics));
     const results = values.quiet
       ? run.results.map((r) => {
