@@ -1,7 +1,20 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { didYouMean } from '@verdict/engine';
 
 export class UsageError extends Error {
   override readonly name = 'UsageError';
+  /** Advice printed under the message (`did you mean \`--format\`?`). */
+  readonly help: string | undefined;
+  constructor(message: string, help?: string) {
+    super(message);
+    this.help = help;
+  }
+}
+
+/** `did you mean \`lint\`?` for a near miss of one of `names`, as `prefix` + name. */
+export function suggestName(word: string, names: readonly string[], prefix = ''): string | undefined {
+  const s = didYouMean(word, names);
+  return s === undefined ? undefined : `did you mean \`${prefix}${s}\`?`;
 }
 
 export interface CommandIo {
@@ -33,11 +46,18 @@ export interface Parsed<O extends Options> {
 
 /** parseArgs with strict checking, turning its exceptions into usage errors a person can read. */
 export function parse<const O extends Options>(argv: string[], options: O, allowPositionals = true): Parsed<O> {
+  const all = { ...options, help: { type: 'boolean', short: 'h' } } satisfies Options;
   try {
-    return parseArgs({ args: joinNegativeValues(argv, options), options: { ...options, help: { type: 'boolean', short: 'h' } }, allowPositionals, strict: true }) as unknown as Parsed<O>;
+    return parseArgs({ args: joinNegativeValues(argv, options), options: all, allowPositionals, strict: true }) as unknown as Parsed<O>;
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
-    throw new UsageError(message.replace(/\. To specify a positional argument.*$/s, '').replace(/^Unknown option/, 'unknown option'));
+    const unknown = /^Unknown option '(-{1,2})([^']*)'/.exec(message);
+    if (unknown) {
+      const [, dashes = '', name = ''] = unknown;
+      const help = dashes === '--' ? suggestName(name.split('=')[0] ?? name, Object.keys(all), '--') : undefined;
+      throw new UsageError(`unknown option \`${dashes}${name}\``, help);
+    }
+    throw new UsageError(message.replace(/\. To specify a positional argument.*$/s, ''));
   }
 }
 

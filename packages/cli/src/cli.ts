@@ -1,4 +1,4 @@
-import { type Command, type CommandIo, UsageError } from './args.ts';
+import { type Command, type CommandIo, suggestName, UsageError } from './args.ts';
 import { guardOutput } from './output.ts';
 /**
  * Every command, in the order `verdict --help` lists them. Implementations load on demand, so
@@ -68,7 +68,10 @@ export async function main(argv: string[], io: CommandIo = defaultIo()): Promise
   }
   const entry = commands.find((c) => c.name === name);
   if (!entry) {
-    io.stderr.write(`verdict: unknown command \`${name}\`\n${overview()}`);
+    const help = name.startsWith('--')
+      ? suggestName(name.slice(2), ['help', 'version', 'debug'], '--')
+      : suggestName(name, commands.map((c) => c.name));
+    io.stderr.write(`verdict: unknown command \`${name}\`\n${help ? `  help: ${help}\n` : ''}${overview()}`);
     return 2;
   }
   let command: Command | undefined;
@@ -77,7 +80,8 @@ export async function main(argv: string[], io: CommandIo = defaultIo()): Promise
     return await command.run(rest, io);
   } catch (err) {
     if (err instanceof UsageError && command) {
-      io.stderr.write(`verdict ${entry.name}: ${err.message}\n\n${command.usage}\n`);
+      const help = err.help ? `  help: ${err.help}\n` : '';
+      io.stderr.write(`verdict ${entry.name}: ${err.message}\n${help}\n${command.usage}\n`);
       return 2;
     }
     const message = err instanceof Error ? err.message : String(err);

@@ -16,7 +16,7 @@
  * ```
  */
 import { existsSync } from 'node:fs';
-import { readSourceFile } from '@verdict/compiler';
+import { editDistance, readSourceFile } from '@verdict/compiler';
 import { printable } from '@verdict/engine';
 import { join } from 'node:path';
 import { isMap, isScalar, LineCounter, parseDocument } from 'yaml';
@@ -209,18 +209,4 @@ function didYouMean(id: string, known: readonly string[]): string | undefined {
     }
   }
   return best !== undefined && bestD <= Math.max(2, Math.floor(id.length / 4)) ? `did you mean \`${best}\`?` : undefined;
-}
-
-function editDistance(a: string, b: string): number {
-  const row = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    let prev = row[0] ?? 0;
-    row[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const tmp = row[j] ?? 0;
-      row[j] = Math.min((row[j] ?? 0) + 1, (row[j - 1] ?? 0) + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
-      prev = tmp;
-    }
-  }
-  return row[b.length] ?? 0;
 }

@@ -1,25 +1,8 @@
-/** "Did you mean" support: optimal string alignment distance over lowercased words. */
-
-export function editDistance(a: string, b: string): number {
-  if (a === b) return 0;
-  if (a.length > 64 || b.length > 64) return Math.abs(a.length - b.length) + 64;
-  const rows = a.length + 1;
-  const cols = b.length + 1;
-  const d: number[] = new Array<number>(rows * cols).fill(0);
-  for (let i = 0; i < rows; i++) d[i * cols] = i;
-  for (let j = 0; j < cols; j++) d[j] = j;
-  for (let i = 1; i < rows; i++) {
-    for (let j = 1; j < cols; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      let v = Math.min(d[(i - 1) * cols + j]! + 1, d[i * cols + j - 1]! + 1, d[(i - 1) * cols + j - 1]! + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) {
-        v = Math.min(v, d[(i - 2) * cols + j - 2]! + 1);
-      }
-      d[i * cols + j] = v;
-    }
-  }
-  return d[rows * cols - 1]!;
-}
+/**
+ * The DSL's "did you mean": near misses of its keywords (lowercased words, one edit for a word of
+ * up to four letters, two above), over the compiler's one edit distance.
+ */
+import { editDistance } from '../did-you-mean.ts';
 
 /** Whether `word` is a near miss of `target`: same word in another case, or one or two edits away. */
 export function isNear(word: string, target: string): boolean {
