@@ -102,6 +102,10 @@ export class Metrics {
     out.push(`verdict_audit_dropped_total ${this.auditDropped}`);
     head('verdict_audit_write_errors_total', 'counter', 'Failed writes to the audit log.');
     out.push(`verdict_audit_write_errors_total ${this.auditWriteErrors}`);
+    head('process_resident_memory_bytes', 'gauge', 'Resident memory size in bytes.');
+    out.push(`process_resident_memory_bytes ${process.memoryUsage.rss()}`);
+    head('nodejs_heap_used_bytes', 'gauge', 'V8 heap in use, in bytes.');
+    out.push(`nodejs_heap_used_bytes ${process.memoryUsage().heapUsed}`);
     return `${out.join('\n')}\n`;
   }
 }

@@ -150,7 +150,10 @@ export function createDecisionServer(options: ServerOptions): DecisionServer {
     }
   };
 
-  /** After an early answer the rest of the body is read and dropped (so the client reads the answer), for at most the deadline. */
+  /**
+   * After an early answer the rest of the body is read and dropped, for at most the deadline: closing
+   * a socket with unread data resets it, and the client would lose the answer along with it.
+   */
   const discardRest = (ctx: Context): void => {
     ctx.req.removeAllListeners('data');
     ctx.req.removeAllListeners('end');
@@ -347,12 +350,12 @@ export function createDecisionServer(options: ServerOptions): DecisionServer {
     }
     // Over the bound: answered at once, without reading the body (its own request counts too).
     if (live.size > options.maxInflight) {
-      refuse(ctx, 503, 'overloaded', `the server has ${options.maxInflight} requests in progress: try again`, true);
+      refuse(ctx, 503, 'overloaded', `the server has ${options.maxInflight} requests in progress: try again`);
       return discardRest(ctx);
     }
     const declared = Number(req.headers['content-length'] ?? '0');
     if (declared > options.maxBodyBytes) {
-      refuse(ctx, 413, 'too_large', `the request body is longer than ${options.maxBodyBytes} bytes`, true);
+      refuse(ctx, 413, 'too_large', `the request body is longer than ${options.maxBodyBytes} bytes`);
       return discardRest(ctx);
     }
     const chunks: Buffer[] = [];
@@ -362,7 +365,7 @@ export function createDecisionServer(options: ServerOptions): DecisionServer {
       total += chunk.length;
       if (total > options.maxBodyBytes) {
         chunks.length = 0;
-        refuse(ctx, 413, 'too_large', `the request body is longer than ${options.maxBodyBytes} bytes`, true);
+        refuse(ctx, 413, 'too_large', `the request body is longer than ${options.maxBodyBytes} bytes`);
         discardRest(ctx);
         return;
       }
@@ -392,8 +395,17 @@ export function createDecisionServer(options: ServerOptions): DecisionServer {
     });
   };
 
-  const server = createServer({ keepAliveTimeout: 5000, requestTimeout: 0, headersTimeout: Math.max(1000, options.deadlineMs) }, handle);
-  // Connections that send nothing are closed by headersTimeout (Node checks it on idle sockets too).
+  // A connection whose request headers do not arrive within the deadline (one that sends nothing, or
+  // a byte at a time) is closed: Node checks headersTimeout every connectionsCheckingInterval.
+  const server = createServer(
+    {
+      keepAliveTimeout: 5000,
+      requestTimeout: 0,
+      headersTimeout: Math.max(1000, options.deadlineMs),
+      connectionsCheckingInterval: Math.max(250, Math.min(1000, Math.floor(options.deadlineMs / 2))),
+    },
+    handle,
+  );
   server.on('connection', (socket: Socket) => {
     sockets.add(socket);
     metrics.connections = sockets.size;
@@ -402,10 +414,16 @@ export function createDecisionServer(options: ServerOptions): DecisionServer {
       metrics.connections = sockets.size;
     });
   });
-  server.on('clientError', (_err, socket: Socket) => {
-    // A request that is not HTTP (or headers too large, or too slow): 400 and close.
-    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
-    else socket.destroy();
+  server.on('clientError', (err: NodeJS.ErrnoException, socket: Socket) => {
+    // A request that is not HTTP, headers too large, or headers too slow: 400 or 408, and close.
+    const status = err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? '408 Request Timeout' : '400 Bad Request';
+    if (socket.writable) socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+    setTimeout(() => socket.destroy(), 1000).unref();
+  });
+  // A client that asks before sending a large body (curl does, past 1 MB) is refused before it sends it.
+  server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => {
+    if (Number(req.headers['content-length'] ?? '0') <= options.maxBodyBytes) res.writeContinue();
+    handle(req, res);
   });
 
   return {
