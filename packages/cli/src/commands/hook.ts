@@ -108,6 +108,11 @@ export const hookCommand: Command = {
       if (typeof d === 'string') usageProblem ??= d.replace('--deadline', '--server-timeout');
       else serverTimeoutMs = d;
     }
+    if (typeof values['server'] === 'string') {
+      const { parseAddress } = await import('../serve/address.ts');
+      const a = parseAddress(values['server']);
+      if ('message' in a) usageProblem ??= `\`--server\`: ${a.message} (${a.help})`;
+    }
     const { runHook } = await import('../hook/run.ts');
     const code = await runHook(
       {

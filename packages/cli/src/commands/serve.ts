@@ -89,7 +89,7 @@ export const serveCommand: Command = {
     if (positionals.length > 0) throw new UsageError(`unexpected argument \`${positionals[0]}\``);
     const { parseAddress, isLocal, showAddress } = await import('../serve/address.ts');
     const address = parseAddress(values.listen ?? '127.0.0.1:8787');
-    if (typeof address === 'string') throw new UsageError(address);
+    if ('message' in address) throw new UsageError(address.message, address.help);
     const maxBodyBytes = values['max-body'] === undefined ? 8 * 1024 * 1024 : parseSize('max-body', values['max-body']);
     const maxInflight = values['max-inflight'] === undefined ? 512 : parseCount('max-inflight', values['max-inflight'], 1);
     const logMax = values['log-max-size'] === undefined ? 64 * 1024 * 1024 : parseSize('log-max-size', values['log-max-size']);

@@ -183,8 +183,8 @@ async function decide(options: HookOptions, io: CommandIo, state: CallState): Pr
 async function fromServer(options: HookOptions, text: string, state: CallState): Promise<Outcome | undefined> {
   const { parseAddress } = await import('../serve/address.ts');
   const address = parseAddress(options.server!);
-  if (typeof address === 'string') {
-    state.server = `not used: ${address}`;
+  if ('message' in address) {
+    state.server = `not used: ${address.message}`;
     return undefined;
   }
   const { askServer } = await import('../serve/client.ts');
