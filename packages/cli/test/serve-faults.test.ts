@@ -16,10 +16,13 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { repoRoot, runCli } from './harness.ts';
 import { readAnswer } from './hook-agent-models.ts';
 import { shellPayload } from './hook-payloads.ts';
-import { BIN, call, post, type Response, serve, until } from './serve-harness.ts';
+import { BIN, call, post, type Response, killAll, serve, until } from './serve-harness.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'verdict-serve-faults-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+afterAll(() => {
+  killAll();
+  rmSync(dir, { recursive: true, force: true });
+});
 
 const V1 = 'approver: {mode: pattern, default: deny, allow: [{tool: bash, match: "ls -la"}, {tool: shell, match: "git status"}]}\n';
 const INVALID = 'approver: {mode: pattern, default: deny, allow: [{tool: bash, match: "ls -la("}]}\n';

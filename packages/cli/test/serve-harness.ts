@@ -19,6 +19,14 @@ export interface Served {
   stop(): Promise<number | string>;
 }
 
+const started = new Set<ChildProcess>();
+
+/** Kills every server a test started that is still running (a failed test must not leave one behind). */
+export function killAll(): void {
+  for (const child of started) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  started.clear();
+}
+
 /** Starts `verdict serve --policy POLICY --listen unix:SOCKET ARGS`; resolves once it listens. */
 export function serve(policy: string, socket: string, args: string[] = [], env: Record<string, string> = {}): Promise<Served> {
   const child = spawn(process.execPath, [BIN, 'serve', '--policy', policy, '--listen', `unix:${socket}`, ...args], {
@@ -26,6 +34,7 @@ export function serve(policy: string, socket: string, args: string[] = [], env: 
     env: { ...process.env, ...env },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
+  started.add(child);
   let err = '';
   const exited = new Promise<number | string>((resolve) => child.on('exit', (code, signal) => resolve(code ?? signal ?? -1)));
   return new Promise((resolve, reject) => {

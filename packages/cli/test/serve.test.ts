@@ -14,7 +14,7 @@ import type { HookAgent } from '@verdict/engine';
 import { repoRoot, runCli } from './harness.ts';
 import { readAnswer } from './hook-agent-models.ts';
 import { EVENT_KINDS, shellPayload } from './hook-payloads.ts';
-import { BIN, call, post, type Served, serve } from './serve-harness.ts';
+import { BIN, call, post, killAll, type Served, serve } from './serve-harness.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'verdict-serve-'));
 const POLICY = join(dir, 'policy.yaml');
@@ -42,6 +42,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await server?.stop();
+  killAll();
   rmSync(dir, { recursive: true, force: true });
 });
 

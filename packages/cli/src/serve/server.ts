@@ -120,7 +120,7 @@ export function createDecisionServer(options: ServerOptions): DecisionServer {
     if (ctx.answered) return;
     ctx.answered = true;
     try {
-      ctx.res.writeHead(status, headers(ctx, version, extra));
+      ctx.res.writeHead(status, { ...headers(ctx, version, extra), 'Content-Length': String(Buffer.byteLength(body)) });
       ctx.res.end(body);
     } catch {
       // the client is gone; nothing to answer
