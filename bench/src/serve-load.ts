@@ -1,7 +1,8 @@
 // `verdict serve` under load: the built command in a child process, the 100-rule corpus policy, the
 // corpus's tool calls as POST /v1/decide requests from a lean HTTP/1.1 client (keep-alive
 // connections, one request in flight on each), over the unix socket and over loopback TCP.
-//   pnpm --filter @verdict/bench exec tsx src/serve-load.ts [--quick]
+//   pnpm build && pnpm --filter @verdict/bench exec tsx src/serve-load.ts [--quick]
+//   ONLY=unix|reloads|memory|curl runs one section; RATE=N changes the open loop's 5,000/s
 // Sections:
 //   throughput  closed loop, 16 connections: requests/s, client and server p50/p99/p99.9
 //   rate        open loop at 5,000 requests/s (latency from the scheduled send time, so a stall
@@ -23,6 +24,8 @@ import type { ApprovalRequest, CompiledApprover } from '@verdict/engine';
 import { makeCalls, makePolicy } from './corpus.ts';
 
 const quick = process.argv.includes('--quick');
+const RATE = Number(process.env['RATE'] ?? 5000);
+const ONLY = process.env['ONLY'];
 const root = join(dirname(fileURLToPath(import.meta.url)), '../..');
 const bin = join(root, 'packages/cli/bin/verdict.mjs');
 const dir = mkdtempSync(join(tmpdir(), 'verdict-serve-load-'));
@@ -44,6 +47,8 @@ function writeAtomically(text: string): void {
 
 const calls = makeCalls(10_000);
 const bodies = calls.map((c) => Buffer.from(JSON.stringify(c)));
+/** Each request's whole bytes, head and body, made once: one write per request. */
+const requests = bodies.map((b) => Buffer.concat([Buffer.from(`POST /v1/decide HTTP/1.1\r\nHost: verdict\r\nContent-Type: application/json\r\nContent-Length: ${b.length}\r\n\r\n`), b]));
 
 interface Answer {
   status: number;
@@ -94,16 +99,17 @@ class Connection {
     this.failed = undefined;
     p?.(answer);
   }
-  send(body: Buffer, path = '/v1/decide'): Promise<Answer> {
+  /** Sends one whole request (head and body). */
+  send(request: Buffer): Promise<Answer> {
     if (this.closed) return Promise.reject(new Error('connection closed'));
     return new Promise((resolve, reject) => {
       this.pending = resolve;
       this.failed = reject;
-      this.socket.write(`POST ${path} HTTP/1.1\r\nHost: verdict\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`);
-      this.socket.write(body);
+      this.socket.write(request);
     });
   }
   get(path: string): Promise<Answer> {
+    if (this.closed) return Promise.reject(new Error('connection closed'));
     return new Promise((resolve, reject) => {
       this.pending = resolve;
       this.failed = reject;
@@ -116,8 +122,12 @@ class Connection {
   }
 }
 
+const running = new Set<ChildProcess>();
+
 function startServer(listen: string, extra: string[] = []): Promise<{ child: ChildProcess; address: string }> {
   const child = spawn(process.execPath, [bin, 'serve', '--policy', policyFile, '--listen', listen, '--max-inflight', '4096', ...extra], { stdio: ['ignore', 'ignore', 'pipe'] });
+  running.add(child);
+  child.on('exit', () => running.delete(child));
   let err = '';
   return new Promise((resolve, reject) => {
     child.stderr!.on('data', (c: Buffer) => {
@@ -161,7 +171,7 @@ async function closedLoop(cs: Connection[], total: number): Promise<{ rate: numb
       while (next < total) {
         const i = next++;
         const t = performance.now();
-        const a = await c.send(bodies[i % bodies.length]!);
+        const a = await c.send(requests[i % requests.length]!);
         client.push(performance.now() - t);
         server.push(a.serverMs);
         if (a.status !== 200) failed++;
@@ -187,7 +197,7 @@ async function openLoop(cs: Connection[], perSecond: number, total: number, onAn
   const waiting: number[] = []; // due times with no free connection yet
   return new Promise((resolve) => {
     const issue = (c: Connection, i: number, due: number): void => {
-      c.send(bodies[i % bodies.length]!).then(
+      c.send(requests[i % requests.length]!).then(
         (a) => {
           client.push(performance.now() - due);
           server.push(a.serverMs);
@@ -224,8 +234,11 @@ async function openLoop(cs: Connection[], perSecond: number, total: number, onAn
   });
 }
 
-async function metric(c: Connection, name: string): Promise<number> {
-  const a = await c.get('/metrics');
+/** A value from /metrics, on a fresh connection (an idle one is closed by the server after 5 s). */
+async function metric(target: { path: string }, name: string): Promise<number> {
+  const [c] = await connections(target, 1);
+  const a = await c!.get('/metrics');
+  c!.close();
   const line = a.body.split('\n').find((l) => l.startsWith(`${name} `));
   return Number(line?.split(' ')[1]);
 }
@@ -233,7 +246,7 @@ async function metric(c: Connection, name: string): Promise<number> {
 async function main(): Promise<void> {
   console.log(`node ${process.version}, ${quick ? 'quick' : 'full'} run, 100-rule corpus policy, ${bodies.length} distinct calls (median body ${[...bodies].map((b) => b.length).sort((a, b) => a - b)[bodies.length >> 1]} B)`);
   writeAtomically(policyText(0));
-  for (const transport of ['unix', 'tcp'] as const) {
+  for (const transport of ONLY === undefined ? (['unix', 'tcp'] as const) : ONLY === 'unix' ? (['unix'] as const) : ([] as const)) {
     const { child, address } = await startServer(transport === 'unix' ? `unix:${socketPath}` : '127.0.0.1:0');
     const target = transport === 'unix' ? { path: socketPath } : { host: '127.0.0.1', port: Number(address.split(':').at(-1)) };
     const cs = await connections(target, 16);
@@ -243,7 +256,7 @@ async function main(): Promise<void> {
     console.log(`[${transport}]   client ${stats(t.client)}`);
     console.log(`[${transport}]   server ${stats(t.server)}`);
     const open = await connections(target, 48);
-    const o = await openLoop([...cs, ...open], 5000, quick ? 25_000 : 100_000);
+    const o = await openLoop([...cs, ...open], RATE, quick ? 25_000 : 100_000);
     console.log(`[${transport}] 5,000 requests/s open loop, 64 connections: failed ${o.failed}, requests that waited for a free connection ${o.late}`);
     console.log(`[${transport}]   client ${stats(o.client)}`);
     console.log(`[${transport}]   server ${stats(o.server)}`);
@@ -252,7 +265,7 @@ async function main(): Promise<void> {
   }
 
   // Reloads under load: texts 1..100 written while requests flow; every tenth is invalid.
-  {
+  if (ONLY === undefined || ONLY === 'reloads') {
     writeAtomically(policyText(0));
     const { child } = await startServer(`unix:${socketPath}`, ['--no-watch']);
     const cs = await connections({ path: socketPath }, 64);
@@ -292,8 +305,8 @@ async function main(): Promise<void> {
     }
     const invalid = plan.slice(1, reloads + 1).filter((t) => t.bad);
     clearInterval(reloadTimer);
-    const ok = await metric(cs[0]!, 'verdict_policy_reloads_total{result="ok"}');
-    const failedReloads = await metric(cs[0]!, 'verdict_policy_reloads_total{result="failed"}');
+    const ok = await metric({ path: socketPath }, 'verdict_policy_reloads_total{result="ok"}');
+    const failedReloads = await metric({ path: socketPath }, 'verdict_policy_reloads_total{result="failed"}');
     console.log(`[reloads] ${reloads} texts written and SIGHUP sent (${invalid.length} invalid) during ${total} requests at 5,000/s, 64 connections: reloads ok ${ok}, failed ${failedReloads}; ${seen.size} versions answered`);
     console.log(`[reloads]   failed requests ${o.failed}, answers from a version that did not load or deciding otherwise than it: ${wrong.length}${wrong.length ? ` (${wrong.slice(0, 3).join('; ')})` : ''}`);
     console.log(`[reloads]   client ${stats(o.client)}`);
@@ -303,29 +316,28 @@ async function main(): Promise<void> {
   }
 
   // Memory over 1M requests.
-  {
+  if (ONLY === undefined || ONLY === 'memory') {
     writeAtomically(policyText(0));
     const { child } = await startServer(`unix:${socketPath}`);
     const cs = await connections({ path: socketPath }, 16);
-    const probe = (await connections({ path: socketPath }, 1))[0]!;
     const total = quick ? 100_000 : 1_000_000;
     await closedLoop(cs, 20_000);
     const rows: string[] = [];
     const t0 = performance.now();
     for (let k = 0; k < 10; k++) {
       await closedLoop(cs, total / 10);
-      const rss = await metric(probe, 'process_resident_memory_bytes');
-      const heap = await metric(probe, 'nodejs_heap_used_bytes');
+      const rss = await metric({ path: socketPath }, 'process_resident_memory_bytes');
+      const heap = await metric({ path: socketPath }, 'nodejs_heap_used_bytes');
       rows.push(`${(((k + 1) * total) / 10 / 1000).toFixed(0)}k: rss ${(rss / 2 ** 20).toFixed(1)} MiB heap ${(heap / 2 ** 20).toFixed(1)} MiB`);
     }
     console.log(`[memory] ${total} requests in ${((performance.now() - t0) / 1000).toFixed(1)} s; server after each tenth:`);
     for (const r of rows) console.log(`[memory]   ${r}`);
-    for (const c of [...cs, probe]) c.close();
+    for (const c of cs) c.close();
     await stopServer(child);
   }
 
   // Claude Code's http hook, through curl over the socket.
-  {
+  if (ONLY === undefined || ONLY === 'curl') {
     const claude = spawnSync('curl', ['--version']);
     if (claude.status !== 0) console.log('[curl] curl not found: skipped');
     else {
@@ -336,17 +348,28 @@ async function main(): Promise<void> {
       const n = quick ? 200 : 1000;
       const total: number[] = [];
       const wall: number[] = [];
+      const server: number[] = [];
+      const baseline: number[] = [];
+      const curl = (args: string[]): { code: string; ms: number; serverMs: number } => {
+        const r = spawnSync('curl', ['-s', '-o', '/dev/null', '-D', '-', '-w', '%{http_code} %{time_total}\n', '--unix-socket', socketPath, ...args], { encoding: 'utf8' });
+        const last = r.stdout.trimEnd().split('\n').at(-1)!.split(' ');
+        return { code: last[0]!, ms: Number(last[1]) * 1000, serverMs: Number(/server-timing: verdict;dur=([\d.]+)/i.exec(r.stdout)?.[1] ?? 'NaN') };
+      };
+      // In turns with a baseline in the same run: the same curl asking /healthz (no decision, no body).
       for (let i = 0; i < n; i++) {
         const t = performance.now();
-        const r = spawnSync('curl', ['-s', '-o', '/dev/null', '-w', '%{http_code} %{time_total}', '--unix-socket', socketPath, '-H', 'Content-Type: application/json', '--data-binary', `@${payload}`, 'http://verdict/v1/hooks/claude'], { encoding: 'utf8' });
+        const a = curl(['-H', 'Content-Type: application/json', '--data-binary', `@${payload}`, 'http://verdict/v1/hooks/claude']);
         wall.push(performance.now() - t);
-        const [code, secs] = r.stdout.split(' ');
-        if (code !== '200') throw new Error(`curl: ${r.stdout} ${r.stderr}`);
-        total.push(Number(secs) * 1000);
+        if (a.code !== '200') throw new Error(`curl answered ${a.code}`);
+        total.push(a.ms);
+        server.push(a.serverMs);
+        baseline.push(curl(['http://verdict/healthz']).ms);
       }
       console.log(`[curl] ${n} Claude Code PreToolUse payloads, one curl per call over the socket:`);
-      console.log(`[curl]   round trip (curl time_total) ${stats(total)}`);
-      console.log(`[curl]   curl process wall time       ${stats(wall)}`);
+      console.log(`[curl]   round trip (curl time_total)  ${stats(total)}`);
+      console.log(`[curl]   server's part (Server-Timing) ${stats(server)}`);
+      console.log(`[curl]   baseline: GET /healthz        ${stats(baseline)}`);
+      console.log(`[curl]   curl process wall time        ${stats(wall)}`);
       await stopServer(child);
     }
   }
@@ -355,5 +378,6 @@ async function main(): Promise<void> {
 try {
   await main();
 } finally {
+  for (const child of running) child.kill('SIGKILL');
   rmSync(dir, { recursive: true, force: true });
 }
