@@ -252,7 +252,8 @@ export function createDecisionServer(options: ServerOptions): DecisionServer {
       nativeAsk: ctx.nativeAsk === true,
       ...(ctx.badAgent !== undefined ? { usageProblem: `unknown agent \`${ctx.badAgent}\` in the path (want claude, codex, gemini or cursor)` } : {}),
     };
-    void answerPayload(text, payloadOptions, state, () => loaded.approver).then((outcome) => {
+    void answerPayload(text, payloadOptions, state, () => loaded.approver)
+      .then((outcome) => {
       if (outcome.error === 'internal') metrics.error('internal');
       else if (outcome.error) metrics.error('bad_request');
       metrics.decision('hooks', outcome.decision, ruleName(outcome.ruleRef));
@@ -281,7 +282,8 @@ export function createDecisionServer(options: ServerOptions): DecisionServer {
           'Verdict-Exit-Code': String(answer.exitCode),
         });
       }
-    });
+    })
+      .catch((err: unknown) => refuse(ctx, 500, 'internal', `internal error: ${err instanceof Error ? err.message : String(err)}`));
   };
 
   const health = (ctx: Context): void => {
@@ -297,8 +299,20 @@ export function createDecisionServer(options: ServerOptions): DecisionServer {
     send(ctx, shuttingDown ? 503 : 200, `${JSON.stringify(body)}\n`, current.version, { 'Content-Type': 'application/json' });
   };
 
+  /** Every request, whatever happens in {@link serveRequest}: an exception is answered as the deny (500), never a crash. */
   const handle = (req: IncomingMessage, res: ServerResponse): void => {
     const began = performance.now();
+    try {
+      serveRequest(req, res, began);
+    } catch (err) {
+      const ctx = [...live].find((c) => c.req === req) ?? { req, res, route: 'other' as Route, began, answered: false };
+      if (!live.has(ctx)) live.add(ctx);
+      refuse(ctx, 500, 'internal', `internal error: ${err instanceof Error ? err.message : String(err)}`);
+      discardRest(ctx);
+    }
+  };
+
+  const serveRequest = (req: IncomingMessage, res: ServerResponse, began: number): void => {
     const url = req.url ?? '/';
     const q = url.indexOf('?');
     const path = q === -1 ? url : url.slice(0, q);
@@ -308,7 +322,7 @@ export function createDecisionServer(options: ServerOptions): DecisionServer {
     if (path === '/v1/decide') route = 'decide';
     else if (path === '/v1/hooks' || path.startsWith('/v1/hooks/')) {
       route = 'hooks';
-      agentSegment = path.length > '/v1/hooks/'.length ? decodeURIComponent(path.slice('/v1/hooks/'.length)) : undefined;
+      agentSegment = path.length > '/v1/hooks/'.length ? path.slice('/v1/hooks/'.length) : undefined;
     } else if (path === '/healthz') route = 'healthz';
     else if (path === '/metrics') route = 'metrics';
     const ctx: Context = { req, res, route: route ?? 'decide', began, answered: false };
