@@ -134,6 +134,30 @@ describe('verdict serve under faults', () => {
     expect(lines.map((l) => l.server)).toEqual([expect.stringMatching(/^fell back to in-process: /), expect.stringMatching(/^fell back to in-process: /)]);
   });
 
+  it('a server that does not answer within --server-timeout: the hook decides in-process', async () => {
+    const { policy, socket } = fresh();
+    const s = await serve(policy, socket, [], { VERDICT_HOOK_FAULT: 'hang' });
+    try {
+      const log = join(dir, 'slow-server.log');
+      const payload = shellPayload('codex', 'PreToolUse', 'rm -rf /');
+      const remote = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
+        const child = spawn(process.execPath, [BIN, 'hook', '--agent', 'codex', '--policy', policy, '--server', `unix:${socket}`, '--server-timeout', '300ms', '--log', log], { cwd: repoRoot });
+        let stdout = '';
+        let stderr = '';
+        child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+        child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+        child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
+        child.stdin.end(payload);
+      });
+      const local = await runCli(['hook', '--agent', 'codex', '--policy', policy], payload);
+      expect(remote).toEqual({ code: local.code, stdout: local.stdout, stderr: local.stderr });
+      expect(readAnswer('codex', 'PreToolUse', remote)).toBe('blocked');
+      expect(JSON.parse(readFileSync(log, 'utf8')).server).toBe('fell back to in-process: no answer within 300 ms');
+    } finally {
+      await s.stop();
+    }
+  });
+
   it('a body of 100 MB is refused with the deny (413), without holding it, and the server goes on', async () => {
     const { policy, socket } = fresh();
     const s = await serve(policy, socket);

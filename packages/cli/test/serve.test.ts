@@ -99,9 +99,9 @@ describe('POST /v1/decide', () => {
 });
 
 /** `verdict hook` as an agent runs it, with `--server` or without; the hook's log says whether the server answered. */
-function hookProcess(agent: HookAgent, payload: string, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+function hookProcess(agent: HookAgent, payload: string, args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, 'hook', '--agent', agent, '--policy', POLICY, ...args], { cwd: repoRoot, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, 'hook', '--agent', agent, '--policy', POLICY, ...args], { cwd: repoRoot, stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, ...env } });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
@@ -203,6 +203,13 @@ describe('a server of its own', () => {
       expect(wrong.status).toBe(401);
       const yes = await post(sock, '/v1/decide', '{"toolName":"bash","input":"{\\"command\\":\\"ls\\"}"}', { Authorization: 'Bearer s3cret' });
       expect(JSON.parse(yes.body).decision).toBe('allow');
+      // verdict hook --server sends the token from VERDICT_SERVE_TOKEN; without it, it is refused and decides in-process
+      const log = join(dir, 'tok-hook.log');
+      const payload = shellPayload('claude', 'PreToolUse', 'git status');
+      const withToken = await hookProcess('claude', payload, ['--server', `unix:${sock}`, '--log', log], { VERDICT_SERVE_TOKEN: 's3cret' });
+      const without = await hookProcess('claude', payload, ['--server', `unix:${sock}`, '--log', log], { VERDICT_SERVE_TOKEN: '' });
+      expect(withToken).toEqual(without);
+      expect(readFileSync(log, 'utf8').trim().split('\n').map((l) => JSON.parse(l).server)).toEqual([expect.stringMatching(/^answered by sha256:/), 'fell back to in-process: status 401']);
     } finally {
       await s.stop();
     }
