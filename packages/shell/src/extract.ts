@@ -226,6 +226,7 @@ class Walker {
 
   /** Compound commands: every statement list, and every word or expression that can hold a substitution. */
   private compound(node: Node, ctx: Ctx): void {
+    const mark = this.stack.length;
     const items: Work[] = [];
     const lists: StatementNode[][] = [];
     switch (node.type) {
@@ -267,11 +268,13 @@ class Walker {
         return;
     }
     for (const l of lists) items.push({ kind: 'statements', list: l, ctx });
-    this.pushAll(items);
+    // Under the words' substitutions (pushed above), which come first in the text.
+    this.stack.splice(mark, 0, ...items.reverse());
   }
 
   /** A simple command: its words' substitutions, its assignments, then its argv. */
   private simple(node: Node, ctx: Ctx): void {
+    const mark = this.stack.length;
     const name = node.name as WordNode | null;
     const args = (node.args as WordNode[]) ?? [];
     const assignments = (node.assignments as { name: string; value: WordNode | null; array: WordNode[] | null }[]) ?? [];
@@ -289,7 +292,8 @@ class Walker {
     }
     const words = [name, ...args];
     this.words(words, ctx);
-    this.argv(words.map((w) => staticWord(w)), ctx, redirects);
+    // The argv under its substitutions (and its assignments' and redirections'): they run first, and are reported first.
+    this.stack.splice(mark, 0, { kind: 'argv', words: words.map((w) => staticWord(w)), ctx, redirects });
   }
 
   /** Judges argv[0]: wrappers, shells, eval, and finally the command itself. */
@@ -333,9 +337,6 @@ class Walker {
           }
           this.stack.push({ kind: 'script', text: parts.join(' '), ctx: { ...inner, depth: ctx.depth + 1 } });
           return;
-        }
-        if (base === 'xargs' || base === 'find') {
-          /* not reached: xargs has its own branch below */
         }
         this.stack.push({ kind: 'argv', words: r.words, ctx: inner, redirects });
         return;
@@ -391,7 +392,7 @@ class Walker {
         if (action !== undefined && !action.startsWith('-') && args.length > first + 1) scripts.push(action);
       }
       this.emit(here, ctx, redirects);
-      for (const s of scripts) this.stack.push({ kind: 'script', text: s, ctx: { ...inner, depth: ctx.depth + 1 } });
+      this.pushAll(scripts.map((text): Work => ({ kind: 'script', text, ctx: { ...inner, depth: ctx.depth + 1 } })));
       return;
     }
 
@@ -399,7 +400,7 @@ class Walker {
       const r = findCommands(args);
       this.emit(here, ctx, redirects);
       if (r.unknown) this.unknown(`\`find\` ${r.unknown}`, ctx.span);
-      for (const cmd of r.commands) this.stack.push({ kind: 'argv', words: cmd, ctx: inner, redirects: [] });
+      this.pushAll(r.commands.map((words): Work => ({ kind: 'argv', words, ctx: inner, redirects: [] })));
       return;
     }
 
@@ -442,13 +443,13 @@ class Walker {
    */
   private words(words: WordNode[], ctx: Ctx): void {
     const items: Work[] = [];
-    const todo: unknown[] = [...words];
+    const todo: unknown[] = [...words].reverse();
     while (todo.length > 0) {
       const n = todo.pop();
       if (++this.steps > LIMITS.maxSteps) return;
       if (n === null || typeof n !== 'object') continue;
       if (Array.isArray(n)) {
-        for (const x of n) todo.push(x);
+        for (let i = n.length - 1; i >= 0; i--) todo.push(n[i]);
         continue;
       }
       const node = n as Node;
@@ -472,10 +473,8 @@ class Walker {
           break;
         }
       }
-      for (const key in node) {
-        const v = node[key];
-        if (v !== null && typeof v === 'object') todo.push(v);
-      }
+      const children = Object.values(node);
+      for (let i = children.length - 1; i >= 0; i--) if (children[i] !== null && typeof children[i] === 'object') todo.push(children[i]);
     }
     this.pushAll(items);
   }
