@@ -130,7 +130,11 @@ export function judge(rules: CompiledCommandRules, text: string): ShellJudgement
       for (const r of rules[list]) {
         const hit = broadMatch(r, cmd);
         if (hit) {
-          return { decision: list, reason: r.rule.reason ?? `\`${show(hit.layer)}\` matches ${list} rule ${describe(r)}${hit.redirect ? ` (writes to \`${hit.redirect.target ?? '…'}\`)` : ''}`, command: cmd, ...(hit.redirect ? { redirect: hit.redirect } : {}), rule: { list, index: r.index }, span: cmd.span, commands };
+          const reason =
+            r.command === undefined
+              ? `the write to \`${hit.redirect!.target ?? '…'}\` by \`${show(cmd)}\` matches ${list} rule ${describe(r)}`
+              : `\`${show(hit.layer)}\` matches ${list} rule ${describe(r)}${hit.redirect ? ` (writing to \`${hit.redirect.target ?? '…'}\`)` : ''}`;
+          return { decision: list, reason: r.rule.reason ?? reason, command: cmd, ...(hit.redirect ? { redirect: hit.redirect } : {}), rule: { list, index: r.index }, span: cmd.span, commands };
         }
       }
     }
