@@ -109,8 +109,10 @@ type Work =
   | { kind: 'script'; text: string; ctx: Ctx }
   | { kind: 'statements'; list: StatementNode[]; ctx: Ctx }
   | { kind: 'command'; node: Node; ctx: Ctx }
-  | { kind: 'argv'; words: (string | null)[]; ctx: Ctx; redirects: Redirect[] };
+  | { kind: 'argv'; words: (string | null)[]; ctx: Ctx; redirects: Redirect[]; stdin?: string | null | undefined };
 
+/** Builtins that assign variables named in their arguments. */
+const ASSIGNING = new Set(['printf', 'read', 'mapfile', 'readarray', 'getopts']);
 const WRITE_OPERATORS = new Set(['>', '>>', '>|', '&>', '&>>', '<>']);
 const NOT_FILES = new Set(['/dev/null', '/dev/stdout', '/dev/stderr', '/dev/tty']);
 
@@ -148,7 +150,7 @@ class Walker {
       if (w.kind === 'script') this.script(w.text, w.ctx);
       else if (w.kind === 'statements') this.statements(w.list, w.ctx);
       else if (w.kind === 'command') this.command(w.node, w.ctx);
-      else this.argv(w.words, w.ctx, w.redirects);
+      else this.argv(w.words, w.ctx, w.redirects, w.stdin);
     }
   }
 
@@ -293,11 +295,12 @@ class Walker {
     const words = [name, ...args];
     this.words(words, ctx);
     // The argv under its substitutions (and its assignments' and redirections'): they run first, and are reported first.
-    this.stack.splice(mark, 0, { kind: 'argv', words: words.map((w) => staticWord(w)), ctx, redirects });
+    this.stack.splice(mark, 0, { kind: 'argv', words: words.map((w) => staticWord(w)), ctx, redirects, stdin: hereText(node.redirections as Node[] | undefined) });
   }
 
   /** Judges argv[0]: wrappers, shells, eval, and finally the command itself. */
-  private argv(words: (string | null)[], ctx: Ctx, redirects: Redirect[]): void {
+  /** `stdin`: the text of a heredoc or here-string (`null` when it has expansions), if there is one. */
+  private argv(words: (string | null)[], ctx: Ctx, redirects: Redirect[], stdin?: string | null): void {
     const program = words[0];
     if (program === null || program === undefined) {
       this.unknown('a program name that is not static (a variable, substitution, glob or brace expansion) cannot be judged', ctx.span);
@@ -313,6 +316,16 @@ class Walker {
       for (const a of args) {
         const m = a === null ? null : /^([A-Za-z_][A-Za-z0-9_]*)\+?=/.exec(a);
         if (m && isDangerousVariable(m[1]!)) this.unknown(`assigning \`${m[1]}\` changes what a command runs`, ctx.span);
+      }
+    }
+    if (ASSIGNING.has(base)) {
+      // `printf -v PATH`, `read PATH`, `mapfile PATH`: an assignment by another name.
+      for (const a of args) {
+        const m = a === null ? null : /^(?:-v)?([A-Za-z_][A-Za-z0-9_]*)$/.exec(a);
+        if (m && isDangerousVariable(m[1]!)) this.unknown(`\`${base}\` assigns \`${m[1]}\`, which changes what a command runs`, ctx.span);
+      }
+      if ((base === 'mapfile' || base === 'readarray') && args.some((a) => a === null || /^-[a-zA-Z]*C/.test(a))) {
+        this.unknown(`\`${base} -C\` runs a callback that is not analysed`, ctx.span);
       }
     }
     if ((base === 'hash' && args.some((a) => a === null || /^-[a-z]*p/.test(a))) || base === 'enable') {
@@ -338,7 +351,7 @@ class Walker {
           this.stack.push({ kind: 'script', text: parts.join(' '), ctx: { ...inner, depth: ctx.depth + 1 } });
           return;
         }
-        this.stack.push({ kind: 'argv', words: r.words, ctx: inner, redirects });
+        this.stack.push({ kind: 'argv', words: r.words, ctx: inner, redirects, ...(stdin !== undefined ? { stdin } : {}) });
         return;
       }
       // No command: the wrapper alone (`env`, `command -v git`, `timeout --help`) is the command.
@@ -357,9 +370,14 @@ class Walker {
         this.unknown(`\`${base}\` ${r.reason}`, ctx.span);
         return;
       }
-      if (r.kind === 'script') {
-        this.stack.push({ kind: 'script', text: r.script, ctx: { ...inner, depth: ctx.depth + 1 } });
+      if (r.kind === 'script' || (r.kind === 'stdin' && typeof stdin === 'string')) {
+        const text = r.kind === 'script' ? r.script : (stdin as string);
+        this.stack.push({ kind: 'script', text, ctx: { ...inner, depth: ctx.depth + 1 } });
         for (const red of redirects) this.out.writes.push({ redirect: red, span: ctx.span });
+        return;
+      }
+      if (r.kind === 'stdin') {
+        this.unknown(`\`${base}\` runs a script from its standard input, which is not analysed`, ctx.span);
         return;
       }
       this.emit(here, ctx, redirects);
@@ -423,6 +441,11 @@ class Walker {
       const op = String(r.operator);
       if (r.fdVariable !== undefined) this.unknown(`the redirection \`{${String(r.fdVariable)}}${op}\` is not modelled`, ctx.span);
       if (target.type === 'HereDoc') {
+        const parts = (target.content as WordNode).parts;
+        if (target.quoted !== true && parts.some((p, i) => p.type === 'Literal' && String(p.value).endsWith('$') && parts[i + 1]?.type === 'Literal' && /^[({[A-Za-z0-9_@*#?$!-]/.test(String(parts[i + 1]!.value)))) {
+          // just-bash keeps `$` and what follows a backslash-newline apart (`$\⏎(cmd)`); bash joins them and expands.
+          this.unknown('a line continuation after `$` in an unquoted heredoc is not modelled', ctx.span);
+        }
         this.words([target.content as WordNode], ctx);
         continue;
       }
@@ -528,6 +551,11 @@ class Walker {
 /** A word's value after quote removal, or `null` when it has any expansion. */
 export function staticWord(word: WordNode | null | undefined): string | null {
   if (!word) return null;
+  // A `[` with no `]` after it in the word matches itself (`[ -f x ]`, `a[1`): just-bash still calls it a glob.
+  const lone = word.parts.findIndex((p) => p.type === 'Glob' && p.pattern === '[');
+  if (lone >= 0 && !word.parts.slice(lone + 1).some((p) => JSON.stringify(p).includes(']'))) {
+    word = { ...word, parts: word.parts.map((p, i) => (i === lone ? { type: 'Literal', value: '[' } : p)) };
+  }
   let out = '';
   const todo: Node[] = [...word.parts].reverse();
   while (todo.length > 0) {
@@ -550,6 +578,19 @@ export function staticWord(word: WordNode | null | undefined): string | null {
     }
   }
   return out;
+}
+
+/** The text a command reads from a heredoc or here-string: `undefined` if none, `null` if it has expansions. */
+function hereText(list: Node[] | undefined): string | null | undefined {
+  let text: string | null | undefined;
+  for (const r of list ?? []) {
+    const op = String(r.operator);
+    const target = r.target as Node;
+    if (op === '<<<') text = staticWord(target as WordNode) === null ? null : `${staticWord(target as WordNode)}\n`;
+    else if (target.type === 'HereDoc') text = staticWord(target.content as WordNode);
+    else if (op === '<' || op === '<&' || op === '<>') text = null;
+  }
+  return text;
 }
 
 function isDangerousVariable(name: string): boolean {
@@ -669,11 +710,12 @@ export function unwrap(spec: WrapperSpec, args: readonly (string | null)[]): Unw
   return { kind: 'command', words: args.slice(i) };
 }
 
-type ShellRun = { kind: 'script'; script: string } | { kind: 'none' } | { kind: 'unknown'; reason: string };
+type ShellRun = { kind: 'script'; script: string } | { kind: 'stdin' } | { kind: 'file' } | { kind: 'unknown'; reason: string };
 
 /** `bash -c SCRIPT`, `sh -lc SCRIPT`, `bash -o pipefail -c SCRIPT`: the script, if there is one. */
 export function shellScript(args: readonly (string | null)[]): ShellRun {
   let command = false;
+  let stdin = false;
   let i = 0;
   for (; i < args.length; i++) {
     const a = args[i]!;
@@ -689,12 +731,13 @@ export function shellScript(args: readonly (string | null)[]): ShellRun {
     if (/^--[a-z-]+$/.test(a)) continue;
     if (/^[-+][A-Za-z]+$/.test(a)) {
       if (a.startsWith('-') && a.includes('c')) command = true;
+      if (a.startsWith('-') && a.includes('s')) stdin = true;
       if (a.startsWith('-') && (a.includes('o') || a.includes('O'))) i++; // `-eo pipefail`: the value follows
       continue;
     }
     break;
   }
-  if (!command) return { kind: 'none' };
+  if (!command) return stdin || i >= args.length ? { kind: 'stdin' } : { kind: 'file' };
   if (i >= args.length) return { kind: 'unknown', reason: '`-c` has no script' };
   const s = args[i];
   if (s === null || s === undefined) return { kind: 'unknown', reason: 'runs a script that is not static' };

@@ -11,7 +11,10 @@ function unknowns(text: string): string[] {
 
 describe('every simple command that would execute, in the order it runs', () => {
   it.each([
-    ['git status && curl x | sh', ['git status', 'curl x', 'sh']],
+    ['git status && curl x | grep y', ['git status', 'curl x', 'grep y']],
+    ["bash <<'EOF'\nrm -rf /\nEOF", ['bash>rm -rf /']],
+    ['sh <<< "rm x; ls"', ['sh>rm x', 'sh>ls']],
+    ['bash script.sh', ['bash script.sh']],
     ['a; b & c || d', ['a', 'b', 'c', 'd']],
     ['(a; (b)) && { c; }', ['a', 'b', 'c']],
     ['echo $(rm -rf /) `rm b`', ['rm -rf /', 'rm b', 'echo … …']],
@@ -104,6 +107,9 @@ describe('write redirections', () => {
 
 describe('unknown: what cannot be modelled is named', () => {
   it.each([
+    ['git status && curl x | sh', '`sh` runs a script from its standard input, which is not analysed'],
+    ['cat <<EOF | bash\nrm x\nEOF', '`bash` runs a script from its standard input, which is not analysed'],
+    ['bash -s < script.sh', '`bash` runs a script from its standard input, which is not analysed'],
     ['$x a', 'a program name that is not static (a variable, substitution, glob or brace expansion) cannot be judged'],
     ['$(echo rm) x', 'a program name that is not static (a variable, substitution, glob or brace expansion) cannot be judged'],
     ['/bin/r? x', 'a program name that is not static (a variable, substitution, glob or brace expansion) cannot be judged'],
@@ -178,5 +184,40 @@ describe('totality and bounds', () => {
     const text = 'ls -la; '.repeat(125_000);
     const r = extract(text);
     expect(r.commands.length + r.unknowns.length).toBeGreaterThan(0);
+  });
+});
+
+describe('assignments by another name', () => {
+  it.each([
+    ['printf -v PATH /tmp; ls', '`printf` assigns `PATH`, which changes what a command runs'],
+    ['read -r PATH <<< /tmp; ls', '`read` assigns `PATH`, which changes what a command runs'],
+    ['mapfile -C "rm -rf /" -c 1 x <<< a', '`mapfile -C` runs a callback that is not analysed'],
+  ])('%j', (text, reason) => {
+    expect(unknowns(text)).toContain(reason);
+  });
+  it('leaves ordinary variables alone', () => {
+    expect(unknowns('printf -v out %s x; read -r line')).toEqual([]);
+  });
+});
+
+describe('just-bash faults are refused', () => {
+  it('a line continuation between `$` and `(` in an unquoted heredoc (bash expands it)', () => {
+    expect(unknowns('cat <<EOF\n$\\\n(touch /tmp/pwned)\nEOF')).toEqual(['a line continuation after `$` in an unquoted heredoc is not modelled']);
+    expect(unknowns("cat <<'EOF'\n$\\\n(touch /tmp/pwned)\nEOF")).toEqual([]);
+    expect(unknowns('cat <<EOF\n\\$(x) $HOME\nEOF')).toEqual([]);
+  });
+  it('lookalike separators are words to bash, and to the extraction', () => {
+    expect(found('ls \u037e rm -rf /')).toEqual(['ls \u037e rm -rf /']);
+    expect(found('ls \uff06\uff06 rm -rf /')).toEqual(['ls \uff06\uff06 rm -rf /']);
+  });
+});
+
+describe('a lone `[` is a word, not a glob', () => {
+  it.each([
+    ['[ -f x ] && echo y', ['[ -f x ]', 'echo y']],
+    ['ls a[1', ['ls a[1']],
+    ['ls [ab]', ['ls …']],
+  ])('%j', (text, want) => {
+    expect(found(text)).toEqual(want);
   });
 });
