@@ -132,6 +132,7 @@ export function extract(text: string, options: ExtractOptions = {}): Extraction 
 class Walker {
   private steps = 0;
   private readonly stack: Work[] = [];
+  private nl: number[] | undefined;
 
   constructor(
     private readonly text: string,
@@ -192,7 +193,7 @@ class Walker {
       if (typeof src === 'string' && src.length > 0) {
         const at = this.text.indexOf(src, cursor);
         if (at >= 0 && at + src.length <= ctx.span.end) {
-          span = { start: at, end: at + src.length, line: lineAt(this.text, at) };
+          span = { start: at, end: at + src.length, line: lineOf((this.nl ??= newlines(this.text)), at) };
           cursor = at + src.length;
         }
       }
@@ -602,10 +603,23 @@ export function basename(program: string): string {
   return i >= 0 ? program.slice(i + 1) : program;
 }
 
-function lineAt(text: string, offset: number): number {
-  let line = 1;
-  for (let i = text.indexOf('\n'); i >= 0 && i < offset; i = text.indexOf('\n', i + 1)) line++;
-  return line;
+/** Offsets of the newlines of `text`, for `line` lookups by binary search. */
+function newlines(text: string): number[] {
+  const out: number[] = [];
+  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) out.push(i);
+  return out;
+}
+
+/** The 1-based line of `offset`: one plus the newlines before it. */
+function lineOf(nl: readonly number[], offset: number): number {
+  let lo = 0;
+  let hi = nl.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (nl[mid]! < offset) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo + 1;
 }
 
 function parseFailure(e: unknown): string {
