@@ -121,7 +121,9 @@ export function extract(text: string, options: ExtractOptions = {}): Extraction 
   const out: Extraction = { commands: [], writes: [], unknowns: [] };
   const whole: TextSpan = { start: 0, end: text.length, line: 1 };
   try {
-    new Walker(text, out, { ...WRAPPERS, ...(options.wrappers ?? {}) }).run({ kind: 'script', text, ctx: { wrappers: [], redirects: [], span: whole, depth: 0 } });
+    const wrappers: Record<string, WrapperSpec> = { ...WRAPPERS };
+    for (const [name, spec] of Object.entries(options.wrappers ?? {})) wrappers[name.toLowerCase()] = spec;
+    new Walker(text, out, wrappers).run({ kind: 'script', text, ctx: { wrappers: [], redirects: [], span: whole, depth: 0 } });
   } catch (e) {
     // Not expected (every parser call is guarded): still never an allow.
     out.unknowns.push({ reason: `the command could not be analysed (${e instanceof Error ? e.name : 'error'})`, span: whole });
@@ -307,7 +309,8 @@ class Walker {
       this.unknown('a program name that is not static (a variable, substitution, glob or brace expansion) cannot be judged', ctx.span);
       return;
     }
-    const base = basename(program);
+    // Lower case: on a case-insensitive file system (macOS) `TIMEOUT` and `BASH` run timeout and bash.
+    const base = basename(program).toLowerCase();
     const args = words.slice(1);
     const here: Argv = { program, args };
     const wrapper = Object.prototype.hasOwnProperty.call(this.wrappers, base) ? this.wrappers[base] : undefined;
@@ -654,6 +657,13 @@ export function unwrap(spec: WrapperSpec, args: readonly (string | null)[]): Unw
     if (a === null) return { kind: 'unknown', reason: 'has an argument that is not static before its command' };
     if (a === '--') {
       i++;
+      // `env -- A=1 cmd`: the assignments still come before the command.
+      while (spec.assignments && i < args.length && typeof args[i] === 'string' && /^[A-Za-z_][A-Za-z0-9_]*=/.test(args[i]!)) {
+        const name = args[i]!.slice(0, args[i]!.indexOf('='));
+        if (isDangerousVariable(name)) return { kind: 'unknown', reason: `assigns \`${name}\`, which changes what a command runs` };
+        i++;
+      }
+      if (positionals > 0) i += positionals;
       break;
     }
     if (a.startsWith('-') && a.length > 1) {

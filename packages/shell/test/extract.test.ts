@@ -221,3 +221,19 @@ describe('a lone `[` is a word, not a glob', () => {
     expect(found(text)).toEqual(want);
   });
 });
+
+describe('case-insensitive file systems and option ends', () => {
+  it.each([
+    ['TIMEOUT 5 rm x', ['TIMEOUT>rm x']],
+    ['BASH -c "rm x"', ['BASH>rm x']],
+    ['/usr/bin/COMMAND rm x', ['/usr/bin/COMMAND>rm x']],
+    ['env -- A=1 B=2 rm x', ['env>rm x']],
+    ['timeout -- 5 rm x', ['timeout>rm x']],
+  ])('%j', (text, want) => {
+    expect(found(text)).toEqual(want);
+    expect(unknowns(text)).toEqual([]);
+  });
+  it('takes a policy wrapper whatever its case', () => {
+    expect(extract('MyWrap rm', { wrappers: { MyWrap: {} } }).commands.map((c) => c.program)).toEqual(['rm']);
+  });
+});
