@@ -103,6 +103,8 @@ interface Ctx {
   readonly span: TextSpan;
   /** Scripts parsed again to reach this context. */
   readonly depth: number;
+  /** Whether statements here are verbatim pieces of the text, to be found in it (else: `span`). */
+  readonly locate: boolean;
 }
 
 type Work =
@@ -123,7 +125,7 @@ export function extract(text: string, options: ExtractOptions = {}): Extraction 
   try {
     const wrappers: Record<string, WrapperSpec> = { ...WRAPPERS };
     for (const [name, spec] of Object.entries(options.wrappers ?? {})) wrappers[name.toLowerCase()] = spec;
-    new Walker(text, out, wrappers).run({ kind: 'script', text, ctx: { wrappers: [], redirects: [], span: whole, depth: 0 } });
+    new Walker(text, out, wrappers).run({ kind: 'script', text, ctx: { wrappers: [], redirects: [], span: whole, depth: 0, locate: true } });
   } catch (e) {
     // Not expected (every parser call is guarded): still never an allow.
     out.unknowns.push({ reason: `the command could not be analysed (${e instanceof Error ? e.name : 'error'})`, span: whole });
@@ -182,22 +184,41 @@ class Walker {
       this.unknown(parseFailure(e), ctx.span);
       return;
     }
+    if (ctx.depth > 0 && ctx.locate) {
+      // A script parsed again: its statements can be found in the text only if it is written there verbatim.
+      const at = this.find(text, ctx.span.start, ctx.span.end);
+      ctx = at >= 0 ? { ...ctx, span: this.spanAt(at, text.length) } : { ...ctx, locate: false };
+    }
     this.statements(ast.statements, ctx);
+  }
+
+  /** `src` in the text between `from` and `to`, or -1; costs at most `to - from` (V8 slices without copying). */
+  private find(src: string, from: number, to: number): number {
+    if (src.length === 0 || to - from < src.length) return -1;
+    const at = this.text.slice(from, to).indexOf(src);
+    return at < 0 ? -1 : from + at;
+  }
+
+  private spanAt(start: number, length: number): TextSpan {
+    return { start, end: start + length, line: lineOf((this.nl ??= newlines(this.text)), start) };
   }
 
   /** Spans: each statement's source text found in order inside the enclosing span. */
   private statements(list: StatementNode[], ctx: Ctx): void {
     let cursor = ctx.span.start;
+    let misses = 0;
     const items: Work[] = [];
     for (const st of list) {
       let span = ctx.span;
       const src = st.sourceText;
-      if (typeof src === 'string' && src.length > 0) {
-        const at = this.text.indexOf(src, cursor);
-        if (at >= 0 && at + src.length <= ctx.span.end) {
-          span = { start: at, end: at + src.length, line: lineOf((this.nl ??= newlines(this.text)), at) };
+      // Eight statements in a row not found: the rest are not verbatim either (each search costs the span).
+      if (ctx.locate && misses < 8 && typeof src === 'string' && src.length > 0) {
+        const at = this.find(src, cursor, ctx.span.end);
+        if (at >= 0) {
+          span = this.spanAt(at, src.length);
           cursor = at + src.length;
-        }
+          misses = 0;
+        } else misses++;
       }
       if (st.deferredError) {
         this.unknown(`syntax error: ${st.deferredError.message}`, span);
