@@ -46,9 +46,9 @@ describe('verdict fmt --write', () => {
     expect(await runCli(['fmt', '--check', file])).toMatchObject({ code: 0 });
   });
 
-  it('--check says 1 when the layout would change, and changes nothing', async () => {
+  it('--check names the file and says 1 when the layout would change, and changes nothing', async () => {
     const { file } = scratch('agent.yaml', MESSY);
-    expect(await runCli(['fmt', '--check', file])).toEqual({ code: 1, stdout: '', stderr: '' });
+    expect(await runCli(['fmt', '--check', file])).toEqual({ code: 1, stdout: `${file}\n`, stderr: '' });
     expect(readFileSync(file, 'utf8')).toBe(MESSY);
   });
 

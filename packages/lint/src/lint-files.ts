@@ -8,8 +8,7 @@
  */
 import { existsSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { parseDocument, isMap, isScalar } from 'yaml';
-import { compileGlob, displayPath, findFiles, type PathGlob, readSourceFile } from '@verdict/compiler';
+import { carriesVerdictSchema, compileGlob, displayPath, findFiles, hasPolicyName, type PathGlob, POLICY_EXTENSIONS, readSourceFile } from '@verdict/compiler';
 import { printable } from '@verdict/engine';
 import type { Diagnostic, HookAgent } from '@verdict/engine';
 import { emptyConfig, findConfigFile, loadLintConfig } from './config.ts';
@@ -41,7 +40,7 @@ export interface LintFilesOptions {
   rules?: readonly Rule[];
 }
 
-export const POLICY_EXTENSIONS = ['.yaml', '.yml', '.json', '.verdict'] as const;
+export { carriesVerdictSchema, hasPolicyName, POLICY_EXTENSIONS };
 
 export function lintFiles(paths: readonly string[], options: LintFilesOptions = {}): LintRun {
   const cwd = resolve(options.cwd ?? process.cwd());
@@ -128,37 +127,6 @@ export interface SkippedFile {
   file: string;
   reason: string;
 }
-
-/**
- * A file is a policy by its name: `*.verdict`, `*.policy.yaml` (`.yml`, `.json`), or
- * `verdict.yaml` (`.yml`, `.json`).
- */
-export function hasPolicyName(name: string): boolean {
-  return POLICY_NAME.test(name);
-}
-const POLICY_NAME = /(?:\.verdict|\.policy\.(?:ya?ml|json)|^verdict\.(?:ya?ml|json))$/i;
-
-/**
- * A file says it is a policy when it names a Verdict JSON Schema: the YAML language server's
- * modeline (`# yaml-language-server: $schema=…verdict…`), or a top-level `$schema` key (JSON or
- * YAML) whose value names one.
- */
-export function carriesVerdictSchema(text: string): boolean {
-  for (const m of text.matchAll(/^[ \t]*#[ \t]*yaml-language-server[ \t]*:[ \t]*\$schema=(\S+)/gm)) {
-    if (VERDICT_SCHEMA.test(m[1] ?? '')) return true;
-  }
-  if (!text.includes('$schema')) return false;
-  try {
-    const doc = parseDocument(text, { uniqueKeys: false });
-    const root = doc.contents;
-    if (!isMap(root)) return false;
-    return root.items.some((p) => isScalar(p.key) && p.key.value === '$schema' && isScalar(p.value) && typeof p.value.value === 'string' && VERDICT_SCHEMA.test(p.value.value));
-  } catch {
-    return false;
-  }
-}
-/** A schema address or path that names Verdict (`https://verdict.dev/schemas/…`, `node_modules/@verdict/compiler/schemas/…`). */
-const VERDICT_SCHEMA = /verdict/i;
 
 /** The configuration that applies to one folder, with its globs compiled. */
 class FolderConfig {

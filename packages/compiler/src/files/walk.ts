@@ -170,7 +170,9 @@ class Walker {
       message: ignored ? `every file the glob \`${printable(arg)}\` matches is ignored` : `no files match the glob \`${printable(arg)}\``,
       help: ignored
         ? 'run with `--debug` to see which ignore pattern leaves each one out'
-        : `globs are matched under \`${printable(displayPath(this.cwd, root))}\` against files ending in ${this.extensions.join(', ')}; quote a glob so the shell leaves it to Verdict`,
+        : isFolder
+          ? `the glob is matched under \`${printable(displayPath(this.cwd, root))}\` against files ending in ${this.extensions.join(', ')}; quote a glob so the shell leaves it to Verdict`
+          : `the folder \`${printable(displayPath(this.cwd, root))}\` the glob starts from does not exist`,
     });
   }
 
