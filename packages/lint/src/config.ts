@@ -45,9 +45,13 @@ export function findConfigFile(cwd: string): string | undefined {
   return undefined;
 }
 
-export function loadLintConfig(path: string, knownRuleIds: readonly string[] = []): LoadedConfig {
+/**
+ * Reads and checks the configuration at `path`; diagnostics name it `shownAs` (the path as the
+ * user would write it, relative to the working directory), `config.file` stays `path`.
+ */
+export function loadLintConfig(path: string, knownRuleIds: readonly string[] = [], shownAs: string = path): LoadedConfig {
   // The one bounded, strict reader every command uses (regular files only, size cap, UTF-8).
-  const read = readSourceFile(path);
+  const read = readSourceFile(shownAs, path);
   if (read.text === undefined) {
     const first = read.diagnostics[0];
     const reason = first?.code === 'load/not-found' ? 'it does not exist' : (first?.message ?? 'it cannot be read');
@@ -57,15 +61,16 @@ export function loadLintConfig(path: string, knownRuleIds: readonly string[] = [
         {
           code: 'lint/config-invalid',
           severity: 'error',
-          message: `cannot read the configuration \`${printable(path)}\`: ${reason}`,
+          message: `cannot read the configuration \`${printable(shownAs)}\`: ${reason}`,
           ...(first?.help !== undefined ? { help: first.help } : {}),
           ...(first?.span !== undefined && first.code !== 'load/not-found' ? { span: first.span } : {}),
         },
       ],
     };
   }
-  const text = read.text;
-  return parseLintConfig(text, path, knownRuleIds);
+  const loaded = parseLintConfig(read.text, shownAs, knownRuleIds);
+  loaded.config.file = path;
+  return loaded;
 }
 
 export function parseLintConfig(text: string, file: string, knownRuleIds: readonly string[] = []): LoadedConfig {

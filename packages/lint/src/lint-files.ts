@@ -136,6 +136,8 @@ class FolderConfig {
     readonly config: LintConfig,
     /** The folder the globs (and a driver path) are relative to. */
     readonly base: string,
+    /** The configuration file as messages name it (relative to the working directory). */
+    private readonly shown: string | undefined = config.file,
   ) {
     // Invalid globs were reported, located, when the configuration was read.
     this.include = compileGlobs(config.include);
@@ -146,7 +148,7 @@ class FolderConfig {
     return sep === '\\' ? r.replace(/\\/g, '/') : r;
   }
   private where(): string {
-    return this.config.file !== undefined ? ` of \`${printable(this.config.file)}\`` : '';
+    return this.shown !== undefined ? ` of \`${printable(this.shown)}\`` : '';
   }
   /** Why the configuration's `ignore` leaves `abs` out, or `undefined`. */
   ignoredBy(abs: string): string | undefined {
@@ -181,7 +183,7 @@ class Configs {
   private readonly byFile = new Map<string, FolderConfig>();
   private readonly none: FolderConfig;
   constructor(
-    cwd: string,
+    private readonly cwd: string,
     private readonly rules: readonly Rule[],
     private readonly diagnostics: Diagnostic[],
     options: LintFilesOptions,
@@ -194,9 +196,10 @@ class Configs {
   private load(file: string, base: string): FolderConfig {
     let c = this.byFile.get(file);
     if (c === undefined) {
-      const loaded = loadLintConfig(file, this.rules.map((r) => r.id));
+      const shown = displayPath(this.cwd, file);
+      const loaded = loadLintConfig(file, this.rules.map((r) => r.id), shown);
       for (const d of loaded.diagnostics) this.diagnostics.push(d);
-      c = new FolderConfig(loaded.config, base);
+      c = new FolderConfig(loaded.config, base, shown);
       this.byFile.set(file, c);
     }
     return c;
