@@ -3,6 +3,7 @@
  * spaces dropped unless escaped (`\ `), `!` re-includes, `\#` and `\!` are literal; the rest is a
  * glob in `.gitignore` style (see `compileGlob`). The last line that names a path decides.
  */
+import { isAbsolute, sep } from 'node:path';
 import { compileGlob, type PathGlob } from './glob.ts';
 
 export interface IgnoreRule {
@@ -67,8 +68,12 @@ function trimTrailingSpaces(line: string): string {
 export function ignoredBy(sources: readonly IgnoreSource[], abs: string, isFolder: boolean, relative: (from: string, to: string) => string): IgnoreRule | undefined {
   let last: IgnoreRule | undefined;
   for (const s of sources) {
-    const rel = relative(s.base, abs);
-    if (rel === '' || rel.startsWith('../') || rel === '..') continue;
+    let rel = relative(s.base, abs);
+    if (rel === '') continue;
+    // Outside the base (a path beyond the working directory, for `--ignore-pattern`), a glob is
+    // matched against the whole path: one without a `/` still names the file at any depth, one
+    // anchored to the base names nothing there.
+    if (rel === '..' || rel.startsWith('../') || isAbsolute(rel)) rel = (sep === '\\' ? abs.replace(/\\/g, '/') : abs).replace(/^(?:[A-Za-z]:)?\/+/, '');
     for (const r of s.rules) if (r.glob.matches(rel, isFolder)) last = r;
   }
   return last !== undefined && !last.negated ? last : undefined;

@@ -259,10 +259,11 @@ class Walker {
   /** Why `--ignore-pattern` leaves a named file out (testing its folders from `cwd` down, as a walk would). */
   private patternIgnores(abs: string): string | undefined {
     const rel = relativePath(this.cwd, abs);
-    if (rel.startsWith('../') || isAbsolute(rel)) return undefined;
-    const parts = rel.split('/');
+    const outside = rel === '..' || rel.startsWith('../') || isAbsolute(rel);
+    const root = outside ? resolve('/') : this.cwd;
+    const parts = (outside ? relativePath(root, abs) : rel).split('/');
     for (let i = 1; i <= parts.length; i++) {
-      const rule = ignoredBy([this.patterns], join(this.cwd, ...parts.slice(0, i)), i < parts.length, relativePath);
+      const rule = ignoredBy([this.patterns], join(root, ...parts.slice(0, i)), i < parts.length, relativePath);
       if (rule !== undefined) return ruleReason(rule);
     }
     return undefined;
