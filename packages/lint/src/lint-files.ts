@@ -158,7 +158,7 @@ class FolderConfig {
     return g === undefined ? undefined : `matched by \`ignore\` glob \`${printable(g.source)}\`${this.where()}`;
   }
   /** Why a file found in a folder is not a policy, or `undefined` when it is one. */
-  notPolicy(f: { abs: string; path: string | Buffer }): string | undefined {
+  notPolicy(f: { abs: string; path: string | Uint8Array }): string | undefined {
     if (this.include.length > 0) {
       const rel = this.rel(f.abs);
       const inside = !rel.startsWith('..') && !isAbsolute(rel);
@@ -240,6 +240,6 @@ const CONFIG_NAMES = new Set(['verdict.config.yaml', 'verdict.config.yml']);
 /** A file found on disk: `abs` names it in messages and globs, `path` opens it (bytes when the name is not UTF-8). */
 interface FoundFile {
   abs: string;
-  path: string | Buffer;
+  path: string | Uint8Array;
   config: FolderConfig;
 }

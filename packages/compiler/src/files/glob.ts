@@ -100,7 +100,7 @@ export function compileGlob(source: string, options: GlobOptions = {}): GlobResu
 
 /** A glob character outside a `\` escape: an argument holding one is a glob. */
 export function isGlob(text: string): boolean {
-  return picomatch.scan(text).isGlob || /(?:^|[^\\])[*?[\]{}()]/.test(text);
+  return picomatch.scan(text).isGlob || /(?:^|[^\\])[*?[\]{}]/.test(text);
 }
 
 /** A glob argument split into the folder to walk and the glob below it (`policies/**\/*.yaml`). */

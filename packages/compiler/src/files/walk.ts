@@ -36,7 +36,7 @@ export interface FoundFile {
   /** The path for messages: relative to `cwd` when inside it, else absolute; `/`-separated. */
   display: string;
   /** What opens the file: `abs`, or its bytes when the name is not UTF-8. */
-  path: string | Buffer;
+  path: string | Uint8Array;
   /** Named on the command line (not found in a folder or by a glob). */
   named: boolean;
   /** Found by a glob (the user asked for it by pattern, whatever its name says). */
@@ -269,7 +269,7 @@ class Walker {
     return undefined;
   }
 
-  private add(abs: string, path: string | Buffer, how: { named: boolean; byGlob: boolean }): void {
+  private add(abs: string, path: string | Uint8Array, how: { named: boolean; byGlob: boolean }): void {
     if (this.seen.has(abs)) return;
     this.seen.add(abs);
     this.files.push({ abs, display: printable(displayPath(this.cwd, abs)), path, ...how });
