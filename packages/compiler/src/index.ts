@@ -39,4 +39,4 @@ export type { FindFilesOptions, FoundFile, FoundFiles, SkippedPath } from './fil
 export { DEFAULT_SKIPPED_FOLDERS, displayPath, findFiles } from './files/walk.ts';
 export type { GlobOptions, GlobResult, PathGlob } from './files/glob.ts';
 export { compileGlob, isGlob } from './files/glob.ts';
-export { carriesVerdictSchema, hasPolicyName, POLICY_EXTENSIONS } from './files/policy-files.ts';
+export { carriesVerdictSchema, CONFIG_FILE_NAMES, hasPolicyName, POLICY_EXTENSIONS } from './files/policy-files.ts';

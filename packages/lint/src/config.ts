@@ -16,7 +16,7 @@
  * ```
  */
 import { existsSync } from 'node:fs';
-import { compileGlob, editDistance, LineIndex, parseTree, readSourceFile } from '@verdict/compiler';
+import { compileGlob, CONFIG_FILE_NAMES, editDistance, LineIndex, parseTree, readSourceFile } from '@verdict/compiler';
 import { printable } from '@verdict/engine';
 import { join } from 'node:path';
 import { isMap, isScalar, isSeq, LineCounter, parseDocument } from 'yaml';
@@ -25,7 +25,7 @@ import type { Diagnostic, HookAgent, Span } from '@verdict/engine';
 import { CATEGORIES, SEVERITY_LEVELS } from './types.ts';
 import type { Category, LintConfig, RuleSetting, SeverityLevel } from './types.ts';
 
-export const CONFIG_FILE_NAMES = ['verdict.config.yaml', 'verdict.config.yml'] as const;
+export { CONFIG_FILE_NAMES };
 
 export interface LoadedConfig {
   config: LintConfig;

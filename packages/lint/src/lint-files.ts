@@ -64,7 +64,7 @@ export function lintFiles(paths: readonly string[], options: LintFilesOptions = 
   for (const f of found.files) {
     // A file named or matched by a glob is linted whatever its name or content, unless ignored.
     const explicit = f.named || f.byGlob;
-    if (!f.named && (CONFIG_NAMES.has(basename(f.abs)) || configs.isConfigFile(f.abs))) continue;
+    if (!f.named && configs.isConfigFile(f.abs)) continue;
     const c = configs.forFile(f.abs);
     const why = c.ignoredBy(f.abs) ?? (explicit ? undefined : c.notPolicy(f));
     if (why === undefined) files.push({ abs: f.abs, path: f.path, config: c });
@@ -235,7 +235,6 @@ function compileGlobs(globs: readonly string[]): PathGlob[] {
   });
 }
 
-const CONFIG_NAMES = new Set(['verdict.config.yaml', 'verdict.config.yml']);
 
 /** A file found on disk: `abs` names it in messages and globs, `path` opens it (bytes when the name is not UTF-8). */
 interface FoundFile {

@@ -5,6 +5,9 @@
  */
 import { isMap, isScalar, parseDocument } from 'yaml';
 
+/** The names of `verdict lint`'s configuration files: never policies, wherever they are found. */
+export const CONFIG_FILE_NAMES = ['verdict.config.yaml', 'verdict.config.yml'] as const;
+
 /** The name endings of the files the commands read as policies (YAML, JSON, the DSL). */
 export const POLICY_EXTENSIONS = ['.yaml', '.yml', '.json', '.verdict'] as const;
 

@@ -6,7 +6,7 @@
  * lines winning, `!` re-including, an ignored folder never entered) and `--ignore-pattern` lines
  * (`.gitignore` style, relative to the working directory, above every `.gitignore`). They never
  * enter dot folders or the folders of `DEFAULT_SKIPPED_FOLDERS`, nor follow symbolic links, and
- * take only files whose names end in one of `extensions`. Names are read as bytes, so a name that
+ * take only files whose names end in one of `extensions`, never `verdict.config.yaml` (`.yml`). Names are read as bytes, so a name that
  * is not UTF-8 is still found (and opened through its bytes).
  */
 import { existsSync, readdirSync, statSync, type Dirent } from 'node:fs';
@@ -15,6 +15,7 @@ import type { Diagnostic } from '@verdict/engine';
 import { printable } from '@verdict/engine';
 import { nameFromBytes, readSourceFile } from '../load.ts';
 import { compileGlob, isGlob, splitGlob, type PathGlob } from './glob.ts';
+import { CONFIG_FILE_NAMES } from './policy-files.ts';
 import { ignoredBy, type IgnoreRule, type IgnoreSource, parseIgnoreFile, parseIgnoreLine } from './ignore-file.ts';
 
 export const DEFAULT_SKIPPED_FOLDERS: readonly string[] = ['node_modules', '.git', '.hg', '.svn', '.tsbuild', 'dist', 'coverage'];
@@ -205,6 +206,8 @@ class Walker {
         // Regular files, and FIFOs and devices too: the reader refuses those with a diagnostic
         // instead of the walk passing over them without a word.
         if (glob !== undefined && !glob.glob.matches(relativePath(glob.root, abs), false)) continue;
+        // A lint configuration is never a policy: only naming it takes it.
+        if ((CONFIG_FILE_NAMES as readonly string[]).includes(name)) continue;
         const rule = ignoredBy(sources, abs, false, relativePath);
         if (rule !== undefined) {
           this.skip(abs, ruleReason(rule));

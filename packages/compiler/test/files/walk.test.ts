@@ -23,6 +23,12 @@ describe('findFiles: folders', () => {
     const dir = tree({ 'b.yaml': '', 'a.json': '', 'c.verdict': '', 'notes.md': '', '.git/x.yaml': '', 'node_modules/m/p.yaml': '', 'dist/d.yaml': '', 'sub/e.yml': '' });
     expect(names(find(dir, ['.']))).toEqual(['a.json', 'b.yaml', 'c.verdict', 'sub/e.yml']);
   });
+  it('never takes a lint configuration from a folder or a glob, only when it is named', () => {
+    const dir = tree({ 'verdict.config.yaml': '', 'sub/verdict.config.yml': '', 'sub/p.yaml': '' });
+    expect(names(find(dir, ['.']))).toEqual(['sub/p.yaml']);
+    expect(names(find(dir, ['**/*.{yaml,yml}']))).toEqual(['sub/p.yaml']);
+    expect(names(find(dir, ['verdict.config.yaml']))).toEqual(['verdict.config.yaml']);
+  });
   it('takes a named file whatever its name, once', () => {
     const dir = tree({ 'notes.md': '', 'a.yaml': '' });
     const r = find(dir, ['notes.md', 'a.yaml', '.']);
