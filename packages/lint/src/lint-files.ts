@@ -9,7 +9,7 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { basename, dirname, extname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { parseDocument, isMap, isScalar } from 'yaml';
-import { nameFromBytes, readSourceFile } from '@verdict/compiler';
+import { checkText, type LoadedText, nameFromBytes, readSourceFile } from '@verdict/compiler';
 import { printable } from '@verdict/engine';
 import type { Diagnostic, HookAgent } from '@verdict/engine';
 import { emptyConfig, findConfigFile, loadLintConfig } from './config.ts';
@@ -38,6 +38,13 @@ export interface LintFilesOptions {
   cwd?: string;
   /** The rule catalogue (default: every rule). */
   rules?: readonly Rule[];
+  /**
+   * What the path `-` stands for: standard input as the compiler's `readSourceStream` read it
+   * (the decoded text, or why it cannot be used), linted as if it were the file `name` (shown in
+   * findings, its extension picks the syntax, the configuration is looked up from its folder and
+   * its `ignore` applies, as for a file named as an argument).
+   */
+  stdin?: { name: string; read: LoadedText };
 }
 
 export const POLICY_EXTENSIONS = ['.yaml', '.yml', '.json', '.verdict'] as const;
@@ -62,6 +69,14 @@ export function lintFiles(paths: readonly string[], options: LintFilesOptions = 
   };
 
   for (const p of paths.length > 0 ? paths : ['.']) {
+    if (p === '-' && options.stdin !== undefined) {
+      const abs = resolve(cwd, options.stdin.name);
+      const c = configs.forFile(abs);
+      const ignoredBy = c.ignoredBy(abs);
+      if (ignoredBy === undefined) add({ abs, path: abs, config: c, stdin: options.stdin.read });
+      else skip(abs, ignoredBy);
+      continue;
+    }
     const abs = resolve(cwd, p);
     let isDir: boolean;
     try {
@@ -112,7 +127,7 @@ export function lintFiles(paths: readonly string[], options: LintFilesOptions = 
     const driver = options.driver !== undefined ? resolveDriver(options.driver, cwd) : config.driver !== undefined ? resolveDriver(config.driver, f.config.base) : undefined;
     // The compiler's reader, as every command reads: regular files only, bounded, strict UTF-8.
     const shown = printable(display(cwd, f.abs));
-    const read = readSourceFile(shown, f.path);
+    const read = f.stdin === undefined ? readSourceFile(shown, f.path) : f.stdin.text !== undefined ? checkText(shown, f.stdin.text) : f.stdin;
     if (read.text === undefined) {
       results.push(unreadableFile(shown, read.diagnostics, { config, rules }));
       continue;
@@ -280,6 +295,8 @@ interface FoundFile {
   abs: string;
   path: string | Buffer;
   config: FolderConfig;
+  /** What standard input held, when the file came from there rather than from `path`. */
+  stdin?: LoadedText;
 }
 
 /**

@@ -1,13 +1,15 @@
 import { chmodSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { compileFile, conversionLosses, formatPolicySource, printVerdict, printYaml } from '@verdict/compiler';
-import { type Command, parse, UsageError, write } from '../args.ts';
+import { conversionLosses, formatPolicySource, printVerdict, printYaml } from '@verdict/compiler';
+import { type Command, parse, STDIN_ARG, UsageError, write } from '../args.ts';
+import { compileInput, readPolicyInput, stdinFilenameOption, stdinName } from '../load.ts';
 import { renderDiagnostics } from '../render.ts';
 
-const USAGE = `usage: verdict fmt FILE [--to verdict|yaml] [--write] [--check] [--force]
+const USAGE = `usage: verdict fmt FILE|- [--to verdict|yaml] [--write] [--check] [--force] [--stdin-filename NAME]
 
 Prints FILE in the canonical layout of its own syntax, or converts it: \`--to yaml\` turns a .verdict
-file into YAML, \`--to verdict\` turns a YAML or JSON policy into the DSL.
+file into YAML, \`--to verdict\` turns a YAML or JSON policy into the DSL. \`-\` reads the policy from
+standard input and prints the result (\`--write\` needs a file).
 
 Formatting never loses anything: a YAML file is laid out again through its own document (comments,
 anchors, tags, key order and keys that are not the policy's stay as they are; rules and inline tests
@@ -21,6 +23,9 @@ options:
   --write       rewrite FILE in place when its layout changes (only without --to)
   --check       print nothing; exit 1 when FILE is not in canonical layout (as \`prettier --check\`)
   --force       convert even when the conversion drops comments or keys that are not the policy's
+  --stdin-filename NAME
+                the name standard input goes by in messages; its extension picks the syntax
+                (default \`<stdin>\`: YAML, or JSON by content)
   -h, --help    show this help
 
 exit: 0, 1 (with --check, not formatted), 2 when the file cannot load or cannot be laid out without loss`;
@@ -37,6 +42,7 @@ export const fmtCommand: Command = {
       write: { type: 'boolean', short: 'w' },
       check: { type: 'boolean' },
       force: { type: 'boolean' },
+      ...stdinFilenameOption,
     });
     if (values.help) return write(io.stdout, USAGE), 0;
     const [file, extra] = positionals;
@@ -46,15 +52,19 @@ export const fmtCommand: Command = {
       throw new UsageError(`unknown syntax \`${values.to}\` (want verdict or yaml)`);
     }
     if (values.write && values.to) throw new UsageError('`--write` cannot be combined with `--to`');
-    const result = compileFile(file, { stopAfter: 'parse' });
-    io.stderr.write(renderDiagnostics(result.diagnostics, file));
+    if (values.write && file === STDIN_ARG) throw new UsageError('`--write` needs a file: standard input (`-`) has nowhere to be written back', 'leave out `--write` to print the formatted policy');
+    const input = await readPolicyInput(file, io, stdinName([file], values['stdin-filename']));
+    if (!input) return 2;
+    const name = input.file;
+    const result = compileInput(input, { stopAfter: 'parse' });
+    io.stderr.write(renderDiagnostics(result.diagnostics, name));
     if (!result.ir || result.text === undefined || result.syntax === undefined || result.diagnostics.some((d) => d.severity === 'error')) return 2;
     const own = result.syntax === 'verdict' ? 'verdict' : 'yaml';
     const converting = values.to !== undefined && (values.to !== own || result.syntax === 'json');
 
     let text: string;
     if (converting) {
-      const lost = conversionLosses(result.text, file, result.syntax);
+      const lost = conversionLosses(result.text, name, result.syntax);
       if (lost.length > 0 && values.force !== true) {
         io.stderr.write(
           renderDiagnostics(
@@ -66,18 +76,18 @@ export const fmtCommand: Command = {
                 help: 'the other syntax carries only the policy: convert anyway with `--force`, or keep the file as it is',
               },
             ],
-            file,
+            name,
           ),
         );
         return 2;
       }
       text = values.to === 'verdict' ? printVerdict(result.ir) : printYaml(result.ir);
     } else {
-      const formatted = formatPolicySource(result.text, file, result.syntax);
-      io.stderr.write(renderDiagnostics(formatted.diagnostics, file));
+      const formatted = formatPolicySource(result.text, name, result.syntax);
+      io.stderr.write(renderDiagnostics(formatted.diagnostics, name));
       if (formatted.text === undefined) return 2;
       // The file's own line endings and byte order mark are kept: they are not the layout's to change.
-      const original = readFileSync(file, 'utf8');
+      const original = input.source ?? readFileSync(file, 'utf8');
       text = withFileConventions(formatted.text, original);
       if (values.check) return original === text ? 0 : 1;
       if (values.write) {

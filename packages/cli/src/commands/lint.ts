@@ -1,18 +1,21 @@
 import { HOOK_AGENTS, type HookAgent } from '@verdict/engine';
 import { exitCodeFor, type FormatterName, formatters, lintFiles } from '@verdict/lint';
-import { type Command, parse, UsageError, write } from '../args.ts';
+import { type Command, parse, STDIN_ARG, UsageError, write } from '../args.ts';
+import { readSourceStream } from '@verdict/compiler';
+import { stdinFilenameOption, stdinName } from '../load.ts';
 import { writeReportFile } from '../output.ts';
 import { renderDiagnostics } from '../render.ts';
 import { VERSION } from '../version.ts';
 
 const FORMATS = Object.keys(formatters) as FormatterName[];
 
-const USAGE = `usage: verdict lint [paths…] [-f FORMAT] [-o FILE] [--max-warnings N] [--driver NAME|FILE] [--hook-agent A] [--config FILE] [--no-config-lookup] [--quiet] [--debug]
+const USAGE = `usage: verdict lint [paths…|-] [--stdin-filename NAME] [-f FORMAT] [-o FILE] [--max-warnings N] [--driver NAME|FILE] [--hook-agent A] [--config FILE] [--no-config-lookup] [--quiet] [--debug]
 
 Lints policy files (YAML, JSON and .verdict). In a folder, a file is a policy when its name says so
 (*.verdict, *.policy.yaml|yml|json, verdict.yaml|yml|json), when the configuration's \`include\`
 names it, or when it names a Verdict schema (\`# yaml-language-server: $schema=…\` or a \`$schema\`
 key); other files are skipped (--debug says why). A file named as an argument is always linted.
+\`-\` lints the policy on standard input, as the file \`--stdin-filename\` names (default \`<stdin>\`).
 Checks:
 invalid values, regexes that cannot compile or never match, rules a model can walk around,
 Policies the chosen driver cannot honour. Rule docs: packages/lint/docs/rules/.
@@ -29,6 +32,9 @@ options:
                        repository root (a folder with .git), its globs relative to its own folder
   --no-config-lookup   use no configuration file unless --config names one
   --quiet              report errors only
+  --stdin-filename NAME
+                       the path standard input (\`-\`) is linted as: shown in the report, its
+                       extension picks the syntax, the configuration is looked up from its folder
   --debug              list the files that folders held and were not linted, and why
   -h, --help           show this help
 
@@ -49,6 +55,7 @@ export const lintCommand: Command = {
       'no-config-lookup': { type: 'boolean' },
       quiet: { type: 'boolean', short: 'q' },
       debug: { type: 'boolean' },
+      ...stdinFilenameOption,
     });
     if (values.help) return write(io.stdout, USAGE), 0;
     const format = (values.format ?? 'stylish') as FormatterName;
@@ -63,7 +70,11 @@ export const lintCommand: Command = {
     const hookAgent = values['hook-agent'];
     if (hookAgent !== undefined && !HOOK_AGENTS.some((a) => a === hookAgent)) throw new UsageError(`unknown agent \`${hookAgent}\` for \`--hook-agent\` (want ${HOOK_AGENTS.join(', ')})`);
     const paths = positionals.length > 0 ? positionals : ['.'];
+    const name = stdinName(positionals, values['stdin-filename']);
+    // Read as a file is, bounded; what cannot be used is reported as the findings of a file are.
+    const stdin = paths.includes(STDIN_ARG) ? { name, read: await readSourceStream(name, io.stdin) } : undefined;
     const run = lintFiles(paths, {
+      ...(stdin !== undefined ? { stdin } : {}),
       cwd: io.cwd,
       ...(values.driver !== undefined ? { driver: values.driver } : {}),
       ...(hookAgent !== undefined ? { hookAgent: hookAgent as HookAgent } : {}),
