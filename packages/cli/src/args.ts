@@ -35,6 +35,8 @@ export interface CommandIo {
   cwd: string;
   /** Whether stdout is a terminal (colours, progress bars). */
   isTTY: boolean;
+  /** The environment (`NO_COLOR`, `FORCE_COLOR`); default `process.env`. */
+  env?: NodeJS.ProcessEnv;
 }
 
 export interface Command {

@@ -1,7 +1,8 @@
 /**
  * Golden CLI runs: each folder of fixtures/cli/ holds `args.json` (argv), optional `stdin`,
  * the expected `stdout`, the expected `exit` code, and optionally `stderr` (expected exactly) or
- * `stderr.contains` (lines that must appear). UPDATE_GOLDEN=1 rewrites stdout/exit from the actual run.
+ * `stderr.contains` (lines that must appear), and optionally `env.json` (the environment, default
+ * empty) and `tty` (present: standard output is a terminal). UPDATE_GOLDEN=1 rewrites stdout/exit from the actual run.
  */
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -25,7 +26,8 @@ describe('golden CLI runs', () => {
       const at = (f: string) => join(dir, name, f);
       const argv = JSON.parse(readFileSync(at('args.json'), 'utf8')) as string[];
       const stdin = existsSync(at('stdin')) ? readFileSync(at('stdin')) : '';
-      const run = await runCli(argv, stdin);
+      const env = existsSync(at('env.json')) ? (JSON.parse(readFileSync(at('env.json'), 'utf8')) as NodeJS.ProcessEnv) : {};
+      const run = await runCli(argv, stdin, { env, isTTY: existsSync(at('tty')) });
       if (update) {
         writeFileSync(at('stdout'), run.stdout);
         writeFileSync(at('exit'), `${run.code}\n`);

@@ -2,6 +2,7 @@ import { HOOK_AGENTS, type HookAgent } from '@verdict/engine';
 import { exitCodeFor, type FormatterName, formatters, lintFiles } from '@verdict/lint';
 import { type Command, parse, STDIN_ARG, UsageError, write } from '../args.ts';
 import { readSourceStream } from '@verdict/compiler';
+import { colorFlag, colorOptions, useColor } from '../color.ts';
 import { stdinFilenameOption, stdinName } from '../load.ts';
 import { writeReportFile } from '../output.ts';
 import { renderDiagnostics } from '../render.ts';
@@ -9,7 +10,7 @@ import { VERSION } from '../version.ts';
 
 const FORMATS = Object.keys(formatters) as FormatterName[];
 
-const USAGE = `usage: verdict lint [paths…|-] [--stdin-filename NAME] [-f FORMAT] [-o FILE] [--max-warnings N] [--driver NAME|FILE] [--hook-agent A] [--config FILE] [--no-config-lookup] [--quiet] [--debug]
+const USAGE = `usage: verdict lint [paths…|-] [--stdin-filename NAME] [-f FORMAT] [-o FILE] [--max-warnings N] [--driver NAME|FILE] [--hook-agent A] [--config FILE] [--no-config-lookup] [--quiet] [--color|--no-color] [--debug]
 
 Lints policy files (YAML, JSON and .verdict). In a folder, a file is a policy when its name says so
 (*.verdict, *.policy.yaml|yml|json, verdict.yaml|yml|json), when the configuration's \`include\`
@@ -35,6 +36,9 @@ options:
   --stdin-filename NAME
                        the path standard input (\`-\`) is linted as: shown in the report, its
                        extension picks the syntax, the configuration is looked up from its folder
+  --color, --no-color  colour the stylish report, or not (default: colour when standard output is a
+                       terminal; NO_COLOR turns it off, FORCE_COLOR on; a report written with -o
+                       is coloured only with --color)
   --debug              list the files that folders held and were not linted, and why
   -h, --help           show this help
 
@@ -56,6 +60,7 @@ export const lintCommand: Command = {
       quiet: { type: 'boolean', short: 'q' },
       debug: { type: 'boolean' },
       ...stdinFilenameOption,
+      ...colorOptions,
     });
     if (values.help) return write(io.stdout, USAGE), 0;
     const format = (values.format ?? 'stylish') as FormatterName;
@@ -89,7 +94,7 @@ export const lintCommand: Command = {
           return { ...r, messages, warningCount: 0, infoCount: 0 };
         })
       : run.results;
-    const report = formatters[format](results, { color: io.isTTY && values.output === undefined, cwd: run.cwd, rules: run.rules, toolVersion: VERSION });
+    const report = formatters[format](results, { color: values.output === undefined ? useColor(colorFlag(argv), io) : colorFlag(argv) === true, cwd: run.cwd, rules: run.rules, toolVersion: VERSION });
     if (values.output !== undefined) {
       const failed = writeReportFile(values.output, report);
       if (failed !== undefined) return write(io.stderr, `verdict lint: ${failed}`), 2;
