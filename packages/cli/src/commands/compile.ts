@@ -1,8 +1,7 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { schemas } from '@verdict/compiler';
+import { schemas, writeSchemaFiles } from '@verdict/compiler';
 import { type Command, parse, UsageError, write } from '../args.ts';
 import { compileInput, readPolicyInput, stdinFilenameOption, stdinName } from '../load.ts';
+import { describeWriteError } from '../output.ts';
 import { renderDiagnostics } from '../render.ts';
 
 const COMPILE_USAGE = `usage: verdict compile FILE|- [--no-spans] [--stdin-filename NAME]
@@ -58,7 +57,8 @@ Without NAME, lists the schema names.
 
 options:
   --out DIR     write every schema to DIR as NAME.schema.json (a self-contained set: their
-                \$refs name each other), and print the paths written
+                \$refs name each other), and print the paths written; the same files ship in
+                the @verdict/compiler package as @verdict/compiler/schemas/NAME.schema.json
   -h, --help    show this help
 
 exit: 0, or 2 for an unknown name`;
@@ -75,12 +75,12 @@ export const schemaCommand: Command = {
     if (extra !== undefined) throw new UsageError(`unexpected argument \`${extra}\``);
     if (values.out !== undefined) {
       if (name !== undefined) throw new UsageError('give either NAME or --out, not both');
-      mkdirSync(values.out, { recursive: true });
-      const written = names.map((n) => {
-        const path = join(values.out!, `${n}.schema.json`);
-        writeFileSync(path, JSON.stringify((schemas as Record<string, unknown>)[n], null, 2) + '\n');
-        return path;
-      });
+      let written: string[];
+      try {
+        written = writeSchemaFiles(values.out);
+      } catch (err) {
+        return write(io.stderr, `verdict schema: cannot write the schemas to \`${values.out}\`: ${describeWriteError(err)}`), 2;
+      }
       return write(io.stdout, written.join('\n')), 0;
     }
     if (name === undefined) return write(io.stdout, names.join('\n')), 0;
