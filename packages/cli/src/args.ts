@@ -35,6 +35,8 @@ export interface CommandIo {
   cwd: string;
   /** Whether stdout is a terminal (colours, progress bars). */
   isTTY: boolean;
+  /** `--debug` was given (anywhere on the command line: `main` takes it out of the arguments). */
+  debug?: boolean;
   /** The environment (`NO_COLOR`, `FORCE_COLOR`); default `process.env`. */
   env?: NodeJS.ProcessEnv;
 }

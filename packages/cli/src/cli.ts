@@ -77,7 +77,7 @@ export async function main(argv: string[], io: CommandIo = defaultIo()): Promise
   let command: Command | undefined;
   try {
     command = await entry.load();
-    return await command.run(rest, io);
+    return await command.run(rest, debug ? { ...io, debug } : io);
   } catch (err) {
     if (err instanceof UsageError && command) {
       const help = err.help ? `  help: ${err.help}\n` : '';

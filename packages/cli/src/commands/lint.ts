@@ -86,7 +86,7 @@ export const lintCommand: Command = {
       ...(values.config !== undefined ? { configPath: values.config } : {}),
       ...(values['no-config-lookup'] === true ? { noConfigLookup: true } : {}),
     });
-    if (values.debug) for (const s of run.skipped ?? []) write(io.stderr, `verdict lint: skipped \`${s.file}\`: ${s.reason}`);
+    if (values.debug === true || io.debug === true) for (const s of run.skipped ?? []) write(io.stderr, `verdict lint: skipped \`${s.file}\`: ${s.reason}`);
     io.stderr.write(renderDiagnostics(run.diagnostics));
     const results = values.quiet
       ? run.results.map((r) => {
