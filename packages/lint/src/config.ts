@@ -19,7 +19,7 @@ import { existsSync } from 'node:fs';
 import { editDistance, readSourceFile } from '@verdict/compiler';
 import { printable } from '@verdict/engine';
 import { join } from 'node:path';
-import { isMap, isScalar, LineCounter, parseDocument } from 'yaml';
+import { isMap, isScalar, LineCounter, parseDocument, visit } from 'yaml';
 import { HOOK_AGENTS } from '@verdict/engine';
 import type { Diagnostic, HookAgent, Span } from '@verdict/engine';
 import { CATEGORIES, SEVERITY_LEVELS } from './types.ts';
@@ -97,6 +97,18 @@ export function parseLintConfig(text: string, file: string, knownRuleIds: readon
     });
   }
   if (doc.errors.length > 0) return { config, diagnostics };
+  // A repeated key, as in a policy file: the later value would silently replace the earlier one.
+  visit(doc, {
+    Map(_, map) {
+      const seen = new Set<string>();
+      for (const pair of map.items) {
+        if (!isScalar(pair.key)) continue;
+        const key = String(pair.key.value);
+        if (seen.has(key)) problem('yaml/duplicate-key', 'error', `duplicate key \`${key}\``, pair.key, 'the later value would silently replace the earlier one: keep only one');
+        seen.add(key);
+      }
+    },
+  });
   const root = doc.contents;
   if (root === null || (isScalar(root) && (root.value === null || root.value === ''))) return { config, diagnostics };
   if (!isMap(root)) {

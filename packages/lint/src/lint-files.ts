@@ -241,7 +241,7 @@ class Configs {
   private readonly byFile = new Map<string, FolderConfig>();
   private readonly none: FolderConfig;
   constructor(
-    cwd: string,
+    private readonly cwd: string,
     private readonly rules: readonly Rule[],
     private readonly diagnostics: Diagnostic[],
     options: LintFilesOptions,
@@ -255,7 +255,9 @@ class Configs {
     let c = this.byFile.get(file);
     if (c === undefined) {
       const loaded = loadLintConfig(file, this.rules.map((r) => r.id));
-      for (const d of loaded.diagnostics) this.diagnostics.push(d);
+      // Located as the policy files are: relative to the working folder when inside it.
+      const shown = printable(display(this.cwd, file));
+      for (const d of loaded.diagnostics) this.diagnostics.push(d.span?.file === file ? { ...d, span: { ...d.span, file: shown } } : d);
       c = new FolderConfig(loaded.config, base);
       this.byFile.set(file, c);
     }

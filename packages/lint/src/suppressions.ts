@@ -5,6 +5,7 @@
  */
 import type { Span } from '@verdict/engine';
 import type { LintMessage } from './types.ts';
+import { isBlocking } from '@verdict/compiler';
 import type { SourceInfo } from './support/source.ts';
 
 export interface Suppression {
@@ -52,7 +53,9 @@ export function applySuppressions(
   for (const msg of messages) {
     const line = msg.span?.start.line;
     let hit = false;
-    if (line !== undefined && !UNSUPPRESSIBLE.has(msg.ruleId)) {
+    // Nor can an error that stops the compiler: a file no command can load.
+    const blocking = msg.source === 'compiler' && isBlocking({ code: msg.ruleId, severity: msg.severity, message: msg.message });
+    if (line !== undefined && !UNSUPPRESSIBLE.has(msg.ruleId) && !blocking) {
       for (const s of suppressions) {
         if (s.line !== line) continue;
         if (s.rules.length === 0) {
