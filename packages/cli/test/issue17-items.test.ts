@@ -12,7 +12,7 @@
  *  4. `-` reads standard input: lint-stdin, lint-stdin-filename-config, lint-stdin-filename-syntax,
  *     lint-stdin-filename-alone, lint-stdin-not-utf8, compile-stdin, compile-stdin-dsl, fmt-stdin,
  *     fmt-stdin-check, fmt-stdin-write, check-stdin, test-stdin, explain-stdin-policy,
- *     explain-stdin-twice, diff-stdin, diff-stdin-twice, eval-policy-stdin, hook-policy-stdin
+ *     explain-stdin-twice, diff-stdin, diff-stdin-twice, fuzz-stdin, eval-policy-stdin, hook-policy-stdin
  *     (bounds: stdin.test.ts)
  *  5. globs, --ignore-pattern, .gitignore, one walker: not here yet (the `globs` branch)
  *  6. --max-warnings says why, also under --quiet, -1 is no limit: lint-max-warnings,
@@ -67,6 +67,7 @@ const ITEMS: Record<number, { goldens: string[]; tests?: string[]; pending?: str
       'explain-stdin-twice',
       'diff-stdin',
       'diff-stdin-twice',
+      'fuzz-stdin',
       'eval-policy-stdin',
       'hook-policy-stdin',
     ],
