@@ -9,9 +9,9 @@ export { GO_TEXT_CODES, goMessage, isBlocking, NON_BLOCKING_CODES } from './vali
 export { lowerPolicy } from './lower.ts';
 export type { LoadedDescriptor } from './descriptor.ts';
 export { loadDescriptorFile, parseDescriptorSource } from './descriptor.ts';
-export { schemas } from './schemas.ts';
+export { schemas, writeSchemaFiles } from './schemas.ts';
 export type { LoadedText } from './load.ts';
-export { MAX_SOURCE_BYTES, nameFromBytes, readSourceFile } from './load.ts';
+export { checkText, MAX_SOURCE_BYTES, nameFromBytes, readSourceFile, readSourceStream } from './load.ts';
 export { didYouMean, editDistance } from './did-you-mean.ts';
 export { parseTree } from './parse.ts';
 

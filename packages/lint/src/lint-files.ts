@@ -8,7 +8,7 @@
  */
 import { existsSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { carriesVerdictSchema, compileGlob, displayPath, findFiles, hasPolicyName, type PathGlob, POLICY_EXTENSIONS, readSourceFile } from '@verdict/compiler';
+import { carriesVerdictSchema, checkText, compileGlob, displayPath, findFiles, hasPolicyName, type LoadedText, type PathGlob, POLICY_EXTENSIONS, readSourceFile } from '@verdict/compiler';
 import { printable } from '@verdict/engine';
 import type { Diagnostic, HookAgent } from '@verdict/engine';
 import { emptyConfig, findConfigFile, loadLintConfig } from './config.ts';
@@ -38,6 +38,13 @@ export interface LintFilesOptions {
   cwd?: string;
   /** The rule catalogue (default: every rule). */
   rules?: readonly Rule[];
+  /**
+   * What the path `-` stands for: standard input as the compiler's `readSourceStream` read it
+   * (the decoded text, or why it cannot be used), linted as if it were the file `name` (shown in
+   * findings, its extension picks the syntax, the configuration is looked up from its folder and
+   * its `ignore` applies, as for a file named as an argument).
+   */
+  stdin?: { name: string; read: LoadedText };
 }
 
 export { carriesVerdictSchema, hasPolicyName, POLICY_EXTENSIONS };
@@ -53,12 +60,24 @@ export function lintFiles(paths: readonly string[], options: LintFilesOptions = 
     skipped.push({ file: printable(displayPath(cwd, abs)), reason });
   };
 
+  // `-`: standard input, linted as the file it is named after (its configuration and `ignore` apply).
+  const given = paths.length > 0 ? paths : ['.'];
+  const fromDisk = options.stdin !== undefined ? given.filter((p) => p !== '-') : given;
+  if (options.stdin !== undefined && fromDisk.length < given.length) {
+    const abs = resolve(cwd, options.stdin.name);
+    const c = configs.forFile(abs);
+    const ignoredBy = c.ignoredBy(abs);
+    if (ignoredBy === undefined) files.push({ abs, path: abs, config: c, stdin: options.stdin.read });
+    else skip(abs, ignoredBy);
+  }
   // The walker every command shares: folders, globs, `.gitignore` and `--ignore-pattern`.
-  const found = findFiles(paths.length > 0 ? paths : ['.'], {
-    cwd,
-    extensions: POLICY_EXTENSIONS,
-    ...(options.ignorePatterns !== undefined ? { ignorePatterns: options.ignorePatterns } : {}),
-  });
+  const found = fromDisk.length > 0
+    ? findFiles(fromDisk, {
+        cwd,
+        extensions: POLICY_EXTENSIONS,
+        ...(options.ignorePatterns !== undefined ? { ignorePatterns: options.ignorePatterns } : {}),
+      })
+    : { files: [], skipped: [], diagnostics: [] };
   diagnostics.push(...found.diagnostics);
   for (const s of found.skipped) skipped.push({ file: s.display, reason: s.reason });
   for (const f of found.files) {
@@ -94,7 +113,7 @@ export function lintFiles(paths: readonly string[], options: LintFilesOptions = 
     const driver = options.driver !== undefined ? resolveDriver(options.driver, cwd) : config.driver !== undefined ? resolveDriver(config.driver, f.config.base) : undefined;
     // The compiler's reader, as every command reads: regular files only, bounded, strict UTF-8.
     const shown = printable(displayPath(cwd, f.abs));
-    const read = readSourceFile(shown, f.path);
+    const read = f.stdin === undefined ? readSourceFile(shown, f.path) : f.stdin.text !== undefined ? checkText(shown, f.stdin.text) : f.stdin;
     if (read.text === undefined) {
       results.push(unreadableFile(shown, read.diagnostics, { config, rules }));
       continue;
@@ -241,4 +260,6 @@ interface FoundFile {
   abs: string;
   path: string | Uint8Array;
   config: FolderConfig;
+  /** What standard input held, when the file came from there rather than from `path`. */
+  stdin?: LoadedText;
 }

@@ -5,7 +5,7 @@
  * that file, and so does a compiler crash.
  */
 import { createHash } from 'node:crypto';
-import { compileSource } from '@verdict/compiler';
+import { compileSource, isBlocking } from '@verdict/compiler';
 import type { CompileResult } from '@verdict/compiler';
 import { codePointCount, MAX_PATTERN_CHARS, normalizeApproverMode } from '@verdict/engine';
 import type { Diagnostic, HookAgent, PolicyFileIR, Severity, Span } from '@verdict/engine';
@@ -219,17 +219,24 @@ function hasOverlongPattern(ir: PolicyFileIR): boolean {
 }
 
 function fromCompilerDiagnostic(d: Diagnostic, config: LintConfig | undefined, source: SourceInfo): LintMessage | undefined {
-  // The compiler's errors (`yaml/syntax`, `schema/*`, `load/*`, `regex/invalid`, …) mean the file
-  // cannot load: neither a rule setting nor a category quiets or lowers them. A setting or the
-  // `compiler` category may change the compiler's warnings and notes only.
-  const severity = d.severity === 'error' ? 'error' : (config?.rules[d.code]?.severity ?? config?.categories.compiler ?? d.severity);
+  const setting = config?.rules[d.code]?.severity;
+  // A category setting may quiet the compiler's warnings and notes, never its errors. An error that
+  // stops the compiler (`yaml/syntax`, `schema/*`, `load/*`: a file no command can load) stays an
+  // error whatever the configuration says, or a CI lint would pass a file every other command refuses.
+  const locked = isBlocking(d);
+  const category = d.severity === 'error' ? undefined : config?.categories.compiler;
+  const severity = locked ? 'error' : (setting ?? category ?? d.severity);
   if (severity === 'off') return undefined;
+  const overruled = locked && setting !== undefined && setting !== 'error';
+  const help = overruled
+    ? `${d.help !== undefined ? `${d.help}; ` : ''}the configuration's \`${setting}\` for \`${d.code}\` does not apply: no command can load a file with this error`
+    : d.help;
   return {
     ruleId: d.code,
     category: 'compiler',
     severity,
     message: d.message,
-    ...(d.help !== undefined ? { help: d.help } : {}),
+    ...(help !== undefined ? { help } : {}),
     span: d.span ?? source.fileStart(),
     ...(d.path !== undefined ? { path: d.path } : {}),
     ...(d.related !== undefined ? { related: d.related } : {}),

@@ -1,13 +1,16 @@
 import { HOOK_AGENTS, type HookAgent } from '@verdict/engine';
 import { exitCodeFor, type FormatterName, formatters, lintFiles } from '@verdict/lint';
-import { type Command, parse, UsageError, write } from '../args.ts';
+import { type Command, parse, STDIN_ARG, UsageError, write } from '../args.ts';
+import { readSourceStream } from '@verdict/compiler';
+import { colorFlag, colorOptions, useColor } from '../color.ts';
+import { stdinFilenameOption, stdinName } from '../load.ts';
 import { writeReportFile } from '../output.ts';
 import { renderDiagnostics } from '../render.ts';
 import { VERSION } from '../version.ts';
 
 const FORMATS = Object.keys(formatters) as FormatterName[];
 
-const USAGE = `usage: verdict lint [paths… | globs…] [-f FORMAT] [-o FILE] [--max-warnings N] [--driver NAME|FILE] [--hook-agent A] [--config FILE] [--no-config-lookup] [--ignore-pattern P]… [--quiet] [--debug]
+const USAGE = `usage: verdict lint [paths… | globs… | -] [--stdin-filename NAME] [-f FORMAT] [-o FILE] [--max-warnings N] [--driver NAME|FILE] [--hook-agent A] [--config FILE] [--no-config-lookup] [--ignore-pattern P]… [--quiet] [--color|--no-color] [--debug]
 
 Lints policy files (YAML, JSON and .verdict). In a folder, a file is a policy when its name says so
 (*.verdict, *.policy.yaml|yml|json, verdict.yaml|yml|json), when the configuration's \`include\`
@@ -17,6 +20,7 @@ so is every .yaml, .yml, .json or .verdict file a glob matches (\`verdict lint '
 quote it so the shell leaves it to Verdict); a glob that matches nothing fails the run (exit 2).
 Folders and globs honour .gitignore files as git does (nested ones too) and never enter dot
 folders, node_modules, dist or coverage.
+\`-\` lints the policy on standard input, as the file \`--stdin-filename\` names (default \`<stdin>\`).
 Checks:
 invalid values, regexes that cannot compile or never match, rules a model can walk around,
 Policies the chosen driver cannot honour. Rule docs: packages/lint/docs/rules/.
@@ -36,7 +40,13 @@ options:
                        working directory (\`generated/\`, \`**/*.tmp.yaml\`, \`!keep.yaml\`); repeatable;
                        applies to files named as arguments too
   --quiet              report errors only
-  --debug              list the files and folders that were not linted, and why
+  --stdin-filename NAME
+                       the path standard input (\`-\`) is linted as: shown in the report, its
+                       extension picks the syntax, the configuration is looked up from its folder
+  --color, --no-color  colour the stylish report, or not (default: colour when standard output is a
+                       terminal; NO_COLOR turns it off, FORCE_COLOR on; a report written with -o
+                       is coloured only with --color)
+  --debug              list the files that folders held and were not linted, and why
   -h, --help           show this help
 
 exit: 0 clean, 1 errors (or warnings above --max-warnings), 2 usage error or a run that failed`;
@@ -57,6 +67,8 @@ export const lintCommand: Command = {
       'ignore-pattern': { type: 'string', multiple: true },
       quiet: { type: 'boolean', short: 'q' },
       debug: { type: 'boolean' },
+      ...stdinFilenameOption,
+      ...colorOptions,
     });
     if (values.help) return write(io.stdout, USAGE), 0;
     const format = (values.format ?? 'stylish') as FormatterName;
@@ -71,7 +83,11 @@ export const lintCommand: Command = {
     const hookAgent = values['hook-agent'];
     if (hookAgent !== undefined && !HOOK_AGENTS.some((a) => a === hookAgent)) throw new UsageError(`unknown agent \`${hookAgent}\` for \`--hook-agent\` (want ${HOOK_AGENTS.join(', ')})`);
     const paths = positionals.length > 0 ? positionals : ['.'];
+    const name = stdinName(positionals, values['stdin-filename']);
+    // Read as a file is, bounded; what cannot be used is reported as the findings of a file are.
+    const stdin = paths.includes(STDIN_ARG) ? { name, read: await readSourceStream(name, io.stdin) } : undefined;
     const run = lintFiles(paths, {
+      ...(stdin !== undefined ? { stdin } : {}),
       cwd: io.cwd,
       ...(values.driver !== undefined ? { driver: values.driver } : {}),
       ...(hookAgent !== undefined ? { hookAgent: hookAgent as HookAgent } : {}),
@@ -87,7 +103,7 @@ export const lintCommand: Command = {
           return { ...r, messages, warningCount: 0, infoCount: 0 };
         })
       : run.results;
-    const report = formatters[format](results, { color: io.isTTY && values.output === undefined, cwd: run.cwd, rules: run.rules, toolVersion: VERSION });
+    const report = formatters[format](results, { color: values.output === undefined ? useColor(colorFlag(argv), io) : colorFlag(argv) === true, cwd: run.cwd, rules: run.rules, toolVersion: VERSION });
     if (values.output !== undefined) {
       const failed = writeReportFile(values.output, report);
       if (failed !== undefined) return write(io.stderr, `verdict lint: ${failed}`), 2;

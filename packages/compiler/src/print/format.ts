@@ -74,12 +74,17 @@ function isEmptyValue(node: JNode): boolean {
   return node.kind === 'scalar' && (node.value === null || node.value === '');
 }
 
+const TEST_INPUT = /^tests\[\d+\]\.input$/;
+
 /** Paths of map keys in `source` that `printed` does not have (iterative: no stack for deep trees). */
 function missingKeys(source: JNode, printed: JNode, at: string): string[] {
   const out: string[] = [];
   const stack: [JNode, JNode, string][] = [[source, printed, at]];
   while (stack.length > 0) {
     const [s, p, path] = stack.pop()!;
+    // A test's input is data, carried whole as its JSON text (a number of any length as written),
+    // which the printer may write as a string: its keys are not the file's to lose.
+    if (TEST_INPUT.test(path)) continue;
     if (s.kind === 'map') {
       for (const entry of s.entries) {
         const here = path === '' ? entry.key : `${path}.${entry.key}`;
