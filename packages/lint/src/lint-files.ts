@@ -13,7 +13,8 @@ import { nameFromBytes, readSourceFile } from '@verdict/compiler';
 import { printable } from '@verdict/engine';
 import type { Diagnostic, HookAgent } from '@verdict/engine';
 import { emptyConfig, findConfigFile, loadLintConfig } from './config.ts';
-import { lintSource, unreadableFile } from './runner.ts';
+import { lintSource, type LintSourceOptions, unreadableFile } from './runner.ts';
+import { fixSource } from './fix.ts';
 import { RegexCache } from './support/regex-cache.ts';
 import { globToRegExp, matchesAny } from './support/glob.ts';
 import { allRules } from './rules/index.ts';
@@ -38,6 +39,11 @@ export interface LintFilesOptions {
   cwd?: string;
   /** The rule catalogue (default: every rule). */
   rules?: readonly Rule[];
+  /**
+   * Apply the findings' fixes (`--fix`, `--fix-dry-run`): each result then carries the fixed text
+   * as `output` and the findings of that text. Nothing is written.
+   */
+  fix?: boolean;
 }
 
 export const POLICY_EXTENSIONS = ['.yaml', '.yml', '.json', '.verdict'] as const;
@@ -117,9 +123,8 @@ export function lintFiles(paths: readonly string[], options: LintFilesOptions = 
       results.push(unreadableFile(shown, read.diagnostics, { config, rules }));
       continue;
     }
-    results.push(
-      lintSource(read.text, shown, { config, rules, regexes, ...(driver !== undefined ? { driver } : {}), ...(options.hookAgent !== undefined ? { hookAgent: options.hookAgent } : {}) }),
-    );
+    const lintOptions = { config, rules, regexes, ...(driver !== undefined ? { driver } : {}), ...(options.hookAgent !== undefined ? { hookAgent: options.hookAgent } : {}) };
+    results.push(options.fix === true ? fixedResult(read.text, shown, f.path, lintOptions) : lintSource(read.text, shown, lintOptions));
   }
   results.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
   const configErrors = diagnostics.filter((d) => d.severity === 'error').length;
@@ -132,6 +137,17 @@ export function lintFiles(paths: readonly string[], options: LintFilesOptions = 
     skipped,
     rules,
     cwd,
+  };
+}
+
+/** The findings of the fixed text, with the text to write (a file whose name is not UTF-8 is not fixed). */
+function fixedResult(text: string, shown: string, path: string | Buffer, options: LintSourceOptions): FileResult {
+  if (typeof path !== 'string') return lintSource(text, shown, options);
+  const fixed = fixSource(text, shown, options);
+  return {
+    ...fixed.result,
+    ...(fixed.output !== undefined ? { output: fixed.output, filePath: path } : {}),
+    ...(fixed.diagnostics.length > 0 ? { fixDiagnostics: fixed.diagnostics } : {}),
   };
 }
 

@@ -5,7 +5,7 @@
  * that file, and so does a compiler crash.
  */
 import { createHash } from 'node:crypto';
-import { compileSource } from '@verdict/compiler';
+import { compileSource, patternEdit } from '@verdict/compiler';
 import type { CompileResult } from '@verdict/compiler';
 import { codePointCount, MAX_PATTERN_CHARS, normalizeApproverMode } from '@verdict/engine';
 import type { Diagnostic, HookAgent, PolicyFileIR, Severity, Span } from '@verdict/engine';
@@ -251,6 +251,7 @@ interface FileContext {
   regex: RuleContext['regex'];
   scalarStyleAt: RuleContext['scalarStyleAt'];
   isRuleEnabled: RuleContext['isRuleEnabled'];
+  fixPattern: RuleContext['fixPattern'];
 }
 
 function fileContext(ir: PolicyFileIR, source: SourceInfo, regexes: RegexCache, enabled: ReadonlySet<string>, hookAgent: HookAgent | undefined): FileContext {
@@ -267,6 +268,11 @@ function fileContext(ir: PolicyFileIR, source: SourceInfo, regexes: RegexCache, 
     regex: (pattern) => regexes.get(pattern),
     scalarStyleAt: (span) => source.scalarStyleAt(span),
     isRuleEnabled: (id) => enabled.has(id),
+    fixPattern: (rule, pattern) => {
+      const at = rule.matchSpan;
+      if (at === undefined || source.syntax === undefined || pattern === rule.match) return undefined;
+      return patternEdit(source.text, source.syntax, { start: at.start.offset, end: at.end.offset }, pattern);
+    },
   };
 }
 
@@ -298,9 +304,12 @@ function makeContext(
     scalarStyleAt: shared.scalarStyleAt,
     approverPath: shared.approverPath,
     isRuleEnabled: shared.isRuleEnabled,
+    fixPattern: shared.fixPattern,
     report(d: ReportDescriptor) {
       const template = rule.meta.messages[d.messageId];
       if (template === undefined) throw new Error(`unknown message id \`${d.messageId}\``);
+      // As in ESLint: only a rule that says it is fixable may report a fix.
+      if (d.fix !== undefined && rule.meta.fixable === undefined) throw new Error('reported a fix without `meta.fixable`');
       const helpTemplate = rule.meta.help?.[d.messageId];
       const related = (d.related ?? []).map((rel) => {
         const t = rule.meta.messages[rel.messageId];
@@ -319,6 +328,7 @@ function makeContext(
         ...(related.length > 0 ? { related } : {}),
         source: 'rule',
         fingerprint: '',
+        ...(d.fix !== undefined ? { fix: { range: [d.fix.range[0], d.fix.range[1]] as [number, number], text: d.fix.text } } : {}),
       });
     },
   };

@@ -1,7 +1,7 @@
-import { chmodSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { compileFile, conversionLosses, formatPolicySource, printVerdict, printYaml } from '@verdict/compiler';
 import { type Command, parse, UsageError, write } from '../args.ts';
+import { replaceFile } from '../output.ts';
 import { renderDiagnostics } from '../render.ts';
 
 const USAGE = `usage: verdict fmt FILE [--to verdict|yaml] [--write] [--check] [--force]
@@ -97,22 +97,4 @@ function withFileConventions(text: string, original: string): string {
   if (/\r\n/.test(original) && !/(^|[^\r])\n/.test(original)) out = out.replace(/\n/g, '\r\n');
   if (original.startsWith(BOM)) out = BOM + out;
   return out;
-}
-
-/**
- * Writes `text` over `file` through a temporary file in the same folder and a rename, so the file is
- * never left half written; a symbolic link is followed (the link stays a link), and the file's mode
- * is kept.
- */
-function replaceFile(file: string, text: string): void {
-  const target = realpathSync(file);
-  const temp = join(dirname(target), `.${basename(target)}.verdict-fmt-${process.pid}`);
-  try {
-    writeFileSync(temp, text, { flag: 'wx' });
-    chmodSync(temp, statSync(target).mode & 0o7777);
-    renameSync(temp, target);
-  } catch (e) {
-    rmSync(temp, { force: true });
-    throw e;
-  }
 }

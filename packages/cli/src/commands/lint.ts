@@ -1,13 +1,13 @@
 import { HOOK_AGENTS, type HookAgent } from '@verdict/engine';
 import { exitCodeFor, type FormatterName, formatters, lintFiles } from '@verdict/lint';
 import { type Command, parse, UsageError, write } from '../args.ts';
-import { writeReportFile } from '../output.ts';
+import { describeWriteError, replaceFile, writeReportFile } from '../output.ts';
 import { renderDiagnostics } from '../render.ts';
 import { VERSION } from '../version.ts';
 
 const FORMATS = Object.keys(formatters) as FormatterName[];
 
-const USAGE = `usage: verdict lint [paths…] [-f FORMAT] [-o FILE] [--max-warnings N] [--driver NAME|FILE] [--hook-agent A] [--config FILE] [--no-config-lookup] [--quiet] [--debug]
+const USAGE = `usage: verdict lint [paths…] [-f FORMAT] [-o FILE] [--max-warnings N] [--driver NAME|FILE] [--hook-agent A] [--config FILE] [--no-config-lookup] [--fix | --fix-dry-run] [--quiet] [--debug]
 
 Lints policy files (YAML, JSON and .verdict). In a folder, a file is a policy when its name says so
 (*.verdict, *.policy.yaml|yml|json, verdict.yaml|yml|json), when the configuration's \`include\`
@@ -28,6 +28,10 @@ options:
                        default: the nearest verdict.config.yaml from each file's folder up to the
                        repository root (a folder with .git), its globs relative to its own folder
   --no-config-lookup   use no configuration file unless --config names one
+  --fix                rewrite the files with the fixes of the findings that have one safe rewrite,
+                       then report what is left; only the fixed values change (comments, layout and
+                       other keys stay byte for byte), and a result that would lose anything is refused
+  --fix-dry-run        the same, without writing: \`-f json\` shows each fixed file as \`output\`
   --quiet              report errors only
   --debug              list the files that folders held and were not linted, and why
   -h, --help           show this help
@@ -49,8 +53,11 @@ export const lintCommand: Command = {
       'no-config-lookup': { type: 'boolean' },
       quiet: { type: 'boolean', short: 'q' },
       debug: { type: 'boolean' },
+      fix: { type: 'boolean' },
+      'fix-dry-run': { type: 'boolean' },
     });
     if (values.help) return write(io.stdout, USAGE), 0;
+    if (values.fix === true && values['fix-dry-run'] === true) throw new UsageError('`--fix` and `--fix-dry-run` cannot be combined');
     const format = (values.format ?? 'stylish') as FormatterName;
     if (!Object.hasOwn(formatters, format)) throw new UsageError(`unknown format \`${format}\` (want ${FORMATS.join(', ')})`);
     let maxWarnings: number | undefined;
@@ -69,7 +76,19 @@ export const lintCommand: Command = {
       ...(hookAgent !== undefined ? { hookAgent: hookAgent as HookAgent } : {}),
       ...(values.config !== undefined ? { configPath: values.config } : {}),
       ...(values['no-config-lookup'] === true ? { noConfigLookup: true } : {}),
+      ...(values.fix === true || values['fix-dry-run'] === true ? { fix: true } : {}),
     });
+    for (const r of run.results) io.stderr.write(renderDiagnostics(r.fixDiagnostics ?? [], r.file));
+    if (values.fix === true) {
+      for (const r of run.results) {
+        if (r.output === undefined || r.filePath === undefined) continue;
+        try {
+          replaceFile(r.filePath, r.output);
+        } catch (err) {
+          return write(io.stderr, `verdict lint: cannot write the fixes to \`${r.file}\`: ${describeWriteError(err)}`), 2;
+        }
+      }
+    }
     if (values.debug) for (const s of run.skipped ?? []) write(io.stderr, `verdict lint: skipped \`${s.file}\`: ${s.reason}`);
     io.stderr.write(renderDiagnostics(run.diagnostics));
     const results = values.quiet
