@@ -6,7 +6,7 @@
  * `--debug`). A file named on the command line is linted whatever its name. Each file gets the
  * nearest configuration; all are linted with one shared regex cache.
  */
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
 import { basename, dirname, extname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { parseDocument, isMap, isScalar } from 'yaml';
 import { nameFromBytes, readSourceFile } from '@verdict/compiler';
@@ -144,11 +144,26 @@ export function lintFiles(paths: readonly string[], options: LintFilesOptions = 
 function fixedResult(text: string, shown: string, path: string | Buffer, options: LintSourceOptions): FileResult {
   if (typeof path !== 'string') return lintSource(text, shown, options);
   const fixed = fixSource(text, shown, options);
+  // The reader strips a byte order mark; the file keeps its own.
+  const output = fixed.output !== undefined && startsWithBom(path) && !fixed.output.startsWith('\ufeff') ? `\ufeff${fixed.output}` : fixed.output;
   return {
     ...fixed.result,
-    ...(fixed.output !== undefined ? { output: fixed.output, filePath: path } : {}),
+    ...(output !== undefined ? { output, filePath: path } : {}),
     ...(fixed.diagnostics.length > 0 ? { fixDiagnostics: fixed.diagnostics } : {}),
   };
+}
+
+function startsWithBom(path: string): boolean {
+  let fd: number | undefined;
+  try {
+    fd = openSync(path, 'r');
+    const head = Buffer.alloc(3);
+    return readSync(fd, head, 0, 3, 0) === 3 && head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf;
+  } catch {
+    return false;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
 }
 
 /** A driver named by a path is relative to `base`; a built-in name is kept. */

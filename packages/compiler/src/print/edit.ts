@@ -30,12 +30,14 @@ export interface SourceEdit {
  * scalar.
  */
 export function patternEdit(text: string, syntax: Syntax, at: { start: number; end: number }, pattern: string): SourceEdit | undefined {
-  if (syntax === 'verdict') return verdictPatternEdit(text, at, pattern);
-  if (syntax === 'json') {
-    if (text[at.start] !== '"' || text[at.end - 1] !== '"') return undefined;
-    return { range: [at.start, at.end], text: JSON.stringify(pattern) };
-  }
-  return yamlScalarEdit(text, at, pattern);
+  let edit: SourceEdit | undefined;
+  if (syntax === 'verdict') edit = verdictPatternEdit(text, at, pattern);
+  else if (syntax === 'yaml') return yamlScalarEdit(text, at, pattern);
+  else if (text[at.start] === '"' && text[at.end - 1] === '"') edit = { range: [at.start, at.end], text: JSON.stringify(pattern) };
+  if (edit === undefined) return undefined;
+  // Only the characters that change: an editor applying it moves as little as possible.
+  const [start, end] = edit.range;
+  return narrowEdit(text, text.slice(0, start) + edit.text + text.slice(end), { start, end });
 }
 
 function verdictPatternEdit(text: string, at: { start: number; end: number }, pattern: string): SourceEdit | undefined {
@@ -159,7 +161,13 @@ export function applySourceEdits(text: string, file: string, syntax: Syntax, edi
   const b = readPolicySource(out, file, syntax);
   if (a === undefined || b === undefined) return refused('the fixed file would not load');
   if (keptTokens(text).join('\n') !== keptTokens(out).join('\n')) return refused('a comment, anchor, tag or document marker would change');
-  if (!sameTree(a.tree, b.tree, changed)) return refused('a value other than the fixed patterns would change');
+  // Only rule patterns may change: a string an edit touches that is some rule's `match`.
+  const patterns = new Set<number>();
+  for (const list of ['allow', 'deny', 'ask'] as const) for (const r of a.ir.approver?.[list] ?? []) if (r.matchSpan) patterns.add(r.matchSpan.start.offset);
+  const edited = editedRules(a.ir, changed);
+  if (!sameTree(a.tree, b.tree, (start, end) => patterns.has(start) && changed(start, end)) || irShape(a.ir, edited) !== irShape(b.ir, edited)) {
+    return refused('a value other than the fixed patterns would change');
+  }
   return { text: out, applied, diagnostics: [] };
 }
 
