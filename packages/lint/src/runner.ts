@@ -5,7 +5,7 @@
  * that file, and so does a compiler crash.
  */
 import { createHash } from 'node:crypto';
-import { compileSource, patternEdit } from '@verdict/compiler';
+import { compileSource, SourceEditor } from '@verdict/compiler';
 import type { CompileResult } from '@verdict/compiler';
 import { codePointCount, MAX_PATTERN_CHARS, normalizeApproverMode } from '@verdict/engine';
 import type { Diagnostic, HookAgent, PolicyFileIR, Severity, Span } from '@verdict/engine';
@@ -255,6 +255,8 @@ interface FileContext {
 }
 
 function fileContext(ir: PolicyFileIR, source: SourceInfo, regexes: RegexCache, enabled: ReadonlySet<string>, hookAgent: HookAgent | undefined): FileContext {
+  // One editor per file: the YAML document is read once however many findings carry a fix.
+  let editor: SourceEditor | undefined;
   return {
     hookAgent,
     approverPath: () =>
@@ -271,7 +273,8 @@ function fileContext(ir: PolicyFileIR, source: SourceInfo, regexes: RegexCache, 
     fixPattern: (rule, pattern) => {
       const at = rule.matchSpan;
       if (at === undefined || source.syntax === undefined || pattern === rule.match) return undefined;
-      return patternEdit(source.text, source.syntax, { start: at.start.offset, end: at.end.offset }, pattern);
+      editor ??= new SourceEditor(source.text, source.syntax);
+      return editor.patternEdit({ start: at.start.offset, end: at.end.offset }, pattern);
     },
   };
 }

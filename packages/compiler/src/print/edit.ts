@@ -30,14 +30,74 @@ export interface SourceEdit {
  * scalar.
  */
 export function patternEdit(text: string, syntax: Syntax, at: { start: number; end: number }, pattern: string): SourceEdit | undefined {
-  let edit: SourceEdit | undefined;
-  if (syntax === 'verdict') edit = verdictPatternEdit(text, at, pattern);
-  else if (syntax === 'yaml') return yamlScalarEdit(text, at, pattern);
-  else if (text[at.start] === '"' && text[at.end - 1] === '"') edit = { range: [at.start, at.end], text: JSON.stringify(pattern) };
-  if (edit === undefined) return undefined;
-  // Only the characters that change: an editor applying it moves as little as possible.
-  const [start, end] = edit.range;
-  return narrowEdit(text, text.slice(0, start) + edit.text + text.slice(end), { start, end });
+  return new SourceEditor(text, syntax).patternEdit(at, pattern);
+}
+
+/** A scalar value that can be written again: its token, and where it stands. */
+interface ScalarSlot {
+  token: CST.FlowScalar | CST.BlockScalar;
+  afterKey: boolean;
+  inFlow: boolean;
+}
+
+/**
+ * `patternEdit` for many values of one text: the YAML document and its concrete syntax tree are
+ * read once, on the first YAML edit, so a file with many fixable findings costs one parse.
+ */
+export class SourceEditor {
+  private slots: Map<number, ScalarSlot> | undefined;
+  constructor(
+    readonly text: string,
+    readonly syntax: Syntax,
+  ) {}
+
+  patternEdit(at: { start: number; end: number }, pattern: string): SourceEdit | undefined {
+    const text = this.text;
+    let edit: SourceEdit | undefined;
+    if (this.syntax === 'verdict') edit = verdictPatternEdit(text, at, pattern);
+    else if (this.syntax === 'yaml') return this.yamlScalarEdit(at, pattern);
+    else if (text[at.start] === '"' && text[at.end - 1] === '"') edit = { range: [at.start, at.end], text: JSON.stringify(pattern) };
+    if (edit === undefined) return undefined;
+    // Only the characters that change: an editor applying it moves as little as possible.
+    const [start, end] = edit.range;
+    return narrowEdit(text.slice(start, end), edit.text, start, at);
+  }
+
+  private yamlScalarEdit(at: { start: number; end: number }, value: string): SourceEdit | undefined {
+    const slot = this.yamlSlots().get(at.start);
+    if (slot === undefined) return undefined;
+    const original = CST.stringify(slot.token);
+    if (!this.text.startsWith(original, at.start)) return undefined;
+    // yaml's own scalar writer, on a copy of the token: the quoting kept where the value fits it.
+    const copy = structuredClone(slot.token);
+    CST.setScalarValue(copy, value, { afterKey: slot.afterKey, inFlow: slot.inFlow });
+    return narrowEdit(original, CST.stringify(copy), at.start, at);
+  }
+
+  /** String scalars that carry no anchor (its aliases would change too) and no tag, by offset. */
+  private yamlSlots(): Map<number, ScalarSlot> {
+    if (this.slots !== undefined) return this.slots;
+    const slots = new Map<number, ScalarSlot>();
+    this.slots = slots;
+    const free = new Set<number>();
+    visit(parseDocument(this.text, { keepSourceTokens: false, uniqueKeys: false }), {
+      Scalar(_, node) {
+        const start = node.range?.[0];
+        if (start !== undefined && typeof node.value === 'string' && !node.anchor && !node.tag) free.add(start);
+      },
+    });
+    for (const token of new Parser().parse(this.text)) {
+      if (token.type !== 'document') continue;
+      CST.visit(token, (item, path) => {
+        const v = item.value;
+        if (v === undefined || !('offset' in v) || !free.has(v.offset)) return;
+        if (v.type !== 'scalar' && v.type !== 'single-quoted-scalar' && v.type !== 'double-quoted-scalar' && v.type !== 'block-scalar') return;
+        const parent = CST.visit.parentCollection(token, path);
+        slots.set(v.offset, { token: v, afterKey: item.key !== undefined && item.key !== null, inFlow: parent.type === 'flow-collection' });
+      });
+    }
+    return slots;
+  }
 }
 
 function verdictPatternEdit(text: string, at: { start: number; end: number }, pattern: string): SourceEdit | undefined {
@@ -51,42 +111,11 @@ function verdictPatternEdit(text: string, at: { start: number; end: number }, pa
   return undefined;
 }
 
-function yamlScalarEdit(text: string, at: { start: number; end: number }, value: string): SourceEdit | undefined {
-  // The document model says whether the value carries an anchor or a tag: such a value is left alone.
-  const doc = parseDocument(text, { keepSourceTokens: false, uniqueKeys: false });
-  let plain = false;
-  visit(doc, {
-    Scalar(_, node) {
-      if (node.range?.[0] === at.start && typeof node.value === 'string' && !node.anchor && !node.tag) {
-        plain = true;
-        return visit.BREAK;
-      }
-      return undefined;
-    },
-  });
-  if (!plain) return undefined;
-  const tokens = [...new Parser().parse(text)];
-  let done = false;
-  for (const token of tokens) {
-    if (token.type !== 'document') continue;
-    CST.visit(token, (item, path) => {
-      const v = item.value;
-      if (v === undefined || !('offset' in v) || v.offset !== at.start) return undefined;
-      if (v.type !== 'scalar' && v.type !== 'single-quoted-scalar' && v.type !== 'double-quoted-scalar' && v.type !== 'block-scalar') return undefined;
-      const parent = CST.visit.parentCollection(token, path);
-      CST.setScalarValue(v, value, { afterKey: item.key !== undefined && item.key !== null, inFlow: parent.type === 'flow-collection' });
-      done = true;
-      return CST.visit.BREAK;
-    });
-    if (done) break;
-  }
-  if (!done) return undefined;
-  const out = tokens.map((t) => CST.stringify(t)).join('');
-  return narrowEdit(text, out, at);
-}
-
-/** The one edit that turns `before` into `after`, when it lies within `at`. */
-function narrowEdit(before: string, after: string, at: { start: number; end: number }): SourceEdit | undefined {
+/**
+ * The one edit that turns the text `before` (at `offset` in the file) into `after`, trimmed to the
+ * characters that differ; `undefined` when it would reach outside `at`.
+ */
+function narrowEdit(before: string, after: string, offset: number, at: { start: number; end: number }): SourceEdit | undefined {
   let start = 0;
   const max = Math.min(before.length, after.length);
   while (start < max && before.charCodeAt(start) === after.charCodeAt(start)) start++;
@@ -95,8 +124,8 @@ function narrowEdit(before: string, after: string, at: { start: number; end: num
   // Keep the edit on whole characters: never split a surrogate pair.
   if (start > 0 && isHigh(before.charCodeAt(start - 1))) start--;
   if (end > 0 && isLow(before.charCodeAt(before.length - end))) end--;
-  const range: [number, number] = [start, before.length - end];
-  if (range[0] < at.start || range[1] > at.end) return undefined;
+  const range: [number, number] = [offset + start, offset + before.length - end];
+  if (range[0] < at.start - 1 || range[1] > at.end + 1) return undefined;
   return { range, text: after.slice(start, after.length - end) };
 }
 
