@@ -27,6 +27,21 @@ describe('fixSource', () => {
     expect(fixed.output).toBe(`mode: pattern\ndeny:\n  - {tool: bash, match: "a${'x'.repeat(10)}"}\n`);
   });
 
+  it('refuses a fix that would change anything but a pattern, and says so', () => {
+    const wrong = createRule({
+      id: 'test/wrong',
+      meta: { description: 'x', severity: 'warning', category: 'lint', messages: { m: 'm' }, docs: { recommended: false }, fixable: 'code' },
+      create: (ctx) => ({
+        rule: (r) => ctx.report({ node: r, messageId: 'm', fix: { range: [r.toolSpan!.start.offset, r.toolSpan!.end.offset], text: 'sh' } }),
+      }),
+    });
+    const text = 'mode: pattern\ndeny:\n  - {tool: bash, match: "a"}\n';
+    const fixed = fixSource(text, 'p.yaml', { rules: [wrong] });
+    expect(fixed.output).toBeUndefined();
+    expect(fixed.diagnostics.map((d) => `${d.code}: ${d.message}`)).toEqual(['fix/lossy: the fixes were not applied: a value other than the fixed patterns would change']);
+    expect(fixed.result.messages.map((m) => m.ruleId)).toEqual(['test/wrong']);
+  });
+
   it('a rule without meta.fixable cannot report a fix', () => {
     const sneaky = createRule({
       id: 'test/sneaky',

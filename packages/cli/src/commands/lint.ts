@@ -28,10 +28,12 @@ options:
                        default: the nearest verdict.config.yaml from each file's folder up to the
                        repository root (a folder with .git), its globs relative to its own folder
   --no-config-lookup   use no configuration file unless --config names one
-  --fix                rewrite the files with the fixes of the findings that have one safe rewrite,
-                       then report what is left; only the fixed values change (comments, layout and
-                       other keys stay byte for byte), and a result that would lose anything is refused
-  --fix-dry-run        the same, without writing: \`-f json\` shows each fixed file as \`output\`
+  --fix                apply the fixes of the findings that have one safe rewrite (their rule pages
+                       say which), lint again, up to 10 passes, and report what is left; only the
+                       fixed patterns change, and a result that would lose anything is refused
+  --fix-dry-run        the same without writing; \`-f json\` shows each fixed file as \`output\`
+                       (and, with or without fixing, each fixable finding as \`fix: {range, text}\`,
+                       UTF-16 offsets into the file after any byte order mark)
   --quiet              report errors only
   --debug              list the files that folders held and were not linted, and why
   -h, --help           show this help
