@@ -77,6 +77,14 @@ describe('verdict lint --fix', () => {
     expect(readdirSync(dir).sort()).toEqual(['link.yaml', 'real.yaml']);
   });
 
+  it('under --quiet fixes errors only, as ESLint does', async () => {
+    const text = "mode: pattern\ndeny:\n  - {tool: bash, match: '^sudo '}\n  - {tool: bash, match: 'rm\\\\s+-rf'}\n";
+    const { file } = scratch('p.policy.yaml', text);
+    await runCli(['lint', '--fix', '--quiet', '--no-config-lookup', file]);
+    // regex/impossible-anchor is an error and is fixed; regex/yaml-escape is a warning and is not.
+    expect(readFileSync(file, 'utf8')).toBe(text.replace("'^sudo '", "'sudo '"));
+  });
+
   it('never fixes a suppressed finding', async () => {
     const text = "mode: pattern\ndeny:\n  # verdict-disable-next-line regex/yaml-escape -- a literal backslash is meant\n  - {tool: bash, match: 'a\\\\.b'}\n";
     const { file } = scratch('p.policy.yaml', text);

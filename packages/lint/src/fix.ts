@@ -26,15 +26,18 @@ export interface FixedSource {
   diagnostics: Diagnostic[];
 }
 
-/** Lints `text` and applies the fixes of its findings until none is left (at most `MAX_FIX_PASSES` passes). */
-export function fixSource(text: string, file: string, options: LintSourceOptions = {}): FixedSource {
+/**
+ * Lints `text` and applies the fixes of its findings until none is left (at most `MAX_FIX_PASSES`
+ * passes). `accept` picks the findings to fix (ESLint's fix predicate: `--quiet` fixes errors only).
+ */
+export function fixSource(text: string, file: string, options: LintSourceOptions = {}, accept: (m: LintMessage) => boolean = () => true): FixedSource {
   const bom = text.startsWith(BOM) ? BOM : '';
   let current = bom === '' ? text : text.slice(1);
   let result = lintSource(current, file, options);
   let passes = 0;
   const diagnostics: Diagnostic[] = [];
   while (passes < MAX_FIX_PASSES && result.syntax !== undefined) {
-    const fixes = fixesOf(result.messages);
+    const fixes = fixesOf(result.messages.filter(accept));
     if (fixes.length === 0) break;
     const edited = applySourceEdits(current, file, result.syntax, fixes);
     if (edited.text === undefined || edited.text === current) {

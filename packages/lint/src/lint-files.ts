@@ -18,7 +18,7 @@ import { fixSource } from './fix.ts';
 import { RegexCache } from './support/regex-cache.ts';
 import { globToRegExp, matchesAny } from './support/glob.ts';
 import { allRules } from './rules/index.ts';
-import type { FileResult, LintConfig, LintRun, Rule } from './types.ts';
+import type { FileResult, LintConfig, LintMessage, LintRun, Rule } from './types.ts';
 
 export interface LintFilesOptions {
   /** Driver override: a built-in name or a descriptor path (relative to `cwd`). */
@@ -43,7 +43,7 @@ export interface LintFilesOptions {
    * Apply the findings' fixes (`--fix`, `--fix-dry-run`): each result then carries the fixed text
    * as `output` and the findings of that text. Nothing is written.
    */
-  fix?: boolean;
+  fix?: boolean | ((m: LintMessage) => boolean);
 }
 
 export const POLICY_EXTENSIONS = ['.yaml', '.yml', '.json', '.verdict'] as const;
@@ -124,7 +124,8 @@ export function lintFiles(paths: readonly string[], options: LintFilesOptions = 
       continue;
     }
     const lintOptions = { config, rules, regexes, ...(driver !== undefined ? { driver } : {}), ...(options.hookAgent !== undefined ? { hookAgent: options.hookAgent } : {}) };
-    results.push(options.fix === true ? fixedResult(read.text, shown, f.path, lintOptions) : lintSource(read.text, shown, lintOptions));
+    const fix = options.fix;
+    results.push(fix === undefined || fix === false ? lintSource(read.text, shown, lintOptions) : fixedResult(read.text, shown, f.path, lintOptions, fix === true ? () => true : fix));
   }
   results.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
   const configErrors = diagnostics.filter((d) => d.severity === 'error').length;
@@ -141,9 +142,9 @@ export function lintFiles(paths: readonly string[], options: LintFilesOptions = 
 }
 
 /** The findings of the fixed text, with the text to write (a file whose name is not UTF-8 is not fixed). */
-function fixedResult(text: string, shown: string, path: string | Buffer, options: LintSourceOptions): FileResult {
+function fixedResult(text: string, shown: string, path: string | Buffer, options: LintSourceOptions, accept: (m: LintMessage) => boolean): FileResult {
   if (typeof path !== 'string') return lintSource(text, shown, options);
-  const fixed = fixSource(text, shown, options);
+  const fixed = fixSource(text, shown, options, accept);
   // The reader strips a byte order mark; the file keeps its own.
   const output = fixed.output !== undefined && startsWithBom(path) && !fixed.output.startsWith('\ufeff') ? `\ufeff${fixed.output}` : fixed.output;
   return {

@@ -1,5 +1,5 @@
 import { HOOK_AGENTS, type HookAgent } from '@verdict/engine';
-import { exitCodeFor, type FormatterName, formatters, lintFiles } from '@verdict/lint';
+import { exitCodeFor, type FormatterName, formatters, type LintMessage, lintFiles } from '@verdict/lint';
 import { type Command, parse, UsageError, write } from '../args.ts';
 import { describeWriteError, replaceFile, writeReportFile } from '../output.ts';
 import { renderDiagnostics } from '../render.ts';
@@ -78,7 +78,8 @@ export const lintCommand: Command = {
       ...(hookAgent !== undefined ? { hookAgent: hookAgent as HookAgent } : {}),
       ...(values.config !== undefined ? { configPath: values.config } : {}),
       ...(values['no-config-lookup'] === true ? { noConfigLookup: true } : {}),
-      ...(values.fix === true || values['fix-dry-run'] === true ? { fix: true } : {}),
+      // As ESLint: under --quiet only the errors' fixes are applied.
+      ...(values.fix === true || values['fix-dry-run'] === true ? { fix: values.quiet === true ? (m: LintMessage) => m.severity === 'error' : true } : {}),
     });
     for (const r of run.results) io.stderr.write(renderDiagnostics(r.fixDiagnostics ?? [], r.file));
     if (values.fix === true) {
