@@ -41,19 +41,36 @@ export default createRule({
         if (ctx.regex(rule.match).ok) return;
         const found = unsupportedConstruct(rule.match);
         if (found === undefined) return;
-        const respelled = respell(found);
-        const fixed = respelled === undefined ? undefined : rule.match.slice(0, found.offset) + respelled + rule.match.slice(found.offset + found.text.length);
+        const fixed = respellAll(rule.match, found, (p) => ctx.regex(p).ok);
         ctx.report({
           span: rule.matchSpan ?? rule.span,
           messageId: found.kind,
           data: { text: found.text, pattern: rule.match },
-          // A pattern with a second unsupported construct gets it fixed on the next pass.
           fix: fixed !== undefined ? ctx.fixPattern(rule, fixed) : undefined,
         });
       },
     };
   },
 });
+
+/**
+ * The pattern with the reported construct and every later one that has an RE2 spelling respelled,
+ * in one fix (a pattern of twenty `\\u` escapes is one pass, not twenty); it stops at the first
+ * construct without one, which stays reported. `undefined` when the reported one has none.
+ */
+function respellAll(pattern: string, first: UnsupportedConstruct, compiles: (p: string) => boolean): string | undefined {
+  let out = pattern;
+  let found: UnsupportedConstruct | undefined = first;
+  // Each step respells one construct; a pattern holds fewer constructs than characters.
+  for (let steps = 0; found !== undefined && steps <= pattern.length; steps++) {
+    const respelled = respell(found);
+    if (respelled === undefined) break;
+    out = out.slice(0, found.offset) + respelled + out.slice(found.offset + found.text.length);
+    if (compiles(out)) break;
+    found = unsupportedConstruct(out);
+  }
+  return out === pattern ? undefined : out;
+}
 
 /**
  * The RE2 spelling of a construct, where there is exactly one: `\u263a` is `\x{263a}`, `\cA` is
