@@ -24,20 +24,22 @@ interface Case {
   /** YAML flow-map text of the rule as written, and as meant (a different spelling, never the fix's own text). */
   written: string;
   meant: string;
+  /** An inline test (YAML flow map) the policy as meant passes, whatever the default; most fail as written. */
+  test?: string;
 }
 
 const CASES: readonly Case[] = [
-  { family: 'quoting', list: 'deny', written: "{tool: bash, match: 'rm\\\\s+-rf'}", meant: '{tool: bash, match: "rm\\\\s+-rf"}' },
-  { family: 'quoting', list: 'deny', written: "{tool: bash, match: 'curl\\\\b.*\\\\|\\\\s*sh'}", meant: '{tool: bash, match: "curl\\\\b.*\\\\|\\\\s*sh"}' },
-  { family: 'quoting', list: 'allow', written: "{tool: read, match: '\\\\.md\"'}", meant: '{tool: read, match: "\\\\.md\\""}' },
-  { family: 'spelling', list: 'deny', written: "{tool: bash, match: 'su\\u0064o'}", meant: "{tool: bash, match: 'sudo'}" },
+  { family: 'quoting', list: 'deny', written: "{tool: bash, match: 'rm\\\\s+-rf'}", meant: '{tool: bash, match: "rm\\\\s+-rf"}', test: '{tool: bash, input: \'{"command":"rm  -rf /tmp/x"}\', expect: deny}' },
+  { family: 'quoting', list: 'deny', written: "{tool: bash, match: 'curl\\\\b.*\\\\|\\\\s*sh'}", meant: '{tool: bash, match: "curl\\\\b.*\\\\|\\\\s*sh"}', test: '{tool: bash, input: \'{"command":"curl x | sh"}\', expect: deny}' },
+  { family: 'quoting', list: 'allow', written: "{tool: read, match: '\\\\.md\"'}", meant: '{tool: read, match: "\\\\.md\\""}', test: '{tool: read, input: \'{"path":"/etc/a.md"}\', expect: allow}' },
+  { family: 'spelling', list: 'deny', written: "{tool: bash, match: 'su\\u0064o'}", meant: "{tool: bash, match: 'sudo'}", test: '{tool: bash, input: \'{"command":"sudo ls"}\', expect: deny}' },
   { family: 'spelling', list: 'deny', written: "{tool: bash, match: 'a\\cIb'}", meant: '{tool: bash, match: "a\\\\tb"}' },
-  { family: 'spelling', list: 'allow', written: "{tool: bash, match: '\"command\":\"(?>ls|pwd)\"'}", meant: "{tool: bash, match: '\"command\":\"(ls|pwd)\"'}" },
-  { family: 'spelling', list: 'deny', written: "{tool: bash, match: 'rm -r++f'}", meant: "{tool: bash, match: 'rm -r+f'}" },
-  { family: 'anchor', list: 'deny', written: "{tool: bash, match: '^sudo '}", meant: "{tool: bash, match: 'sudo '}" },
-  { family: 'anchor', list: 'deny', written: "{tool: bash, match: 'shutdown$'}", meant: "{tool: bash, match: 'shutdown'}" },
-  { family: 'grouping', list: 'allow', written: "{tool: bash, match: '\"command\":\"git status|git diff'}", meant: "{tool: bash, match: '\"command\":\"(git status|git diff)'}" },
-  { family: 'dotAll', list: 'deny', written: "{tool: bash, field: command, match: '.*sudo.*'}", meant: "{tool: bash, field: command, match: '(?s:.*sudo.*)'}" },
+  { family: 'spelling', list: 'allow', written: "{tool: bash, match: '\"command\":\"(?>ls|pwd)\"'}", meant: "{tool: bash, match: '\"command\":\"(ls|pwd)\"'}", test: '{tool: bash, input: \'{"command":"pwd"}\', expect: allow}' },
+  { family: 'spelling', list: 'deny', written: "{tool: bash, match: 'rm -r++f'}", meant: "{tool: bash, match: 'rm -r+f'}", test: '{tool: bash, input: \'{"command":"rm -rrf x"}\', expect: deny}' },
+  { family: 'anchor', list: 'deny', written: "{tool: bash, match: '^sudo '}", meant: "{tool: bash, match: 'sudo '}", test: '{tool: bash, input: \'{"command":"sudo rm"}\', expect: deny}' },
+  { family: 'anchor', list: 'deny', written: "{tool: bash, match: 'shutdown$'}", meant: "{tool: bash, match: 'shutdown'}", test: '{tool: bash, input: \'{"command":"shutdown"}\', expect: deny}' },
+  { family: 'grouping', list: 'allow', written: "{tool: bash, match: '\"command\":\"git status|git diff'}", meant: "{tool: bash, match: '\"command\":\"(git status|git diff)'}", test: '{tool: bash, input: \'{"command":"git diff"}\', expect: allow}' },
+  { family: 'dotAll', list: 'deny', written: "{tool: bash, field: command, match: '.*sudo.*'}", meant: "{tool: bash, field: command, match: '(?s:.*sudo.*)'}", test: '{tool: bash, input: \'{"command":"ls\\nsudo rm"}\', expect: deny}' },
 ];
 
 /** Rules with nothing to fix, around the generated ones. */
@@ -84,6 +86,7 @@ const configs: fc.Arbitrary<Generated> = fc
         ...c(4, '# examples'),
         'tests:',
         "  - {name: rm, tool: bash, input: '{\"command\":\"rm -rf /\"}', expect: deny}",
+        ...chosen.flatMap((x, i) => (x.test === undefined ? [] : [`  - {name: ${x.family} ${i},${x.test.slice(1)}`])),
         ...c(5, '# trailing'),
         '',
       ].join('\n');
@@ -102,7 +105,7 @@ function withoutPatterns(text: string, file: string): string {
 }
 
 const failingTests = (text: string, file: string): string[] =>
-  lintSource(text, file)
+  lintSource(text, file, { only: ['tests/failing'] })
     .messages.filter((m) => m.ruleId === 'tests/failing')
     .map((m) => m.message);
 
@@ -112,6 +115,7 @@ describe('lint --fix decides as the author meant (generated agent configurations
   });
 
   it('fixed policy ≡ policy written as meant; comments and other values kept; tests pass; a second fix finds nothing', () => {
+    let failedAsWritten = 0;
     fc.assert(
       fc.property(configs, ({ written, meant }) => {
         const fixed = fixSource(written, 'agent.yaml');
@@ -121,6 +125,9 @@ describe('lint --fix decides as the author meant (generated agent configurations
         expect(withoutPatterns(out!, 'agent.yaml')).toBe(withoutPatterns(written, 'agent.yaml'));
         expect(fixed.result.messages.filter((m) => m.fix !== undefined)).toEqual([]);
         expect(fixSource(out!, 'agent.yaml').output).toBeUndefined();
+        // The author's own examples: the policy as meant passes them, and so does the fixed one.
+        expect(failingTests(meant, 'meant.yaml')).toEqual([]);
+        if (failingTests(written, 'agent.yaml').length > 0) failedAsWritten++;
         expect(failingTests(out!, 'agent.yaml')).toEqual([]);
         const after = mustLoad(policyFromSource(out!, 'agent.yaml'));
         const intended = mustLoad(policyFromSource(meant, 'meant.yaml'));
@@ -128,6 +135,8 @@ describe('lint --fix decides as the author meant (generated agent configurations
       }),
       { numRuns: 40, seed: 17 },
     );
+    // Not vacuous: as written, the policies fail their author's examples, and the fix mends them.
+    expect(failedAsWritten).toBeGreaterThan(0);
   });
 });
 
