@@ -39,7 +39,15 @@ export function fixSource(text: string, file: string, options: LintSourceOptions
   while (passes < MAX_FIX_PASSES && result.syntax !== undefined) {
     const fixes = fixesOf(result.messages.filter(accept));
     if (fixes.length === 0) break;
-    const edited = applySourceEdits(current, file, result.syntax, fixes);
+    let edited: ReturnType<typeof applySourceEdits>;
+    try {
+      edited = applySourceEdits(current, file, result.syntax, fixes);
+    } catch (e) {
+      // Never a crash: the file is left as it is, and the run says why.
+      const detail = (e instanceof Error ? e.message : String(e)).split('\n')[0] ?? '';
+      diagnostics.push({ code: 'fix/internal-error', severity: 'warning', message: `the fixes were not applied: ${detail}`, help: 'the file is left as it is; please report this as a bug, with the file' });
+      break;
+    }
     if (edited.text === undefined || edited.text === current) {
       for (const d of edited.diagnostics) diagnostics.push(d);
       break;

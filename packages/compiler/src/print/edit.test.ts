@@ -56,6 +56,12 @@ describe('applySourceEdits', () => {
     expect(broken.diagnostics[0]?.message).toBe('the fixes were not applied: the fixed file would not load');
   });
 
+  it('leaves a file that does not load as it is, without a word (its errors are reported already)', () => {
+    const broken = 'mode: pattern\ndeny:\n  - {tool: bash, match: *nope}\n  - {tool: bash, match: "^x"}\n';
+    const at = broken.indexOf('"^x"') + 1;
+    expect(applySourceEdits(broken, 'p.yaml', 'yaml', [{ range: [at, at + 1], text: '' }])).toEqual({ applied: [], diagnostics: [] });
+  });
+
   it('takes overlapping edits one at a time, and the same edit once', () => {
     const x = at('"x"') + 1;
     const r = applySourceEdits(text, 'p.yaml', 'yaml', [

@@ -145,7 +145,8 @@ export interface EditResult {
  * edit already taken is left for the next pass), then checks the result as `verdict fmt` checks a
  * layout: it must still load without errors, keep every comment, anchor, tag and document marker,
  * and hold the same tree of values (for `.verdict`: the same IR) except the values the edits
- * replaced. A result that fails a check is refused as a whole, with a diagnostic.
+ * replaced. A result that fails a check is refused as a whole, with a diagnostic; a text that does
+ * not load as it is gets no edits (and no diagnostic: its errors are the finding to fix first).
  */
 export function applySourceEdits(text: string, file: string, syntax: Syntax, edits: readonly SourceEdit[]): EditResult {
   const sorted = [...edits].sort((a, b) => a.range[0] - b.range[0] || a.range[1] - b.range[1]);
@@ -179,7 +180,9 @@ export function applySourceEdits(text: string, file: string, syntax: Syntax, edi
   if (syntax === 'verdict') {
     const a = parseVerdictSource(text, file);
     const b = parseVerdictSource(out, file);
-    if (a.ir === undefined || b.ir === undefined || b.diagnostics.some((d) => d.severity === 'error')) return refused('the fixed file would not load');
+    // A file that does not load as it is gets no fixes (its errors are reported already).
+    if (a.ir === undefined || a.diagnostics.some((d) => d.severity === 'error')) return { applied: [], diagnostics: [] };
+    if (b.ir === undefined || b.diagnostics.some((d) => d.severity === 'error')) return refused('the fixed file would not load');
     const comments = (p: typeof a): string => (p.comments ?? []).map((c) => c.image.trimEnd()).join('\n');
     if (comments(a) !== comments(b)) return refused('a comment would change');
     const edited = editedRules(a.ir, changed);
@@ -187,8 +190,9 @@ export function applySourceEdits(text: string, file: string, syntax: Syntax, edi
     return { text: out, applied, diagnostics: [] };
   }
   const a = readPolicySource(text, file, syntax);
+  if (a === undefined) return { applied: [], diagnostics: [] };
   const b = readPolicySource(out, file, syntax);
-  if (a === undefined || b === undefined) return refused('the fixed file would not load');
+  if (b === undefined) return refused('the fixed file would not load');
   if (keptTokens(text).join('\n') !== keptTokens(out).join('\n')) return refused('a comment, anchor, tag or document marker would change');
   // Only rule patterns may change: a string an edit touches that is some rule's `match`.
   const patterns = new Set<number>();
