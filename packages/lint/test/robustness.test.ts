@@ -104,11 +104,21 @@ function renderYaml(d: { rules: YamlRule[]; input: string; comments: boolean }):
   return `${out.join('\n')}\n`;
 }
 
+/** The same rules in a `.verdict` file: regex literals (a `/` escaped) or `match "…"` strings. */
+function renderVerdict(d: { rules: YamlRule[]; input: string; comments: boolean }): string {
+  const why = d.comments ? ' # why' : '';
+  const lines = d.rules.map((r) => {
+    const m = r.style === 'double' || /[\n\r]|\\$/.test(r.match) ? `match ${JSON.stringify(r.match)}` : `/${r.match.replace(/\\\/|\//g, (x) => (x === '/' ? '\\/' : x))}/`;
+    return `  ${r.list} ${r.tool === '' ? '*' : JSON.stringify(r.tool)}${r.field ? ` field ${r.field}` : ''} ${m}${why}`;
+  });
+  return `# policy\napprover pattern input ${d.input} {\n${lines.join('\n')}\n}\n`;
+}
+
 describe('robustness of --fix', () => {
   it('random policies in every quoting: no throw, and every fix the rules offer passes the lossless check', () => {
     let fixedFiles = 0;
     fc.assert(
-      fc.property(fc.oneof(yamlDoc.map((d) => ({ text: renderYaml(d), file: 'p.yaml' })), doc.map((d) => ({ text: JSON.stringify(d, null, 1), file: 'p.json' }))), ({ text, file }) => {
+      fc.property(fc.oneof(yamlDoc.map((d) => ({ text: renderYaml(d), file: 'p.yaml' })), yamlDoc.map((d) => ({ text: renderVerdict(d), file: 'p.verdict' })), doc.map((d) => ({ text: JSON.stringify(d, null, 1), file: 'p.json' }))), ({ text, file }) => {
         const fixed = fixSource(text, file);
         expect(fixed.diagnostics).toEqual([]);
         expect(fixed.result.messages.filter((m) => m.ruleId === 'lint/internal-error').map((m) => m.message)).toEqual([]);
