@@ -4,17 +4,21 @@
  * `stderr.contains` (lines that must appear), and optionally `env.json` (the environment, default
  * empty) and `tty` (present: standard output is a terminal). `$TMP` in an argument is a fresh empty
  * folder; when the fixture has a `tmp/` folder, the files the run wrote there must equal it (a report
- * written with `-o`). UPDATE_GOLDEN=1 rewrites stdout/exit from the actual run.
+ * written with `-o`). The repository's own `file://` URL in standard output is written `file:///$ROOT/`
+ * (SARIF's `%SRCROOT%`), so a golden holds no checkout's path. UPDATE_GOLDEN=1 rewrites stdout/exit
+ * from the actual run.
  */
 import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { repoRoot, runCli } from './harness.ts';
 
 const dir = join(repoRoot, 'fixtures/cli');
 const cases = existsSync(dir) ? readdirSync(dir).filter((n) => existsSync(join(dir, n, 'args.json'))).sort() : [];
 const update = process.env['UPDATE_GOLDEN'] === '1';
+const rootUrl = `${pathToFileURL(repoRoot).href.replace(/\/$/, '')}/`;
 
 beforeAll(() => process.chdir(repoRoot));
 
@@ -42,6 +46,7 @@ describe('golden CLI runs', () => {
       const env = existsSync(at('env.json')) ? (JSON.parse(readFileSync(at('env.json'), 'utf8')) as NodeJS.ProcessEnv) : {};
       const run = await runCli(argv, stdin, { env, isTTY: existsSync(at('tty')) });
       const written = filesUnder(tmp);
+      run.stdout = run.stdout.replaceAll(rootUrl, 'file:///$ROOT/');
       if (update) {
         writeFileSync(at('stdout'), run.stdout);
         writeFileSync(at('exit'), `${run.code}\n`);

@@ -6,16 +6,17 @@
  * `--debug`). A file named on the command line is linted whatever its name. Each file gets the
  * nearest configuration; all are linted with one shared regex cache.
  */
-import { existsSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { carriesVerdictSchema, checkText, compileGlob, displayPath, findFiles, hasPolicyName, type LoadedText, type PathGlob, POLICY_EXTENSIONS, readSourceFile } from '@verdict/compiler';
 import { printable } from '@verdict/engine';
 import type { Diagnostic, HookAgent } from '@verdict/engine';
 import { emptyConfig, findConfigFile, loadLintConfig } from './config.ts';
-import { lintSource, unreadableFile } from './runner.ts';
+import { lintSource, type LintSourceOptions, unreadableFile } from './runner.ts';
+import { fixSource } from './fix.ts';
 import { RegexCache } from './support/regex-cache.ts';
 import { allRules } from './rules/index.ts';
-import type { FileResult, LintConfig, LintRun, Rule } from './types.ts';
+import type { FileResult, LintConfig, LintMessage, LintRun, Rule } from './types.ts';
 
 export interface LintFilesOptions {
   /** Driver override: a built-in name or a descriptor path (relative to `cwd`). */
@@ -45,6 +46,11 @@ export interface LintFilesOptions {
    * its `ignore` applies, as for a file named as an argument).
    */
   stdin?: { name: string; read: LoadedText };
+  /**
+   * Apply the findings' fixes (`--fix`, `--fix-dry-run`): each result then carries the fixed text
+   * as `output` and the findings of that text. Nothing is written.
+   */
+  fix?: boolean | ((m: LintMessage) => boolean);
 }
 
 export { carriesVerdictSchema, hasPolicyName, POLICY_EXTENSIONS };
@@ -118,9 +124,9 @@ export function lintFiles(paths: readonly string[], options: LintFilesOptions = 
       results.push(unreadableFile(shown, read.diagnostics, { config, rules }));
       continue;
     }
-    results.push(
-      lintSource(read.text, shown, { config, rules, regexes, ...(driver !== undefined ? { driver } : {}), ...(options.hookAgent !== undefined ? { hookAgent: options.hookAgent } : {}) }),
-    );
+    const lintOptions = { config, rules, regexes, ...(driver !== undefined ? { driver } : {}), ...(options.hookAgent !== undefined ? { hookAgent: options.hookAgent } : {}) };
+    const fix = options.fix;
+    results.push(fix === undefined || fix === false ? lintSource(read.text, shown, lintOptions) : fixedResult(read.text, shown, f.path, f.stdin === undefined, lintOptions, fix === true ? () => true : fix));
   }
   results.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
   const configErrors = diagnostics.filter((d) => d.severity === 'error').length;
@@ -134,6 +140,32 @@ export function lintFiles(paths: readonly string[], options: LintFilesOptions = 
     rules,
     cwd,
   };
+}
+
+/** The findings of the fixed text, with the text to write (a file whose name is not UTF-8 is not fixed). */
+function fixedResult(text: string, shown: string, path: string | Uint8Array, onDisk: boolean, options: LintSourceOptions, accept: (m: LintMessage) => boolean): FileResult {
+  if (typeof path !== 'string') return lintSource(text, shown, options);
+  const fixed = fixSource(text, shown, options, accept);
+  // The reader strips a byte order mark; the file keeps its own.
+  const output = fixed.output !== undefined && onDisk && startsWithBom(path) && !fixed.output.startsWith('\ufeff') ? `\ufeff${fixed.output}` : fixed.output;
+  return {
+    ...fixed.result,
+    ...(output !== undefined ? { output, filePath: path } : {}),
+    ...(fixed.diagnostics.length > 0 ? { fixDiagnostics: fixed.diagnostics } : {}),
+  };
+}
+
+function startsWithBom(path: string): boolean {
+  let fd: number | undefined;
+  try {
+    fd = openSync(path, 'r');
+    const head = Buffer.alloc(3);
+    return readSync(fd, head, 0, 3, 0) === 3 && head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf;
+  } catch {
+    return false;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
 }
 
 /** A driver named by a path is relative to `base`; a built-in name is kept. */

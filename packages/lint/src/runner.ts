@@ -5,7 +5,7 @@
  * that file, and so does a compiler crash.
  */
 import { createHash } from 'node:crypto';
-import { compileSource, isBlocking } from '@verdict/compiler';
+import { compileSource, isBlocking, SourceEditor } from '@verdict/compiler';
 import type { CompileResult } from '@verdict/compiler';
 import { codePointCount, MAX_PATTERN_CHARS, normalizeApproverMode } from '@verdict/engine';
 import type { Diagnostic, HookAgent, PolicyFileIR, Severity, Span } from '@verdict/engine';
@@ -258,9 +258,12 @@ interface FileContext {
   regex: RuleContext['regex'];
   scalarStyleAt: RuleContext['scalarStyleAt'];
   isRuleEnabled: RuleContext['isRuleEnabled'];
+  fixPattern: RuleContext['fixPattern'];
 }
 
 function fileContext(ir: PolicyFileIR, source: SourceInfo, regexes: RegexCache, enabled: ReadonlySet<string>, hookAgent: HookAgent | undefined): FileContext {
+  // One editor per file: the YAML document is read once however many findings carry a fix.
+  let editor: SourceEditor | undefined;
   return {
     hookAgent,
     approverPath: () =>
@@ -274,6 +277,12 @@ function fileContext(ir: PolicyFileIR, source: SourceInfo, regexes: RegexCache, 
     regex: (pattern) => regexes.get(pattern),
     scalarStyleAt: (span) => source.scalarStyleAt(span),
     isRuleEnabled: (id) => enabled.has(id),
+    fixPattern: (rule, pattern) => {
+      const at = rule.matchSpan;
+      if (at === undefined || source.syntax === undefined || pattern === rule.match) return undefined;
+      editor ??= new SourceEditor(source.text, source.syntax);
+      return editor.patternEdit({ start: at.start.offset, end: at.end.offset }, pattern);
+    },
   };
 }
 
@@ -305,9 +314,12 @@ function makeContext(
     scalarStyleAt: shared.scalarStyleAt,
     approverPath: shared.approverPath,
     isRuleEnabled: shared.isRuleEnabled,
+    fixPattern: shared.fixPattern,
     report(d: ReportDescriptor) {
       const template = rule.meta.messages[d.messageId];
       if (template === undefined) throw new Error(`unknown message id \`${d.messageId}\``);
+      // As in ESLint: only a rule that says it is fixable may report a fix.
+      if (d.fix !== undefined && rule.meta.fixable === undefined) throw new Error('reported a fix without `meta.fixable`');
       const helpTemplate = rule.meta.help?.[d.messageId];
       const related = (d.related ?? []).map((rel) => {
         const t = rule.meta.messages[rel.messageId];
@@ -326,6 +338,7 @@ function makeContext(
         ...(related.length > 0 ? { related } : {}),
         source: 'rule',
         fingerprint: '',
+        ...(d.fix !== undefined ? { fix: { range: [d.fix.range[0], d.fix.range[1]] as [number, number], text: d.fix.text } } : {}),
       });
     },
   };

@@ -1,5 +1,5 @@
-import { chmodSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { basename, dirname, join, resolve } from 'node:path';
+import { readFileSync, statSync } from 'node:fs';
+import { basename, resolve } from 'node:path';
 import {
   carriesVerdictSchema,
   conversionLosses,
@@ -14,6 +14,7 @@ import {
 import { type Diagnostic, printable } from '@verdict/engine';
 import { type Command, type CommandIo, parse, STDIN_ARG, UsageError, write } from '../args.ts';
 import { compileInput, type PolicyInput, readPolicyInput, stdinFilenameOption, stdinName } from '../load.ts';
+import { replaceFile } from '../output.ts';
 import { renderDiagnostics } from '../render.ts';
 
 const USAGE = `usage: verdict fmt FILE|- [--to verdict|yaml] [--write] [--check] [--force] [--stdin-filename NAME]
@@ -205,22 +206,4 @@ function withFileConventions(text: string, original: string): string {
   if (/\r\n/.test(original) && !/(^|[^\r])\n/.test(original)) out = out.replace(/\n/g, '\r\n');
   if (original.startsWith(BOM)) out = BOM + out;
   return out;
-}
-
-/**
- * Writes `text` over `file` through a temporary file in the same folder and a rename, so the file is
- * never left half written; a symbolic link is followed (the link stays a link), and the file's mode
- * is kept.
- */
-function replaceFile(file: string, text: string): void {
-  const target = realpathSync(file);
-  const temp = join(dirname(target), `.${basename(target)}.verdict-fmt-${process.pid}`);
-  try {
-    writeFileSync(temp, text, { flag: 'wx' });
-    chmodSync(temp, statSync(target).mode & 0o7777);
-    renameSync(temp, target);
-  } catch (e) {
-    rmSync(temp, { force: true });
-    throw e;
-  }
 }

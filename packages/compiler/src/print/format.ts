@@ -27,7 +27,7 @@ export function formatVerdictSource(text: string, file: string): FormatResult {
 }
 
 /** The front end's reading of a YAML or JSON text (tree of values and IR), or `undefined` when it does not parse. */
-function read(text: string, file: string, syntax: Syntax): { tree: JNode; ir: PolicyFileIR } | undefined {
+export function readPolicySource(text: string, file: string, syntax: Syntax): { tree: JNode; ir: PolicyFileIR } | undefined {
   const state: CompileState = { file, options: { stopAfter: 'parse', syntax }, diagnostics: [], sourceText: text };
   runPipeline(state);
   if (state.diagnostics.some(isBlocking) || state.tree === undefined || state.ir === undefined) return undefined;
@@ -35,7 +35,7 @@ function read(text: string, file: string, syntax: Syntax): { tree: JNode; ir: Po
 }
 
 function readTree(text: string, file: string, syntax: Syntax): JNode | undefined {
-  return read(text, file, syntax)?.tree;
+  return readPolicySource(text, file, syntax)?.tree;
 }
 
 /** The canonical layout of `text` (BOM already stripped) in its own syntax. */
@@ -62,7 +62,7 @@ export function conversionLosses(text: string, file: string, syntax: Syntax): st
   }
   const n = commentTokens(text);
   if (n > 0) lost.push(`${n} comment${n === 1 ? '' : 's'}`);
-  const source = read(text, file, syntax);
+  const source = readPolicySource(text, file, syntax);
   const printed = source && readTree(printYaml(source.ir), file, 'yaml');
   if (source === undefined || printed === undefined) return lost;
   const keys = missingKeys(source.tree, printed, '');

@@ -38,8 +38,19 @@ export const stylish: Formatter = (results: readonly FileResult[], ctx: Formatte
   if (total === 0) return '';
   const summary = `${total} ${plural(total, 'problem')} (${errors} ${plural(errors, 'error')}, ${warnings} ${plural(warnings, 'warning')}${infos > 0 ? `, ${infos} info` : ''})`;
   out.push(c('bold', errors > 0 ? c('red', `✖ ${summary}`) : warnings > 0 ? c('yellow', `⚠ ${summary}`) : `ℹ ${summary}`));
+  const fixable = fixableSummary(results);
+  if (fixable !== undefined) out.push(c('bold', fixable));
   return `${out.join('\n')}\n`;
 };
+
+/** ESLint's hint: how many of the findings `--fix` would rewrite (none: no line). */
+function fixableSummary(results: readonly FileResult[]): string | undefined {
+  const count = { error: 0, warning: 0, info: 0 };
+  for (const r of results) for (const m of r.messages) if (m.fix !== undefined) count[m.severity]++;
+  if (count.error + count.warning + count.info === 0) return undefined;
+  const infos = count.info > 0 ? ` and ${count.info} info` : '';
+  return `  ${count.error} ${plural(count.error, 'error')}${infos === '' ? ' and' : ','} ${count.warning} ${plural(count.warning, 'warning')}${infos} potentially fixable with the \`--fix\` option`;
+}
 
 function severityLabel(m: LintMessage, c: (style: Style, s: string) => string): string {
   if (m.severity === 'error') return c('red', 'error  ');
