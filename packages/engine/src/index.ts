@@ -99,6 +99,8 @@ export type {
   CompileApproverResult,
 } from './approver/config.ts';
 export { DEFAULT_ASK_REASON, DEFAULT_PATTERN_REASON, SPAN_BUDGET } from './approver/pattern.ts';
+export { ruleMatches } from './approver/rule-matches.ts';
+export type { RuleInContext } from './approver/rule-matches.ts';
 
 // run policy
 export type {

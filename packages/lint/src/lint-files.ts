@@ -6,6 +6,7 @@
  * `--debug`). A file named on the command line is linted whatever its name. Each file gets the
  * nearest configuration; all are linted with one shared regex cache.
  */
+import { RegexCache } from '@verdict/analysis';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { basename, dirname, extname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { parseDocument, isMap, isScalar } from 'yaml';
@@ -14,7 +15,6 @@ import { printable } from '@verdict/engine';
 import type { Diagnostic, HookAgent } from '@verdict/engine';
 import { emptyConfig, findConfigFile, loadLintConfig } from './config.ts';
 import { lintSource, unreadableFile } from './runner.ts';
-import { RegexCache } from './support/regex-cache.ts';
 import { globToRegExp, matchesAny } from './support/glob.ts';
 import { allRules } from './rules/index.ts';
 import type { FileResult, LintConfig, LintRun, Rule } from './types.ts';

@@ -1,6 +1,5 @@
+import { atoms, canBeginWith, leadingFlags, setsFlag, topLevelBranches, type Atom } from '@verdict/analysis';
 import { createRule } from '../create-rule.ts';
-import { atoms, canBeginWith, leadingFlags, setsFlag, topLevelBranches } from '../support/regex-text.ts';
-import type { Atom } from '../support/regex-text.ts';
 
 /**
  * Tool input is a JSON object: raw text starts with `{` and ends with `}` (JSON allows whitespace

@@ -1,5 +1,5 @@
+import { topLevelBranches } from '@verdict/analysis';
 import { createRule } from '../create-rule.ts';
-import { topLevelBranches } from '../support/regex-text.ts';
 
 /** A branch that starts with a quoted JSON key: `"path":`, `\"path\"\s*:\s*"`. */
 const KEY_PREFIX = /^\\?"([^"\\]+)\\?"(?:\\s[*+?]?|[ \t])*:(?:\\s[*+?]?|[ \t])*(?:\\?")?/;

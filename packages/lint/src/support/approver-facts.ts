@@ -1,8 +1,8 @@
 /** Facts about an approver block, read through the engine's own normalisation (semantics.md A2). */
 import { caseFold, normalizeApproverDefault, normalizeApproverMode } from '@verdict/engine';
 import type { ApproverIR, RuleIR, RuleList } from '@verdict/engine';
-import type { RegexCache } from './regex-cache.ts';
-import { atoms, topLevelBranches } from './regex-text.ts';
+import type { RegexCache } from '@verdict/analysis';
+import { atoms, topLevelBranches } from '@verdict/analysis';
 
 export type EffectiveMode = 'allow_all' | 'deny_all' | 'pattern' | undefined;
 

@@ -160,7 +160,7 @@ function analyze(ir: ApproverIR, options: AnalysisOptions, session: Session): An
     const tool = toolFor(x.rule);
     // An example must be a text the rule really sees: under canonical input, a canonical text.
     const hit = (w: string): string | null =>
-      (input === 'raw' || session.oracle.canonicalOf(w) === w) && session.oracle.ruleMatches(x.rule, input, tool, w) === true ? w : null;
+      (input === 'raw' || session.oracle.canonicalOf(w) === w) && session.oracle.ruleMatches(x.rule, x.loc.list, input, tool, w) === true ? w : null;
     const onObjects = session.solve((m) => matches(lang, m), shapes.object, shapes.flat, (w) => w);
     if (onObjects.status === 'witness') {
       sample.set(x, onObjects.text);
@@ -259,7 +259,7 @@ function analyze(ir: ApproverIR, options: AnalysisOptions, session: Session): An
       let w = sample.get(a);
       for (let round = 0; round < MAX_COVER_ROUNDS && w !== undefined && w !== ''; round++) {
         const v = show(w);
-        if (v === null || session.oracle.ruleMatches(a.rule, input, tool, v) !== true) return null;
+        if (v === null || session.oracle.ruleMatches(a.rule, a.loc.list, input, tool, v) !== true) return null;
         const decided = approver.decide({ toolName: tool, input: v });
         // Decided by a rule of a list that does not win over `a` (an allow rule, or for an ask rule
         // an ask rule): no winning rule matches this call. Anything else not by a winning rule (a
@@ -302,7 +302,7 @@ function analyze(ir: ApproverIR, options: AnalysisOptions, session: Session): An
       const both = (w: string): string | null => {
         const v = show(w);
         if (v === null) return null;
-        const ok = session.oracle.ruleMatches(a.rule, input, tool, v) === true && session.oracle.ruleMatches(d.rule, input, tool, v) === true;
+        const ok = session.oracle.ruleMatches(a.rule, a.loc.list, input, tool, v) === true && session.oracle.ruleMatches(d.rule, d.loc.list, input, tool, v) === true;
         return ok ? v : null;
       };
       const fa = exactFields(a.rule, d.rule);
@@ -330,7 +330,7 @@ function analyze(ir: ApproverIR, options: AnalysisOptions, session: Session): An
     const tool = toolFor(a.rule);
     const denied = (w: string): string | null => {
       const v = show(w);
-      if (v === null || session.oracle.ruleMatches(a.rule, input, tool, v) !== true) return null;
+      if (v === null || session.oracle.ruleMatches(a.rule, a.loc.list, input, tool, v) !== true) return null;
       const approver = whole();
       if (approver === undefined) return null;
       const e = session.oracle.explain(approver, tool, v);

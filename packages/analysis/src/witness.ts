@@ -5,10 +5,10 @@
  */
 import type { InputMode, RuleIR, RuleList } from '@verdict/engine';
 import type { RegexCache } from './regex-cache.ts';
-import { ruleMatchesInput } from './rule-match.ts';
-import { sample } from './regex-text.ts';
+import { ruleMatchesInput } from './oracle.ts';
+import { sample } from './pattern-text.ts';
 
-export interface Witness {
+export interface InputWitness {
   /** The input as JSON text (compact). */
   text: string;
   /** The parsed object. */
@@ -21,17 +21,17 @@ const COMMON_KEYS = ['command', 'cmd', 'path', 'file_path', 'input'];
  * Witnesses found so far, per run (regex cache): rules that probe the same pattern in the same
  * list and mode share one search. Bounded: cleared when it grows past `WITNESS_CACHE_LIMIT`.
  */
-const witnesses = new WeakMap<RegexCache, Map<string, Map<string, Witness | undefined>>>();
+const witnesses = new WeakMap<RegexCache, Map<string, Map<string, InputWitness | undefined>>>();
 const WITNESS_CACHE_LIMIT = 4096;
 let cachedWitnesses = 0;
 
 /** A compact JSON object input the rule matches, or `undefined` when none was found. */
-export function findWitness(
+export function findInputWitness(
   regexes: RegexCache,
   rule: Pick<RuleIR, 'match' | 'field'>,
   list: RuleList,
   mode: InputMode,
-): Witness | undefined {
+): InputWitness | undefined {
   let byKind = witnesses.get(regexes);
   if (byKind === undefined) {
     byKind = new Map();
@@ -61,7 +61,7 @@ function searchWitness(
   rule: Pick<RuleIR, 'match' | 'field'>,
   list: RuleList,
   mode: InputMode,
-): Witness | undefined {
+): InputWitness | undefined {
   const samples = [sample(rule.match), sample(rule.match, true)].filter((s): s is string => s !== null);
   if (rule.match === '') samples.push('');
   const candidates: string[] = [];
