@@ -41,7 +41,7 @@ export { RegexCache } from './regex-cache.ts';
 export type { RegexResult } from './regex-cache.ts';
 export { findInputWitness, stringKeys } from './witness.ts';
 export type { InputWitness } from './witness.ts';
-export { atoms, canBeginWith, leadingFlags, sample, setsFlag, topLevelBranches } from './pattern-text.ts';
+export { canBeginWith, patternBranches, sample } from './pattern-text.ts';
 export type { Atom, Branch } from './pattern-text.ts';
 export { unsupportedConstruct } from './re2-unsupported.ts';
 export type { UnsupportedConstruct, UnsupportedKind } from './re2-unsupported.ts';

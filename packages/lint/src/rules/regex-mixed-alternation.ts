@@ -1,4 +1,4 @@
-import { topLevelBranches } from '@verdict/analysis';
+import { patternBranches } from '@verdict/analysis';
 import { createRule } from '../create-rule.ts';
 
 /** A branch that starts with a quoted JSON key: `"path":`, `\"path\"\s*:\s*"`. */
@@ -21,8 +21,8 @@ export default createRule({
     return {
       rule(rule) {
         if (rule.match === '' || !ctx.regex(rule.match).ok) return;
-        const branches = topLevelBranches(rule.match);
-        if (branches.length < 2) return;
+        const branches = patternBranches(rule.match);
+        if (branches === null || branches.length < 2) return;
         const keyed = branches.map((b) => KEY_PREFIX.exec(b.text));
         const firstKeyed = keyed.find((m) => m !== null);
         if (firstKeyed === undefined || firstKeyed === null) return;
