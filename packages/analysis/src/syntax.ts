@@ -149,17 +149,14 @@ class Parser {
     for (;;) {
       const c = this.peek();
       if (c === undefined || c === 0x7c /* | */ || c === 0x29 /* ) */) break;
-      if (c === 0x5c && this.peek(1) === 0x51) {
-        // \Q…\E: each character a literal of its own; a repetition after it takes the last one (as in Go).
-        const lits = this.quoted();
-        const last = lits.pop();
-        items.push(...lits);
-        if (last !== undefined) items.push(this.repetitions(last));
-        continue;
-      }
-      const atom = this.atom();
-      if (atom === null) continue; // a flag group such as `(?i)`
-      items.push(this.repetitions(atom));
+      // \Q…\E: each character a literal of its own. A flag group such as `(?i)`: no item.
+      const atoms = c === 0x5c && this.peek(1) === 0x51 ? this.quoted() : [this.atom()].filter((a) => a !== null);
+      // As in Go, a repetition takes the last item pushed: the last quoted character, or the item
+      // before a flag group or an empty `\Q\E` (`a(?i)*` is `a*`).
+      const last = atoms.pop() ?? items.pop();
+      items.push(...atoms);
+      if (last !== undefined) items.push(this.repetitions(last));
+      else if (this.atRepetition()) this.fail('missing argument to repetition operator');
     }
     return { t: 'cat', subs: items, ...this.span(from) };
   }
@@ -183,6 +180,17 @@ class Parser {
       this.eat('?'); // non-greedy: same language
       node = { t: 'rep', sub: node, min, max, start: node.start, end: this.offs[this.pos] as number };
     }
+  }
+
+  /** Whether a repetition operator starts at `pos` (nothing consumed). */
+  private atRepetition(): boolean {
+    const c = this.peek();
+    if (c === 0x2a || c === 0x2b || c === 0x3f) return true;
+    if (c !== 0x7b) return false;
+    const at = this.pos;
+    const r = this.braces();
+    this.pos = at;
+    return r !== null;
   }
 
   /** Parses `{n}`, `{n,}`, `{n,m}` at `pos`; `null` (nothing consumed) when it is a literal `{`. */
