@@ -25,9 +25,9 @@ export { diffPolicies } from './diff.ts';
 export type { DecisionSummary, DiffChange, DiffVerdict, DiffWitness, PolicyDiff } from './diff.ts';
 export type { AnalysisOptions } from './session.ts';
 
-export { parseRegex, UnsupportedPattern } from './syntax.ts';
-export type { AssertKind, RegexNode } from './syntax.ts';
-export { ANY, EMPTY, has, negate, pick, union } from './charset.ts';
+export { parsedRegex, parseRegex, UnsupportedPattern } from './syntax.ts';
+export type { AssertKind, RegexNode, SourceSpan } from './syntax.ts';
+export { ANY, EMPTY, has, intersect, negate, pick, union } from './charset.ts';
 export type { CharSet } from './charset.ts';
 export { PERL_CLASSES, POSIX_CLASSES } from './unicode.ts';
 export { makeBudget } from './automaton.ts';
