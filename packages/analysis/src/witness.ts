@@ -1,12 +1,19 @@
 /**
- * Witnesses: a tool input (a JSON object) that a rule matches, built from a sample of its
- * pattern and confirmed with the engine's matcher. Probing rules start from a witness and change
- * it (extend a command, nest a key, escape characters) to show what else the rule lets through.
+ * Witnesses: a tool input (a JSON object) that a rule matches, confirmed with the engine's matcher.
+ * Probing rules start from a witness and change it (extend a command, nest a key, escape
+ * characters) to show what else the rule lets through, and quote it in their messages.
+ *
+ * Candidates come from a sample of the pattern's first branch wrapped in a few common shapes (an
+ * input a person would write, `{"command":"rm -rf"}`), and, when none of those matches, from the
+ * exact search (`search.ts`): a shortest flat JSON object in the rule's language.
  */
 import type { InputMode, RuleIR, RuleList } from '@verdict/engine';
-import type { RegexCache } from './regex-cache.ts';
+import { makeBudget } from './automaton.ts';
+import { LanguageCache } from './model.ts';
 import { ruleMatchesInput } from './oracle.ts';
 import { sample } from './pattern-text.ts';
+import type { RegexCache } from './regex-cache.ts';
+import { and, atom, findWitness, type Formula } from './search.ts';
 
 export interface InputWitness {
   /** The input as JSON text (compact). */
@@ -83,6 +90,12 @@ function searchWitness(
     return ruleMatchesInput(regexes, rule, list, mode, input) === true;
   };
   const seen = new Set<string>();
+  const found = firstMatching(candidates, seen, matches);
+  return found ?? firstMatching(exactCandidates(regexes, rule, mode), seen, matches);
+}
+
+/** The first candidate that parses to an object the rule matches (see `searchWitness`). */
+function firstMatching(candidates: Iterable<string>, seen: Set<string>, matches: (input: string) => boolean): InputWitness | undefined {
   for (const text of candidates) {
     // The same candidate twice gives the same answer: no match the first time.
     if (seen.has(text)) continue;
@@ -98,6 +111,36 @@ function searchWitness(
     }
   }
   return undefined;
+}
+
+/** Per run: the languages the exact search builds (patterns recur across a run's files). */
+const languages = new WeakMap<RegexCache, LanguageCache>();
+/** CPU time for one exact search, in ms: a fallback, so kept short. */
+const EXACT_TIME_MS = 50;
+
+/**
+ * A shortest flat JSON object text the rule's language holds (for a `field` rule, the object of
+ * that one key and a shortest value), or nothing when the search finds none within its limits.
+ */
+function exactCandidates(regexes: RegexCache, rule: Pick<RuleIR, 'match' | 'field'>, mode: InputMode): string[] {
+  let cache = languages.get(regexes);
+  if (cache === undefined) {
+    cache = new LanguageCache();
+    languages.set(regexes, cache);
+  }
+  let formula: Formula;
+  if (rule.field !== undefined) {
+    const value = cache.valueDfa(rule.field, rule.match);
+    if (value === null) return [];
+    formula = atom(value);
+  } else {
+    const lang = cache.rule(rule.match, undefined, mode);
+    if (lang.lower === 'none') return [];
+    formula = and(atom(lang.lower), cache.shapeFormula(mode === 'canonical' ? 'canonical-object-flat' : 'raw-object-flat'));
+  }
+  const r = findWitness(formula, makeBudget({ timeMs: EXACT_TIME_MS }));
+  if (r.status !== 'witness') return [];
+  return [rule.field === undefined ? r.text : JSON.stringify({ [rule.field]: r.text })];
 }
 
 function parseObject(text: string): Record<string, unknown> | undefined {
