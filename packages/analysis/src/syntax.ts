@@ -373,7 +373,7 @@ class Parser {
         name = name.slice(1);
       }
       const set = unicodeClass(name);
-      if (set === null) this.fail(`unicode class \`${name}\` is not known to this runtime`);
+      if (set === null) this.fail(`unknown unicode class \`${name}\``);
       // Go folds before negating: `(?i)\PL` excludes every letter and its case variants.
       const base = this.flags.i ? foldSet(set) : set;
       return positive ? base : negate(base);

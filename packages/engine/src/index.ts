@@ -44,6 +44,7 @@ export {
   shortRegexError,
   TOO_LARGE,
   TOO_LARGE_HELP,
+  unicodeClassRanges,
   wellFormed,
 } from './regex/regex.ts';
 export type { CompileRegexResult, CompiledRegex, RegexMatch } from './regex/regex.ts';
