@@ -5,6 +5,7 @@
  * sound over-approximation; every witness has been confirmed by the engine; anything else is
  * reported as `unknown` (or, for overlaps, not reported).
  */
+import { normalizeApproverMode } from '@verdict/engine';
 import type { ApproverIR, CompiledApprover, InputMode, RuleIR, RuleList, Span } from '@verdict/engine';
 import type { Domain, RuleLanguage } from './model.ts';
 import { matches, misses } from './model.ts';
@@ -13,7 +14,6 @@ import { and, andOf, type Formula, not } from './search.ts';
 import {
   type AnalysisOptions,
   appliesTo,
-  normalizeMode,
   presentable,
   type Outcome,
   Session,
@@ -89,7 +89,7 @@ function locate(list: RuleList, index: number, rule: RuleIR): RuleLocation {
  * yield no findings; rules whose regex does not compile are left to the regex rules.
  */
 export function analyzeApprover(ir: ApproverIR, options: AnalysisOptions = {}): AnalysisFinding[] {
-  if (normalizeMode(ir.mode) !== 'pattern') return [];
+  if (normalizeApproverMode(ir.mode) !== 'pattern') return [];
   const session = new Session(options);
   try {
     return analyze(ir, options, session);

@@ -19,10 +19,10 @@ import {
 } from './model.ts';
 import { EngineOracle } from './oracle.ts';
 import { and, assign, findWitness, type Formula, propositionallySatisfiable } from './search.ts';
+import { foldKey } from './unicode.ts';
 
 /** Inexact rules occurring with both polarities that a question is split on (2^n cases). */
 const MAX_SPLITS = 4;
-import { foldKey } from './unicode.ts';
 
 export interface AnalysisOptions {
   /** CPU time for one question (one rule, one pair, one direction of a diff), in ms. Default 200. */
@@ -163,34 +163,34 @@ export function shapesFor(domain: Domain): { any: ShapeName; object: ShapeName; 
  * canonical form (which the engine decides exactly as the candidate); `null` when it is neither.
  */
 export function presentable(session: Session, domain: Domain, text: string): string | null {
-  if (domain === 'raw') return isJsonObject(text) ? text : null;
+  if (domain === 'raw') return parseJsonObject(text) !== undefined ? text : null;
   const c = session.oracle.canonicalOf(text);
-  return c !== undefined && isJsonObject(c) ? c : null;
+  return c !== undefined && parseJsonObject(c) !== undefined ? c : null;
 }
 
-/** A JSON object text (what a tool call's input is). */
-export function isJsonObject(text: string): boolean {
+/** The object a JSON object text (what a tool call's input is) holds, or `undefined` for any other text. */
+export function parseJsonObject(text: string): Record<string, unknown> | undefined {
+  // A JSON object starts with `{` and then `"` or `}` (JSON whitespace aside) and ends with `}`:
+  // other text cannot parse to an object, so the throw is skipped.
+  let i = skipJsonSpace(text, 0);
+  if (text[i] !== '{') return undefined;
+  i = skipJsonSpace(text, i + 1);
+  if (text[i] !== '"' && text[i] !== '}') return undefined;
+  let end = text.length - 1;
+  while (end > i && isJsonSpace(text[end])) end--;
+  if (text[end] !== '}') return undefined;
   try {
     const v: unknown = JSON.parse(text);
-    return typeof v === 'object' && v !== null && !Array.isArray(v);
+    if (typeof v === 'object' && v !== null && !Array.isArray(v)) return v as Record<string, unknown>;
   } catch {
-    return false;
+    // not JSON
   }
-}
-
-/** Go `strings.TrimSpace` then lowercase: how `mode` is read (semantics.md A2.1). */
-export function normalizeMode(mode: string): 'allow_all' | 'deny_all' | 'pattern' | undefined {
-  const m = mode.replace(/^[\t\n\v\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+|[\t\n\v\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+$/g, '').toLowerCase();
-  if (m === '' || m === 'allow_all' || m === 'allow') return 'allow_all';
-  if (m === 'deny_all' || m === 'deny') return 'deny_all';
-  if (m === 'pattern') return 'pattern';
   return undefined;
 }
 
-/** How `default` is read: lowercased, not trimmed (semantics.md A2.3). */
-export function normalizeDefault(value: string): 'allow' | 'deny' | undefined {
-  const v = value.toLowerCase();
-  if (v === 'allow') return 'allow';
-  if (v === '' || v === 'deny') return 'deny';
-  return undefined;
+const isJsonSpace = (c: string | undefined): boolean => c === ' ' || c === '\t' || c === '\n' || c === '\r';
+
+function skipJsonSpace(text: string, i: number): number {
+  while (i < text.length && isJsonSpace(text[i])) i++;
+  return i;
 }

@@ -14,6 +14,7 @@ import { ruleMatchesInput } from './oracle.ts';
 import { sample } from './pattern-text.ts';
 import type { RegexCache } from './regex-cache.ts';
 import { and, atom, findWitness, type Formula } from './search.ts';
+import { parseJsonObject } from './session.ts';
 
 export interface InputWitness {
   /** The input as JSON text (compact). */
@@ -100,7 +101,7 @@ function firstMatching(candidates: Iterable<string>, seen: Set<string>, matches:
     // The same candidate twice gives the same answer: no match the first time.
     if (seen.has(text)) continue;
     seen.add(text);
-    const value = parseObject(text);
+    const value = parseJsonObject(text);
     if (value === undefined) continue;
     // The compact re-encoding is what probes extend, so it must match too.
     const compact = JSON.stringify(value);
@@ -141,32 +142,6 @@ function exactCandidates(regexes: RegexCache, rule: Pick<RuleIR, 'match' | 'fiel
   const r = findWitness(formula, makeBudget({ timeMs: EXACT_TIME_MS }));
   if (r.status !== 'witness') return [];
   return [rule.field === undefined ? r.text : JSON.stringify({ [rule.field]: r.text })];
-}
-
-function parseObject(text: string): Record<string, unknown> | undefined {
-  // A JSON object starts with `{` and then `"` or `}` (JSON whitespace aside) and ends with `}`:
-  // other text cannot parse to an object, so the throw is skipped.
-  let i = skipJsonSpace(text, 0);
-  if (text[i] !== '{') return undefined;
-  i = skipJsonSpace(text, i + 1);
-  if (text[i] !== '"' && text[i] !== '}') return undefined;
-  let end = text.length - 1;
-  while (end > i && isJsonSpace(text[end])) end--;
-  if (text[end] !== '}') return undefined;
-  try {
-    const v: unknown = JSON.parse(text);
-    if (typeof v === 'object' && v !== null && !Array.isArray(v)) return v as Record<string, unknown>;
-  } catch {
-    // not JSON
-  }
-  return undefined;
-}
-
-const isJsonSpace = (c: string | undefined): boolean => c === ' ' || c === '\t' || c === '\n' || c === '\r';
-
-function skipJsonSpace(text: string, i: number): number {
-  while (i < text.length && isJsonSpace(text[i])) i++;
-  return i;
 }
 
 /** The top-level keys whose value is a string. */
