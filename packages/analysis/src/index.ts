@@ -27,16 +27,15 @@ export type { AnalysisOptions } from './session.ts';
 
 export { parsedRegex, parseRegex, UnsupportedPattern } from './syntax.ts';
 export type { AssertKind, RegexNode, SourceSpan } from './syntax.ts';
-export { ANY, EMPTY, has, intersect, negate, pick, union } from './charset.ts';
+export { has, intersect } from './charset.ts';
 export type { CharSet } from './charset.ts';
-export { PERL_CLASSES, POSIX_CLASSES } from './unicode.ts';
 export { makeBudget } from './automaton.ts';
 export type { SearchDfa } from './automaton.ts';
-export { and, atom, findWitness, not, or } from './search.ts';
+export { and, atom, findWitness } from './search.ts';
 export type { Formula, SearchResult } from './search.ts';
 export { LanguageCache } from './model.ts';
 
-export { EngineOracle, ruleMatchesInput } from './oracle.ts';
+export { ruleMatchesInput } from './oracle.ts';
 export { RegexCache } from './regex-cache.ts';
 export type { RegexResult } from './regex-cache.ts';
 export { findInputWitness, stringKeys } from './witness.ts';
