@@ -142,10 +142,17 @@ export function toolClasses(tools: Iterable<string>): ToolClass[] {
     if (!byKey.has(k)) byKey.set(k, t);
   }
   const out: ToolClass[] = [...byKey].map(([key, name]) => ({ key, name }));
-  let other = 'other_tool';
-  for (let n = 2; byKey.has(foldKey(other)); n++) other = `other_tool_${n}`;
-  out.push({ key: null, name: other });
+  out.push({ key: null, name: unnamedTool(byKey.keys()) });
   return out;
+}
+
+/** A tool name none of `named` (tool names, or their fold keys) equals under case folding: `other_tool`, `other_tool_2`, … */
+export function unnamedTool(named: Iterable<string>): string {
+  const keys = new Set<string>();
+  for (const t of named) keys.add(foldKey(t));
+  let other = 'other_tool';
+  for (let n = 2; keys.has(foldKey(other)); n++) other = `other_tool_${n}`;
+  return other;
 }
 
 export function appliesTo(rule: RuleIR, cls: ToolClass): boolean {

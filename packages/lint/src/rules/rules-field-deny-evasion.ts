@@ -1,4 +1,4 @@
-import { findInputWitness, ruleMatchesInput } from '@verdict/analysis';
+import { findInputWitness, ruleMatchesInput, unnamedTool } from '@verdict/analysis';
 import { caseFold, compileApprover } from '@verdict/engine';
 import type { ApproverIR, RuleIR } from '@verdict/engine';
 import { createRule } from '../create-rule.ts';
@@ -82,8 +82,5 @@ function nestedExample(regexCache: Parameters<typeof findInputWitness>[0], rule:
 
 /** A tool name no rule names (for rules without `tool`). */
 function otherTool(approver: ApproverIR): string {
-  const named = new Set([...approver.allow, ...approver.deny].map((r) => caseFold(r.tool)));
-  let name = 'other_tool';
-  for (let n = 2; named.has(caseFold(name)); n++) name = `other_tool_${n}`;
-  return name;
+  return unnamedTool([...approver.allow, ...approver.deny].map((r) => r.tool));
 }
