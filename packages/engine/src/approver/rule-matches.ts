@@ -10,6 +10,7 @@
  */
 import type { InputMode, RuleIR, RuleList } from '../ir.ts';
 import { compileApprover } from './config.ts';
+import { DEFAULT_PATTERN_REASON } from './pattern.ts';
 import type { ApprovalRequest, CompiledApprover } from './types.ts';
 
 /** A rule with the list it sits in and the input mode of its approver (`raw` when absent). */
@@ -54,7 +55,11 @@ function approverFor(rule: RuleInContext): CompiledApprover | null {
 export function ruleMatches(rule: RuleInContext, call: ApprovalRequest): boolean | undefined {
   const approver = approverFor(rule);
   if (approver === null) return undefined;
-  const e = approver.explain(call);
-  if (e.by === 'invalid-input' || e.by === 'internal-error') return undefined;
-  return e.by === 'rule';
+  // `decide` (the approver's fast path, kept equal to `explain` by the engine's tests) names the
+  // rule when it matched; otherwise the default decided (the rule did not match) or the input or
+  // an error did (the call never reached the rule), told apart by the default's own result.
+  const r = approver.decide(call);
+  if (r.rule !== null) return true;
+  const byDefault = rule.list === 'allow' ? r.decision === 'deny' && r.reason === DEFAULT_PATTERN_REASON : r.decision === 'allow';
+  return byDefault ? false : undefined;
 }
