@@ -4,7 +4,7 @@
  * an approver of its own list); this module only adds the caches an analysis run and a lint run
  * share (regex validity, per run's `RegexCache`).
  */
-import { canonicalize, compileApprover, compileRegex, ruleMatches } from '@verdict/engine';
+import { canonicalize, compileApprover, compileRegex, ruleMatches, wellFormed } from '@verdict/engine';
 import type { ApproverIR, CompiledApprover, Explanation, InputMode, RuleIR, RuleList } from '@verdict/engine';
 import type { RegexCache } from './regex-cache.ts';
 
@@ -23,9 +23,27 @@ export function ruleMatchesInput(
   mode: InputMode,
   input: string,
 ): boolean | undefined {
-  if (!regexes.get(rule.match).ok) return undefined;
-  const probe = { tool: '', match: rule.match, list, input: mode, ...(rule.field !== undefined ? { field: rule.field } : {}) };
-  return ruleMatches(probe, { toolName: 'probe', input });
+  const compiled = regexes.get(rule.match);
+  if (!compiled.ok) return undefined;
+  if (rule.field === undefined) {
+    // A rule without `field`, whatever its list, is its pattern searched in the text the approver
+    // reads: the input made well-formed, or its canonical text. The run's compiled regex answers
+    // without building an approver (lint probes thousands of inputs); oracle.test.ts keeps this
+    // equal to `ruleMatches`.
+    let text = input;
+    if (mode === 'canonical') {
+      const c = canonicalize(input);
+      if (!c.ok) return undefined;
+      text = c.text;
+    }
+    if (rule.match === '') return true;
+    try {
+      return compiled.regex.testWellFormed(wellFormed(text));
+    } catch {
+      return undefined; // a matcher failure is the approver's internal error
+    }
+  }
+  return ruleMatches({ tool: '', match: rule.match, field: rule.field, list, input: mode }, { toolName: 'probe', input });
 }
 
 export class EngineOracle {

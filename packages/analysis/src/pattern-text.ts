@@ -127,10 +127,11 @@ function sampleOf(pattern: string, node: RegexNode, extraRepeat: boolean): strin
   if (node.t === 'alt') return sampleOf(pattern, node.subs[0] as RegexNode, extraRepeat);
   let out = '';
   for (const item of node.t === 'cat' ? node.subs : [node]) {
-    const a = atomOf(item);
-    const times = extraRepeat ? Math.max(a.min, Math.min(a.max, 1)) : a.min;
+    const rep = item.t === 'rep';
+    const min = rep ? item.min : 1;
+    const times = extraRepeat && rep && min === 0 && item.max !== 0 ? 1 : min;
     if (times === 0) continue;
-    const one = sampleAtom(pattern, a.node, extraRepeat);
+    const one = sampleAtom(pattern, rep ? item.sub : item, extraRepeat);
     if (one === null) return null;
     out += one.repeat(Math.min(times, 50));
   }
