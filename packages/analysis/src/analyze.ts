@@ -5,7 +5,7 @@
  * sound over-approximation; every witness has been confirmed by the engine; anything else is
  * reported as `unknown` (or, for overlaps, not reported).
  */
-import { normalizeApproverMode } from '@verdict/engine';
+import { caseFold, normalizeApproverMode } from '@verdict/engine';
 import type { ApproverIR, CompiledApprover, InputMode, RuleIR, RuleList, Span } from '@verdict/engine';
 import type { Domain, RuleLanguage } from './model.ts';
 import { matches, misses } from './model.ts';
@@ -21,7 +21,6 @@ import {
   type ToolClass,
   toolClasses,
 } from './session.ts';
-import { foldKey } from './unicode.ts';
 
 export interface RuleLocation {
   list: RuleList;
@@ -193,7 +192,7 @@ function analyze(ir: ApproverIR, options: AnalysisOptions, session: Session): An
   const rank = new Map<Indexed, number>(liveWinners.map((d, i) => [d, i]));
   const classesOf = new Map<string, ToolClass[]>();
   const mineOf = (tool: string): ToolClass[] => {
-    const key = tool === '' ? '' : foldKey(tool);
+    const key = tool === '' ? '' : caseFold(tool);
     let m = classesOf.get(key);
     if (m === undefined) {
       m = classes.filter((c) => (tool === '' ? true : c.key === key));
@@ -296,7 +295,7 @@ function analyze(ir: ApproverIR, options: AnalysisOptions, session: Session): An
     const by: RuleLocation[] = [];
     for (const d of cover === undefined ? winners : []) {
       if (dead.has(d) || !(shadowed || checks.overlap)) continue;
-      if (a.rule.tool !== '' && d.rule.tool !== '' && foldKey(a.rule.tool) !== foldKey(d.rule.tool)) continue;
+      if (a.rule.tool !== '' && d.rule.tool !== '' && caseFold(a.rule.tool) !== caseFold(d.rule.tool)) continue;
       const langD = (): RuleLanguage => session.language(d.rule, domain);
       const tool = toolFor(a.rule, d.rule);
       const both = (w: string): string | null => {

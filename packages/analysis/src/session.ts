@@ -3,7 +3,7 @@
  * "solve" step that turns a formula into a verdict: proven empty, a witness the engine confirmed,
  * or unknown.
  */
-import type { RuleIR } from '@verdict/engine';
+import { caseFold, type RuleIR } from '@verdict/engine';
 import { cpuNow, makeBudget } from './automaton.ts';
 import {
   type Approx,
@@ -19,7 +19,6 @@ import {
 } from './model.ts';
 import { EngineOracle } from './oracle.ts';
 import { and, assign, findWitness, type Formula, propositionallySatisfiable } from './search.ts';
-import { foldKey } from './unicode.ts';
 
 /** Inexact rules occurring with both polarities that a question is split on (2^n cases). */
 const MAX_SPLITS = 4;
@@ -138,7 +137,7 @@ export function toolClasses(tools: Iterable<string>): ToolClass[] {
   const byKey = new Map<string, string>();
   for (const t of tools) {
     if (t === '') continue;
-    const k = foldKey(t);
+    const k = caseFold(t);
     if (!byKey.has(k)) byKey.set(k, t);
   }
   const out: ToolClass[] = [...byKey].map(([key, name]) => ({ key, name }));
@@ -149,14 +148,14 @@ export function toolClasses(tools: Iterable<string>): ToolClass[] {
 /** A tool name none of `named` (tool names, or their fold keys) equals under case folding: `other_tool`, `other_tool_2`, … */
 export function unnamedTool(named: Iterable<string>): string {
   const keys = new Set<string>();
-  for (const t of named) keys.add(foldKey(t));
+  for (const t of named) keys.add(caseFold(t));
   let other = 'other_tool';
-  for (let n = 2; keys.has(foldKey(other)); n++) other = `other_tool_${n}`;
+  for (let n = 2; keys.has(caseFold(other)); n++) other = `other_tool_${n}`;
   return other;
 }
 
 export function appliesTo(rule: RuleIR, cls: ToolClass): boolean {
-  return rule.tool === '' || (cls.key !== null && foldKey(rule.tool) === cls.key);
+  return rule.tool === '' || (cls.key !== null && caseFold(rule.tool) === cls.key);
 }
 
 export function shapesFor(domain: Domain): { any: ShapeName; object: ShapeName; flat: ShapeName } {

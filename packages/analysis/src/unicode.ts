@@ -3,7 +3,7 @@
  * from the engine (re2js's own tables, which are Go's, so the analysis reasons with the tables
  * patterns match with), Perl and POSIX classes (ASCII, as in Go).
  */
-import { caseFold, foldCodePoint, LAST_FOLDING_CODE_POINT, unicodeClassRanges } from '@verdict/engine';
+import { foldCodePoint, LAST_FOLDING_CODE_POINT, unicodeClassRanges } from '@verdict/engine';
 import { type CharSet, fromRanges, fromSpec, has, union } from './charset.ts';
 
 const cache = new Map<string, CharSet | null>();
@@ -128,9 +128,4 @@ export function foldSet(set: CharSet): CharSet {
     if (has(set, c)) for (const d of g) extra.push([d, d]);
   }
   return extra.length === 0 ? set : union(set, fromRanges(extra));
-}
-
-/** A canonical fold key for a string: equal keys exactly when equal under simple case folding. */
-export function foldKey(s: string): string {
-  return caseFold(s);
 }
