@@ -6,6 +6,7 @@
  * `--debug`). A file named on the command line is linted whatever its name. Each file gets the
  * nearest configuration; all are linted with one shared regex cache.
  */
+import { RegexCache } from '@verdict/analysis';
 import { closeSync, existsSync, openSync, readSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { carriesVerdictSchema, checkText, compileGlob, displayPath, findFiles, hasPolicyName, type LoadedText, type PathGlob, POLICY_EXTENSIONS, readSourceFile } from '@verdict/compiler';
@@ -14,7 +15,6 @@ import type { Diagnostic, HookAgent } from '@verdict/engine';
 import { emptyConfig, findConfigFile, loadLintConfig } from './config.ts';
 import { lintSource, type LintSourceOptions, unreadableFile } from './runner.ts';
 import { fixSource } from './fix.ts';
-import { RegexCache } from './support/regex-cache.ts';
 import { allRules } from './rules/index.ts';
 import type { FileResult, LintConfig, LintMessage, LintRun, Rule } from './types.ts';
 

@@ -1,3 +1,4 @@
+import { RegexCache } from '@verdict/analysis';
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -5,7 +6,6 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { exitCodeFor } from '../src/exit-code.ts';
 import { carriesVerdictSchema, hasPolicyName, lintFiles } from '../src/lint-files.ts';
-import { RegexCache } from '../src/support/regex-cache.ts';
 import { lintSource } from '../src/runner.ts';
 
 function project(files: Record<string, string>): string {
