@@ -99,6 +99,8 @@ export type {
   CompileApproverResult,
 } from './approver/config.ts';
 export { DEFAULT_ASK_REASON, DEFAULT_PATTERN_REASON, SPAN_BUDGET } from './approver/pattern.ts';
+export { ruleMatches } from './approver/definition.ts';
+export type { CallSpec, RuleSpec } from './approver/definition.ts';
 
 // run policy
 export type {

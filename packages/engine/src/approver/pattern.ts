@@ -25,6 +25,7 @@ import type { Decision, InputMode, RuleList } from '../ir.ts';
 import { wellFormed } from '../regex/regex.ts';
 import type { CompiledRegex } from '../regex/regex.ts';
 import { denied, internalErrorReason } from './builtins.ts';
+import { DEFAULT_ASK_REASON } from './definition.ts';
 import { buildPlan, decideTool, decideToolText, ruleMatches } from './fast.ts';
 import { programSize } from './fast-dfa.ts';
 import type { FastRule, FastSubject } from './fast.ts';
@@ -44,7 +45,7 @@ export const DEFAULT_PATTERN_REASON = 'denied by pattern policy';
  * The reason of an `ask` decision (a call an ask rule matched, no deny rule did): what `decide` and
  * `explain` report with `ask`, and the reason of the deny `approve` answers such a call with.
  */
-export const DEFAULT_ASK_REASON = 'confirmation required by pattern policy';
+export { DEFAULT_ASK_REASON };
 
 /** A rule ready to run: the IR rule plus its compiled regex. */
 export interface PatternRule {
