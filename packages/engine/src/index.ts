@@ -47,7 +47,7 @@ export {
   wellFormed,
 } from './regex/regex.ts';
 export type { CompileRegexResult, CompiledRegex, RegexMatch } from './regex/regex.ts';
-export { programSize } from './approver/fast-dfa.ts';
+export { programSize } from './regex/re2-program.ts';
 export {
   CANONICAL_REJECT_REASON,
   MAX_JSON_DEPTH,

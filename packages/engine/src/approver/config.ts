@@ -104,14 +104,16 @@ export function goQuote(s: string): string {
   return out + '"';
 }
 
-interface Analysis {
+/** A configuration read: its issues, its mode, and in pattern mode its default and compiled rules. */
+export interface Analysis {
   issues: ApproverConfigIssue[];
   mode: ApproverMode | undefined;
   defaultDecision: Decision | undefined;
   rules: PatternRule[];
 }
 
-function analyse(ir: ApproverIR): Analysis {
+/** Reads `ir` (A2): what `compileApprover` builds from, and what tests build the definition from. */
+export function analyse(ir: ApproverIR): Analysis {
   const mode = normalizeApproverMode(ir.mode);
   if (mode === undefined) {
     return {

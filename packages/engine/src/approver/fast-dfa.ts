@@ -31,31 +31,31 @@
  * the per-rule steps: a pathological text costs a bounded amount here and never changes a decision.
  */
 import type { RE2JS } from 're2js';
-import type { CompiledRegex } from '../regex/regex.ts';
+import {
+  ALT,
+  ALT_MATCH,
+  BEGIN_LINE,
+  BEGIN_TEXT,
+  CAPTURE,
+  EMPTY_WIDTH,
+  END_LINE,
+  END_TEXT,
+  FAIL,
+  FOLD_CASE,
+  MATCH,
+  NO_WORD_BOUNDARY,
+  NOP,
+  progOf,
+  RUNE,
+  RUNE1,
+  RUNE_ANY,
+  RUNE_ANY_NOT_NL,
+  WORD_BOUNDARY,
+} from '../regex/re2-program.ts';
+import type { Inst, Prog } from '../regex/re2-program.ts';
 
 /** `runDfa` could not decide within its budget: decide another way. */
 export const UNKNOWN = -1;
-
-// re2js internals (2.10.0): src/Inst.js, src/Utils.js. The op codes are exported for the tests' program walkers.
-export const ALT = 1;
-export const ALT_MATCH = 2;
-export const CAPTURE = 3;
-export const EMPTY_WIDTH = 4;
-const FAIL = 5;
-const MATCH = 6;
-export const NOP = 7;
-export const RUNE = 8;
-export const RUNE1 = 9;
-export const RUNE_ANY = 10;
-export const RUNE_ANY_NOT_NL = 11;
-const FOLD_CASE = 1;
-
-const BEGIN_LINE = 1;
-const END_LINE = 2;
-const BEGIN_TEXT = 4;
-const END_TEXT = 8;
-const WORD_BOUNDARY = 16;
-const NO_WORD_BOUNDARY = 32;
 
 // Kinds of the character before a position (and after it; `END` only after).
 const K_BEGIN = 0;
@@ -63,18 +63,6 @@ const K_NEWLINE = 1;
 const K_WORD = 2;
 const K_OTHER = 3;
 const K_END = 4;
-
-export interface Inst {
-  op: number;
-  out: number;
-  arg: number;
-  runes: Int32Array | number[];
-  matchRune(r: number): boolean;
-}
-export interface Prog {
-  start: number;
-  inst: Inst[];
-}
 
 /** States kept before the cache is dropped. */
 const MAX_STATES = 2048;
@@ -208,26 +196,6 @@ export interface Dfa {
   /** Scratch for closures: a stamp per global pc. */
   readonly seen: Int32Array;
   stamp: number;
-}
-
-/** The re2js program of a compiled pattern (its internals), or `null` when it is not exposed. */
-export function progOf(re: RE2JS): Prog | null {
-  const r = (re as unknown as { re2Input?: { prog?: Prog } }).re2Input;
-  const prog = r?.prog;
-  if (prog === undefined || prog === null || !Array.isArray(prog.inst)) return null;
-  return prog;
-}
-
-/**
- * The number of instructions of a compiled pattern's re2js program, or `undefined` when the program
- * is not exposed. It is the cost of a decision per input character at worst: when no DFA can hold
- * the text's states, re2js's NFA may step every instruction at every character (~12 ns a step on
- * the benchmark machine when quiet, ~35 ns loaded: 500 instructions are ~6-18 s per megabyte of
- * hostile input).
- */
-export function programSize(regex: CompiledRegex): number | undefined {
-  const engine = regex.engine;
-  return engine === undefined ? undefined : progOf(engine)?.inst.length;
 }
 
 /** Whether every match of the program must start at 0 (it begins with `\A` / `^` without `(?m)`). */
