@@ -272,7 +272,7 @@ describe('per-tool DFA', () => {
           if (got !== UNKNOWN) expect(got, t).toBe(reference(deny, allow, t));
           expect(budget.used).toBeLessThanOrEqual(6 + 2); // each DFA always has its start state
           expect(budget.used).toBe(dfaStates(one) + dfaStates(two));
-          expect(budget.pcs).toBe(one.pcsTotal + two.pcsTotal);
+          expect(budget.pcs).toBe(one.states.heldPcs + two.states.heldPcs);
         }
       }
     }

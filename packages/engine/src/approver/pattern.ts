@@ -16,6 +16,10 @@
  * (`ask`, reason `DEFAULT_ASK_REASON`); else the first allow rule; else the default. Without ask rules
  * every decision is the reference's. `approve` keeps the two-decision contract: it answers `ask` with
  * a deny carrying the ask reason.
+ *
+ * Who decides: `approve` and `decide` ask the front door (`decide.ts`: the DFA and the steps);
+ * `explain` asks the definition (`definition.ts`: every rule, one by one). Both answer from the same
+ * order and the same outcomes (`LIST_ORDER`, `decisionOf`); property tests check they agree.
  */
 import { CANONICAL_REJECT_REASON } from '../canonical/canonical.ts';
 import { caseFold } from '../canonical/casefold.ts';
@@ -117,7 +121,12 @@ export function createPatternApprover(options: PatternApproverOptions): Compiled
   const mode: InputMode = options.input === 'canonical' ? 'canonical' : 'raw';
   const rules = prepareRules(options.rules);
   const decider = createDecider(rules, mode);
-  const outcome = (rule: Rule | null): RuledDecisionResult => decisionOf(rule === null ? null : rule.list, options.defaultDecision, reason);
+  // The four outcomes, made once (`approve` is the hot path); callers get copies.
+  const byList = new Map<RuleList | null, RuledDecisionResult>(
+    ([null, 'deny', 'ask', 'allow'] as const).map((list) => [list, decisionOf(list, options.defaultDecision, reason)]),
+  );
+  const approvals = new Map<RuleList | null, ApprovalResult>([...byList].map(([list, r]) => [list, approval(r)]));
+  const outcome = (rule: Rule | null): RuledDecisionResult => ({ ...byList.get(rule === null ? null : rule.list)! });
   const rejected: RuledDecisionResult = { decision: 'deny', reason: CANONICAL_REJECT_REASON };
 
   const decide = (request: ApprovalRequest): RuledResult => {
@@ -135,7 +144,8 @@ export function createPatternApprover(options: PatternApproverOptions): Compiled
     try {
       checkRequest(request);
       const rule = decider.decide(request.toolName, request.input);
-      return approval(rule === undefined ? rejected : outcome(rule));
+      if (rule === undefined) return approval(rejected);
+      return { ...approvals.get(rule === null ? null : rule.list)! };
     } catch (e) {
       return { decision: 'deny', reason: internalErrorReason(e) };
     }
