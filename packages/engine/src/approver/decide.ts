@@ -12,22 +12,20 @@
  *   second, else none), or says it does not know (`UNKNOWN`: past one of its bounds); then the
  *   steps decide, the first tier's list first.
  *
- * Subjects: the text is made well-formed (see `wellFormed`) before the steps see it; the DFA reads
- * lone surrogates as U+FFFD itself, so in raw mode it runs on the input as sent and the subject is
- * only made (field lookup included, parsed on first use) when the steps must decide.
+ * Subjects are read by the definition's `readInput` (the text made well-formed, the field lookup
+ * parsing the input on first use). The DFA reads lone surrogates as U+FFFD itself, so in raw mode it
+ * runs on the input as sent and the subject is only made when the steps must decide.
  */
 import type { RE2JS } from 're2js';
 import { caseFold } from '../canonical/casefold.ts';
 import type { InputMode, RuleList } from '../ir.ts';
-import { parseStrictJson } from '../canonical/canonical.ts';
-import { wellFormed } from '../regex/regex.ts';
-import { fieldLookup, LIST_ORDER, readInput } from './definition.ts';
+import { LIST_ORDER, readInput } from './definition.ts';
 import type { Rule, Subject } from './definition.ts';
 import { buildDfa, MAX_DFA_INSTS, planBudget, runDfa } from './fast-dfa.ts';
 import type { Dfa, StateBudget } from './fast-dfa.ts';
 import { buildGate } from './fast-gate.ts';
 import type { Gate } from './fast-gate.ts';
-import { buildStepList, firstMatch, keyOf } from './steps.ts';
+import { buildStepList, dfaProgram, firstMatch, keyOf } from './steps.ts';
 import type { GateScratch, Step, StepList } from './steps.ts';
 
 /** The two tiers of the plan, from the definition's order: the lists before the last, then the last. */
@@ -58,8 +56,6 @@ export interface Plan {
   readonly groups: ReadonlyMap<string, Group>;
   /** The prepared group for any other tool: the wildcard rules only. */
   readonly anyGroup: Group;
-  /** Whether some rule looks at a field (the caller then provides a field lookup). */
-  readonly usesFields: boolean;
   /** Tool name as sent → its group; bounded, so arbitrary names cannot grow it without limit. */
   readonly toolCache: Map<string, Group>;
 }
@@ -87,11 +83,19 @@ function dfaFor(first: StepList, last: StepList, maxStates: number | undefined, 
   // Every rule's program holds at least two instructions (a fail and a match): more rules than half
   // the DFA's instructions cannot fit, and need not be looked at.
   if (first.steps.length + last.steps.length > MAX_DFA_INSTS / 2) return null;
-  const programs = (list: StepList) => list.steps.map((s) => (s.test.kind === 'always' ? null : s.test.kind === 'field' ? undefined : s.re));
+  const programs = (list: StepList): (RE2JS | null)[] | undefined => {
+    const out: (RE2JS | null)[] = [];
+    for (const s of list.steps) {
+      const p = dfaProgram(s);
+      if (p === undefined) return undefined;
+      out.push(p);
+    }
+    return out;
+  };
   const d = programs(first);
   const a = programs(last);
-  if ([...d, ...a].some((p) => p === undefined)) return null;
-  return buildDfa(d as (RE2JS | null)[], a as (RE2JS | null)[], maxStates === undefined ? { budget } : { maxStates, budget });
+  if (d === undefined || a === undefined) return null;
+  return buildDfa(d, a, maxStates === undefined ? { budget } : { maxStates, budget });
 }
 
 function buildGroup(first: StepList, last: StepList, options: PlanOptions, budget: StateBudget): Group {
@@ -169,7 +173,7 @@ export function buildPlan(rules: readonly Rule[], options: PlanOptions = {}): Pl
     );
   const groups = new Map<string, Group>();
   for (const t of tools) groups.set(t, groupFor(t));
-  return { groups, anyGroup: groupFor(''), usesFields: rules.some((r) => r.field !== undefined), toolCache: new Map() };
+  return { groups, anyGroup: groupFor(''), toolCache: new Map() };
 }
 
 /** The group's DFA's answer for `text`: the deciding rule, or `undefined` when it has none to give. */
@@ -212,25 +216,6 @@ export function decideTool(plan: Plan, toolName: string, subject: Subject): Rule
   return decideGroup(groupOf(plan, toolName), subject);
 }
 
-/** The field lookup of a raw subject when no rule reads fields (never called by the steps). */
-const noField = (): null => null;
-
-/** The subject of a raw input: its field lookup parses the input on first use. */
-function rawSubject(input: string, usesFields: boolean): Subject {
-  const text = wellFormed(input);
-  // No rule reads a field: no per-call lookup closure (the hot path of most policies).
-  if (!usesFields) return { text, field: noField };
-  let lookup: ((foldedKey: string) => string | undefined | null) | undefined;
-  const field = (foldedKey: string): string | undefined | null => {
-    if (lookup === undefined) {
-      const parsed = parseStrictJson(input);
-      lookup = fieldLookup(parsed.ok ? parsed.value : null);
-    }
-    return lookup(foldedKey);
-  };
-  return { text, field };
-}
-
 /** A compiled decision: the deciding rule of a call, `null` for the default, `undefined` for an input canonical mode refuses. */
 export interface Decider {
   decide(toolName: string, input: string): Rule | null | undefined;
@@ -247,12 +232,11 @@ export function createDecider(rules: readonly Rule[], mode: InputMode, options: 
       },
     };
   }
-  const usesFields = plan.usesFields;
   return {
     decide(toolName, input) {
       const group = groupOf(plan, toolName);
       const answer = dfaAnswer(group, input);
-      return answer !== undefined ? answer : decideSteps(group, rawSubject(input, usesFields));
+      return answer !== undefined ? answer : decideSteps(group, readInput(input, 'raw')!);
     },
   };
 }

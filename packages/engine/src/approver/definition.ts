@@ -70,15 +70,25 @@ export function fieldLookup(value: JsonValue | null): (foldedKey: string) => str
   };
 }
 
-/** The input as rules see it (A3.5, A4.1, A4.2), or `null` when canonical mode refuses it. */
+/**
+ * The input as rules see it (A3.5, A4.1, A4.2), or `null` when canonical mode refuses it. In raw
+ * mode the input is parsed for field rules only, on the first field looked up.
+ */
 export function readInput(input: string, mode: InputMode): InputSubject | null {
   if (mode === 'canonical') {
     const parsed = parseCanonical(input);
     if (!parsed.ok) return null;
     return { subjectKind: 'canonical', text: parsed.text, original: parsed.text, canonical: parsed.text, field: fieldLookup(parsed.value) };
   }
-  const parsed = parseStrictJson(input);
-  return { subjectKind: 'raw', text: wellFormed(input), original: input, canonical: undefined, field: fieldLookup(parsed.ok ? parsed.value : null) };
+  let lookup: ((foldedKey: string) => string | undefined | null) | undefined;
+  const field = (foldedKey: string): string | undefined | null => {
+    if (lookup === undefined) {
+      const parsed = parseStrictJson(input);
+      lookup = fieldLookup(parsed.ok ? parsed.value : null);
+    }
+    return lookup(foldedKey);
+  };
+  return { subjectKind: 'raw', text: wellFormed(input), original: input, canonical: undefined, field };
 }
 
 /** Whether `rule` applies to a tool whose case-folded name is `foldedTool` (A3.2). */

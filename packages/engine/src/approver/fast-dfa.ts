@@ -22,7 +22,7 @@
  *   computed when the DFA is built; other code points get theirs on first sight (bounded cache).
  * - While nothing is under way (the state is just the restarted rules), a JavaScript RegExp of the
  *   rules' first characters finds the next position where one of them can begin, and the scan jumps
- *   there (`finderFor`).
+ *   there (`dfa/finders.ts`).
  *
  * Work is bounded: a transition is computed once (cost linear in the states' sets), then it is one
  * table read per character; a call computes at most `MAX_STEPS_PER_CALL` transitions, and a DFA holds

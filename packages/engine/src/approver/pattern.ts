@@ -122,11 +122,16 @@ export function createPatternApprover(options: PatternApproverOptions): Compiled
   const rules = prepareRules(options.rules);
   const decider = createDecider(rules, mode);
   // The four outcomes, made once (`approve` is the hot path); callers get copies.
-  const byList = new Map<RuleList | null, RuledDecisionResult>(
-    ([null, 'deny', 'ask', 'allow'] as const).map((list) => [list, decisionOf(list, options.defaultDecision, reason)]),
-  );
-  const approvals = new Map<RuleList | null, ApprovalResult>([...byList].map(([list, r]) => [list, approval(r)]));
-  const outcome = (rule: Rule | null): RuledDecisionResult => ({ ...byList.get(rule === null ? null : rule.list)! });
+  const [onDefault, onDeny, onAsk, onAllow] = ([null, 'deny', 'ask', 'allow'] as const).map((list) => decisionOf(list, options.defaultDecision, reason)) as [
+    RuledDecisionResult,
+    RuledDecisionResult,
+    RuledDecisionResult,
+    RuledDecisionResult,
+  ];
+  const pick = <T>(rule: Rule | null, d: T, deny: T, ask: T, allow: T): T =>
+    rule === null ? d : rule.list === 'deny' ? deny : rule.list === 'allow' ? allow : ask;
+  const [aDefault, aDeny, aAsk, aAllow] = [onDefault, onDeny, onAsk, onAllow].map(approval) as [ApprovalResult, ApprovalResult, ApprovalResult, ApprovalResult];
+  const outcome = (rule: Rule | null): RuledDecisionResult => ({ ...pick(rule, onDefault, onDeny, onAsk, onAllow) });
   const rejected: RuledDecisionResult = { decision: 'deny', reason: CANONICAL_REJECT_REASON };
 
   const decide = (request: ApprovalRequest): RuledResult => {
@@ -145,7 +150,7 @@ export function createPatternApprover(options: PatternApproverOptions): Compiled
       checkRequest(request);
       const rule = decider.decide(request.toolName, request.input);
       if (rule === undefined) return approval(rejected);
-      return { ...approvals.get(rule === null ? null : rule.list)! };
+      return { ...pick(rule, aDefault, aDeny, aAsk, aAllow) };
     } catch (e) {
       return { decision: 'deny', reason: internalErrorReason(e) };
     }

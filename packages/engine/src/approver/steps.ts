@@ -129,6 +129,31 @@ export function stepOf(rule: Rule): Step {
   return { rule, test: testFor(rule, re), re, setIndex: -1, gateId: -1 };
 }
 
+/**
+ * What the DFA runs for step `s`: its re2js program, `null` when the rule matches every text, or
+ * `undefined` when the DFA cannot run it (a field rule, a regex with no program exposed): then the
+ * group has no DFA and the steps decide every call. A new kind of step must say which.
+ */
+export function dfaProgram(s: Step): RE2JS | null | undefined {
+  const kind = s.test.kind;
+  switch (kind) {
+    case 'always':
+      return null;
+    case 'field':
+      return undefined;
+    case 'literal':
+    case 'one':
+    case 'check':
+    case 'fold':
+    case 'run':
+      return s.re ?? undefined;
+    default: {
+      const unknown: never = kind;
+      return unknown;
+    }
+  }
+}
+
 /** Whether the step runs in its list's set when the list has one. */
 function setAble(s: Step): boolean {
   return (s.test.kind === 'run' || s.test.kind === 'fold') && s.re !== null;

@@ -42,7 +42,7 @@ export interface CompiledRegex {
   testWellFormed(subject: string): boolean;
   /** `testWhole` for a subject already passed through `wellFormed`. */
   testWholeWellFormed(subject: string): boolean;
-  /** The re2js program, for the fast path's screens and sets (`approver/fast.ts`). */
+  /** The re2js program, for the fast path's DFA, screens and sets (`approver/steps.ts`, `approver/fast-dfa.ts`). */
   readonly engine?: RE2JS;
 }
 
