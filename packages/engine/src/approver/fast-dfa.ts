@@ -173,7 +173,7 @@ export function runDfa(dfa: Dfa, text: string): number {
   const classes = dfa.classes;
   const ascii = classes.ascii;
   let trans = states.trans;
-  let s = states.codeOf(states.start);
+  let s = states.startCode;
   if ((s & fin) !== 0) return endOf(dfa, s >> rowShift);
   dfa.made = 0;
   classes.beginCall();

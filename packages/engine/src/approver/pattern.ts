@@ -131,7 +131,10 @@ export function createPatternApprover(options: PatternApproverOptions): Compiled
   const pick = <T>(rule: Rule | null, d: T, deny: T, ask: T, allow: T): T =>
     rule === null ? d : rule.list === 'deny' ? deny : rule.list === 'allow' ? allow : ask;
   const [aDefault, aDeny, aAsk, aAllow] = [onDefault, onDeny, onAsk, onAllow].map(approval) as [ApprovalResult, ApprovalResult, ApprovalResult, ApprovalResult];
-  const outcome = (rule: Rule | null): RuledDecisionResult => ({ ...pick(rule, onDefault, onDeny, onAsk, onAllow) });
+  const outcome = (rule: Rule | null): RuledDecisionResult => {
+    const o = pick(rule, onDefault, onDeny, onAsk, onAllow);
+    return { decision: o.decision, reason: o.reason };
+  };
   const rejected: RuledDecisionResult = { decision: 'deny', reason: CANONICAL_REJECT_REASON };
 
   const decide = (request: ApprovalRequest): RuledResult => {
@@ -150,7 +153,8 @@ export function createPatternApprover(options: PatternApproverOptions): Compiled
       checkRequest(request);
       const rule = decider.decide(request.toolName, request.input);
       if (rule === undefined) return approval(rejected);
-      return { ...pick(rule, aDefault, aDeny, aAsk, aAllow) };
+      const a = pick(rule, aDefault, aDeny, aAsk, aAllow);
+      return { decision: a.decision, reason: a.reason };
     } catch (e) {
       return { decision: 'deny', reason: internalErrorReason(e) };
     }

@@ -98,8 +98,25 @@ function engineOf(regex: CompiledRegex | null): RE2JS | null {
 
 const NO_LEAD = needle('');
 
+/**
+ * `test` with every field of every variant present (`undefined` where the variant has none), in one
+ * order: all tests then share one hidden class, so the decision loop's `switch (t.kind)` reads a field
+ * of one shape, not of seven (a megamorphic read in the per-rule loop cost ~10 % on policies whose
+ * steps decide every call).
+ */
+function oneShape(test: StepTest): StepTest {
+  return Object.assign(
+    { kind: test.kind, needle: undefined, prefix: undefined, groups: undefined, lead: undefined, anchored: undefined, fold: undefined, exact: undefined },
+    test,
+  ) as StepTest;
+}
+
 /** The cheapest sound test of `rule`. */
 export function testFor(rule: Rule, re: RE2JS | null): StepTest {
+  return oneShape(testOf(rule, re));
+}
+
+function testOf(rule: Rule, re: RE2JS | null): StepTest {
   if (rule.field !== undefined) return { kind: 'field' };
   if (rule.regex === null) return { kind: 'always' };
   if (re === null) return { kind: 'run' };

@@ -74,8 +74,9 @@ export class StateCache {
   finder: (RegExp | null)[] = [];
   /** The state's answer at the end of the text (`-2` until computed). */
   endResult = new Int32Array(0);
-  /** The start state. */
+  /** The start state, and its code (`codeOf(start)`, kept up to date: read at every call). */
   start = 0;
+  startCode = 0;
 
   constructor(
     private readonly p: Program,
@@ -126,6 +127,7 @@ export class StateCache {
     const stamp = this.closure.next();
     for (let r = 0; r < p.starts.length; r++) if (p.starts[r]! >= 0 && improves(p, r, bd, ba)) this.closure.from(p.starts[r]!, stamp, out);
     this.start = this.stateFor(out, K_BEGIN, bd, ba, true);
+    this.startCode = this.codeOf(this.start);
   }
 
   /** A state's code in `trans`: its row and its flags. */
