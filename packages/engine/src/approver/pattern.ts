@@ -143,7 +143,8 @@ export function createPatternApprover(options: PatternApproverOptions): Compiled
       const rule = decider.decide(request.toolName, request.input);
       if (rule === undefined) return { ...rejected, rule: null };
       // The decider hands back the rule objects it was built from: these prepared rules.
-      return { ...outcome(rule), rule: rule === null ? null : (rule as PreparedRule).ref };
+      const o = pick(rule, onDefault, onDeny, onAsk, onAllow);
+      return { decision: o.decision, reason: o.reason, rule: rule === null ? null : (rule as PreparedRule).ref };
     } catch (e) {
       return { decision: 'deny', reason: internalErrorReason(e), rule: null };
     }
