@@ -77,6 +77,12 @@ describe('installed from the tarballs', () => {
     expect(r.stderr).toBe('');
   });
 
+  it('judges a compound shell command with @verdict/shell (just-bash installed from the registry)', () => {
+    const r = ok(run(process.execPath, ['shell.mjs'], { cwd: project }), 'node shell.mjs');
+    expect(r.stdout).toBe('allow every command (3) matches an allow rule\ndeny `rm -rf /` matches deny rule 1 [rm]\n');
+    expect(r.stderr).toBe('');
+  });
+
   it('requires the engine and the compiler from CommonJS', () => {
     const r = ok(run(process.execPath, ['require.cjs'], { cwd: project }), 'node require.cjs');
     const [first, second] = r.stdout.trim().split('\n');
@@ -96,6 +102,14 @@ describe('installed from the tarballs', () => {
     ok(run(tsc, ['-p', 'tsconfig.nodenext.json', '--noEmit', 'false', '--outDir', 'out'], { cwd: project }), 'tsc emit');
     const r = ok(run(process.execPath, ['out/library.js'], { cwd: project }), 'node out/library.js');
     expect(r.stdout).toBe('deny\nallow\n');
+  });
+
+  it('resolves the published JSON Schemas through @verdict/compiler/schemas/NAME.schema.json and validates with them offline', () => {
+    const r = ok(run(process.execPath, ['schemas.mjs'], { cwd: project }), 'node schemas.mjs');
+    const out = JSON.parse(r.stdout) as { paths: string[]; policy: boolean; typo: boolean };
+    const installed = join(project, 'node_modules', '@verdict', 'compiler', 'dist', 'schemas');
+    expect(out.paths).toEqual(['approver', 'descriptor', 'policy', 'policy-file', 'tests'].map((n) => join(installed, `${n}.schema.json`)));
+    expect(out).toMatchObject({ policy: true, typo: false });
   });
 
   it('runs a vitest property test that uses @verdict/testing', () => {

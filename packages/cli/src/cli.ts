@@ -14,12 +14,13 @@ export const commands: readonly Entry[] = [
   { name: 'eval', summary: 'decide tool calls: JSON lines in, decisions out', load: async () => (await import('./commands/eval.ts')).evalCommand },
   { name: 'explain', summary: 'explain the decision for one tool call', load: async () => (await import('./commands/explain.ts')).explainCommand },
   { name: 'hook', summary: 'answer a coding agent’s pre-tool-use hook with a policy decision, failing closed; install it', load: async () => (await import('./commands/hook.ts')).hookCommand },
+  { name: 'serve', summary: 'serve decisions and agent hooks over HTTP (unix socket or loopback), with hot reload', load: async () => (await import('./commands/serve.ts')).serveCommand },
   { name: 'check', summary: 'validate a run Policy against a driver', load: async () => (await import('./commands/check.ts')).checkCommand },
   { name: 'lint', summary: 'lint policy files and folders for CI', load: async () => (await import('./commands/lint.ts')).lintCommand },
   { name: 'test', summary: 'run the inline tests of policies and case files; --coverage lists rules no test reaches', load: async () => (await import('./commands/test.ts')).testCommand },
   { name: 'fuzz', summary: 'check properties of a policy on generated calls; counterexamples print as inline tests', load: async () => (await import('./commands/fuzz.ts')).fuzzCommand },
   { name: 'diff', summary: 'calls one policy allows and the other denies, with witnesses', load: async () => (await import('./commands/diff.ts')).diffCommand },
-  { name: 'fmt', summary: 'format a policy file or convert between YAML and the DSL', load: async () => (await import('./commands/fmt.ts')).fmtCommand },
+  { name: 'fmt', summary: 'format policy files or convert between YAML and the DSL', load: async () => (await import('./commands/fmt.ts')).fmtCommand },
   { name: 'compile', summary: 'print the intermediate representation of a policy as JSON', load: async () => (await import('./commands/compile.ts')).compileCommand },
   { name: 'schema', summary: 'print the JSON Schemas of policy and descriptor files', load: async () => (await import('./commands/compile.ts')).schemaCommand },
 ];
@@ -37,6 +38,8 @@ function overview(): string {
     '',
     'Run `verdict <command> --help` for the options of a command.',
     'global options: --debug (print stack traces of internal errors), -h/--help, -v/--version',
+    'A policy FILE of `-` is read from standard input (`--stdin-filename NAME` names it); not for eval',
+    'and hook, whose standard input carries the calls.',
     '',
   ].join('\n');
 }
@@ -77,7 +80,7 @@ export async function main(argv: string[], io: CommandIo = defaultIo()): Promise
   let command: Command | undefined;
   try {
     command = await entry.load();
-    return await command.run(rest, io);
+    return await command.run(rest, debug ? { ...io, debug: true } : io);
   } catch (err) {
     if (err instanceof UsageError && command) {
       const help = err.help ? `  help: ${err.help}\n` : '';

@@ -44,6 +44,7 @@ export {
   shortRegexError,
   TOO_LARGE,
   TOO_LARGE_HELP,
+  unicodeClassRanges,
   wellFormed,
 } from './regex/regex.ts';
 export type { CompileRegexResult, CompiledRegex, RegexMatch } from './regex/regex.ts';
@@ -100,7 +101,7 @@ export type {
 } from './approver/config.ts';
 export { DEFAULT_ASK_REASON, DEFAULT_PATTERN_REASON, SPAN_BUDGET } from './approver/pattern.ts';
 export { ruleMatches } from './approver/definition.ts';
-export type { CallSpec, RuleSpec } from './approver/definition.ts';
+export type { RuleInContext } from './approver/definition.ts';
 
 // run policy
 export type {

@@ -7,6 +7,7 @@ export type {
   Formatter,
   FormatterContext,
   FormatterName,
+  LintFix,
   LintConfig,
   LintMessage,
   LintRun,
@@ -27,6 +28,8 @@ export { createRule, interpolate, ruleFileName } from './create-rule.ts';
 export { allRules as rules, getRule } from './rules/index.ts';
 export type { LintSourceOptions } from './runner.ts';
 export { lintSource, ruleSeverity } from './runner.ts';
+export type { FixedSource } from './fix.ts';
+export { fixSource, MAX_FIX_PASSES } from './fix.ts';
 export type { LintFilesOptions } from './lint-files.ts';
 export { carriesVerdictSchema, hasPolicyName, lintFiles, POLICY_EXTENSIONS, type SkippedFile } from './lint-files.ts';
 export type { LoadedConfig } from './config.ts';
@@ -35,9 +38,9 @@ export type { ExitCodeOptions } from './exit-code.ts';
 export { exitCodeFor } from './exit-code.ts';
 export { formatters } from './formatters/index.ts';
 export { DEFAULT_DOCS_BASE_URL } from './formatters/sarif.ts';
-export { RegexCache } from './support/regex-cache.ts';
+export { RegexCache } from '@verdict/analysis';
 // static analysis of rule sets (dead, shadowed, overlapping rules; policy diff)
-export { analyzeApprover, diffPolicies } from './analysis/index.ts';
+export { analyzeApprover, diffPolicies } from '@verdict/analysis';
 export type {
   AnalysisFinding,
   AnalysisOptions,
@@ -49,4 +52,4 @@ export type {
   PolicyDiff,
   RuleLocation,
   Witness,
-} from './analysis/index.ts';
+} from '@verdict/analysis';

@@ -4,15 +4,15 @@
  * It never throws on user input: a rule that throws becomes a `lint/internal-error` finding for
  * that file, and so does a compiler crash.
  */
+import { RegexCache } from '@verdict/analysis';
 import { createHash } from 'node:crypto';
-import { compileSource } from '@verdict/compiler';
+import { compileSource, isBlocking, SourceEditor } from '@verdict/compiler';
 import type { CompileResult } from '@verdict/compiler';
 import { codePointCount, MAX_PATTERN_CHARS, normalizeApproverMode } from '@verdict/engine';
 import type { Diagnostic, HookAgent, PolicyFileIR, Severity, Span } from '@verdict/engine';
 import { hookAgentDirective } from './support/hook-agent.ts';
 import { interpolate } from './create-rule.ts';
 import { applySuppressions, findSuppressions } from './suppressions.ts';
-import { RegexCache } from './support/regex-cache.ts';
 import { SourceInfo } from './support/source.ts';
 import type {
   Category,
@@ -220,16 +220,23 @@ function hasOverlongPattern(ir: PolicyFileIR): boolean {
 
 function fromCompilerDiagnostic(d: Diagnostic, config: LintConfig | undefined, source: SourceInfo): LintMessage | undefined {
   const setting = config?.rules[d.code]?.severity;
-  // A category setting may quiet the compiler's warnings and notes, never its errors.
+  // A category setting may quiet the compiler's warnings and notes, never its errors. An error that
+  // stops the compiler (`yaml/syntax`, `schema/*`, `load/*`: a file no command can load) stays an
+  // error whatever the configuration says, or a CI lint would pass a file every other command refuses.
+  const locked = isBlocking(d);
   const category = d.severity === 'error' ? undefined : config?.categories.compiler;
-  const severity = setting ?? category ?? d.severity;
+  const severity = locked ? 'error' : (setting ?? category ?? d.severity);
   if (severity === 'off') return undefined;
+  const overruled = locked && setting !== undefined && setting !== 'error';
+  const help = overruled
+    ? `${d.help !== undefined ? `${d.help}; ` : ''}the configuration's \`${setting}\` for \`${d.code}\` does not apply: no command can load a file with this error`
+    : d.help;
   return {
     ruleId: d.code,
     category: 'compiler',
     severity,
     message: d.message,
-    ...(d.help !== undefined ? { help: d.help } : {}),
+    ...(help !== undefined ? { help } : {}),
     span: d.span ?? source.fileStart(),
     ...(d.path !== undefined ? { path: d.path } : {}),
     ...(d.related !== undefined ? { related: d.related } : {}),
@@ -251,9 +258,12 @@ interface FileContext {
   regex: RuleContext['regex'];
   scalarStyleAt: RuleContext['scalarStyleAt'];
   isRuleEnabled: RuleContext['isRuleEnabled'];
+  fixPattern: RuleContext['fixPattern'];
 }
 
 function fileContext(ir: PolicyFileIR, source: SourceInfo, regexes: RegexCache, enabled: ReadonlySet<string>, hookAgent: HookAgent | undefined): FileContext {
+  // One editor per file: the YAML document is read once however many findings carry a fix.
+  let editor: SourceEditor | undefined;
   return {
     hookAgent,
     approverPath: () =>
@@ -267,6 +277,12 @@ function fileContext(ir: PolicyFileIR, source: SourceInfo, regexes: RegexCache, 
     regex: (pattern) => regexes.get(pattern),
     scalarStyleAt: (span) => source.scalarStyleAt(span),
     isRuleEnabled: (id) => enabled.has(id),
+    fixPattern: (rule, pattern) => {
+      const at = rule.matchSpan;
+      if (at === undefined || source.syntax === undefined || pattern === rule.match) return undefined;
+      editor ??= new SourceEditor(source.text, source.syntax);
+      return editor.patternEdit({ start: at.start.offset, end: at.end.offset }, pattern);
+    },
   };
 }
 
@@ -298,9 +314,12 @@ function makeContext(
     scalarStyleAt: shared.scalarStyleAt,
     approverPath: shared.approverPath,
     isRuleEnabled: shared.isRuleEnabled,
+    fixPattern: shared.fixPattern,
     report(d: ReportDescriptor) {
       const template = rule.meta.messages[d.messageId];
       if (template === undefined) throw new Error(`unknown message id \`${d.messageId}\``);
+      // As in ESLint: only a rule that says it is fixable may report a fix.
+      if (d.fix !== undefined && rule.meta.fixable === undefined) throw new Error('reported a fix without `meta.fixable`');
       const helpTemplate = rule.meta.help?.[d.messageId];
       const related = (d.related ?? []).map((rel) => {
         const t = rule.meta.messages[rel.messageId];
@@ -319,6 +338,7 @@ function makeContext(
         ...(related.length > 0 ? { related } : {}),
         source: 'rule',
         fingerprint: '',
+        ...(d.fix !== undefined ? { fix: { range: [d.fix.range[0], d.fix.range[1]] as [number, number], text: d.fix.text } } : {}),
       });
     },
   };

@@ -5,6 +5,7 @@
  */
 import type { Span } from '@verdict/engine';
 import type { LintMessage } from './types.ts';
+import { isBlocking } from '@verdict/compiler';
 import type { SourceInfo } from './support/source.ts';
 
 export interface Suppression {
@@ -39,8 +40,11 @@ export function findSuppressions(source: SourceInfo): Suppression[] {
   return out;
 }
 
-/** Findings that can never be silenced: the linter's own failures. */
+/** Findings that can never be silenced: the linter's own failures, and the compiler's errors (the file cannot load). */
 const UNSUPPRESSIBLE = new Set(['lint/internal-error', 'lint/unused-suppression']);
+// Nor can an error that stops the compiler: a file no command can load.
+const unsuppressible = (m: LintMessage): boolean =>
+  UNSUPPRESSIBLE.has(m.ruleId) || (m.source === 'compiler' && isBlocking({ code: m.ruleId, severity: m.severity, message: m.message }));
 
 /** Splits findings into kept and suppressed, marking which suppressions were used. */
 export function applySuppressions(
@@ -52,7 +56,7 @@ export function applySuppressions(
   for (const msg of messages) {
     const line = msg.span?.start.line;
     let hit = false;
-    if (line !== undefined && !UNSUPPRESSIBLE.has(msg.ruleId)) {
+    if (line !== undefined && !unsuppressible(msg)) {
       for (const s of suppressions) {
         if (s.line !== line) continue;
         if (s.rules.length === 0) {

@@ -3,6 +3,7 @@
  * formatters and configuration. Rules report message ids with data, never free text; the runner
  * turns a report into a located finding.
  */
+import { type RegexCache } from '@verdict/analysis';
 import type {
   ApproverIR,
   CompileRegexResult,
@@ -20,7 +21,6 @@ import type {
   TestCaseIR,
 } from '@verdict/engine';
 import type { CompileResult } from '@verdict/compiler';
-import type { RegexCache } from './support/regex-cache.ts';
 
 /** Rule families; severities can be set per category in the configuration. */
 export type Category = 'compiler' | 'regex' | 'rules' | 'approver' | 'policy' | 'hook' | 'tests' | 'analysis' | 'lint';
@@ -70,6 +70,20 @@ export interface RuleMeta<M extends string = string> {
    * of the rule's findings is dropped.
    */
   supersedes?: readonly string[];
+  /**
+   * `'code'`: some findings carry a fix (`verdict lint --fix`). A rule without it may not report
+   * one, as in ESLint.
+   */
+  fixable?: 'code';
+}
+
+/**
+ * A fix as data, in ESLint's shape: replace the UTF-16 code units `[range[0], range[1])` of the
+ * file's text (after a leading byte order mark, if any, is removed) with `text`.
+ */
+export interface LintFix {
+  range: [number, number];
+  text: string;
 }
 
 /** Anything with a span: IR nodes, `Located` values. */
@@ -98,6 +112,8 @@ export interface ReportDescriptor<M extends string = string> {
   /** With `path`: point at the key of the last step rather than its value. */
   atKey?: boolean;
   related?: readonly RelatedReport<M>[];
+  /** The one safe rewrite of the finding (`ctx.fixPattern` builds one), for `verdict lint --fix`. */
+  fix?: LintFix | undefined;
 }
 
 /** The scalar style of a YAML value, as written. */
@@ -133,6 +149,12 @@ export interface RuleContext<M extends string = string> {
   approverPath(): (string | number)[];
   /** Whether another rule is enabled for this run (to avoid saying one thing twice). */
   isRuleEnabled(id: string): boolean;
+  /**
+   * The fix that rewrites `rule`'s pattern as `pattern`, written in the file's syntax and the
+   * value's own quoting (through the compiler's source editor, as `verdict fmt` writes); undefined
+   * when it cannot be written without touching anything else (an anchored YAML value, a tag).
+   */
+  fixPattern(rule: RuleIR, pattern: string): LintFix | undefined;
   report(descriptor: ReportDescriptor<M>): void;
 }
 
@@ -167,6 +189,8 @@ export interface LintMessage {
   source: 'rule' | 'compiler' | 'linter';
   /** Stable across unrelated edits: rule id, file, the flagged text and its occurrence index. */
   fingerprint: string;
+  /** The finding's one safe rewrite, when it has one (`verdict lint --fix` applies it). */
+  fix?: LintFix;
 }
 
 export interface FileResult {
@@ -183,6 +207,15 @@ export interface FileResult {
   parsed: boolean;
   /** The file could not be read at all (not a regular file, too large, not UTF-8): a load failure, exit 2. */
   unreadable?: boolean;
+  /**
+   * With fixing on: the whole fixed text (a byte order mark kept) when fixes changed it; the
+   * findings are then those of the fixed text.
+   */
+  output?: string;
+  /** With fixing on: the path to write `output` to. */
+  filePath?: string;
+  /** Fixes that were found but not applied, and why (a fixed text that would lose something). */
+  fixDiagnostics?: Diagnostic[];
 }
 
 export interface LintRun {

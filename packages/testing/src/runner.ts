@@ -6,15 +6,15 @@
  * `NAME.yaml` (`.yml`, `.json`, `.verdict`, looked for in that order) holds only `tests:`; its cases
  * run against that policy. A case file with an approver block of its own is a load error.
  */
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { compileFile } from '@verdict/compiler';
+import { compileFile, findFiles, POLICY_EXTENSIONS } from '@verdict/compiler';
 import type { ApproverIR, Diagnostic, Explanation, RuleIR, RuleList, Span, TestCaseIR } from '@verdict/engine';
 import { hasErrors, normalizeApproverMode, rulesOf } from '@verdict/engine';
-import { decide, loadPolicy, type PolicyUnderTest } from './policy.ts';
+import { decide, loadPolicy, policyFromSource, type PolicyUnderTest } from './policy.ts';
 import { ruleName } from './properties.ts';
 
-export const POLICY_EXTENSIONS = ['.yaml', '.yml', '.json', '.verdict'] as const;
+export { POLICY_EXTENSIONS };
 const CASE_FILE = /\.test\.(?:yaml|yml|json|verdict)$/;
 
 export function isCaseFile(path: string): boolean {
@@ -40,19 +40,37 @@ export interface TestTarget {
   /** Inline tests of the policy file itself: run them (false when only a case file was named). */
   inline: boolean;
   caseFiles: string[];
+  /** The policy's text when it was not read from `policyFile` (standard input, which `policyFile` then names). */
+  source?: string;
 }
 
-/** `NAME.test.*` file names are case files; other policy-looking files are policies. Folders are walked (no dot folders, no node_modules). */
-export function discover(paths: readonly string[]): { targets: TestTarget[]; missing: Diagnostic[] } {
+export interface DiscoverOptions {
+  /** Folder the paths are relative to; default `process.cwd()`. */
+  cwd?: string;
+  /** `.gitignore`-style lines relative to `cwd` that leave files out (`--ignore-pattern`). */
+  ignorePatterns?: readonly string[];
+}
+
+/**
+ * `NAME.test.*` file names are case files; other policy-looking files are policies. Paths are files,
+ * folders or globs, found by the walker every command shares (`findFiles`: `.gitignore` files and
+ * ignore patterns are honoured; dot folders and node_modules are not entered).
+ */
+export function discover(paths: readonly string[], options: DiscoverOptions = {}): { targets: TestTarget[]; missing: Diagnostic[] } {
   const targets = new Map<string, TestTarget>();
-  const missing: Diagnostic[] = [];
   const addPolicy = (file: string, inline: boolean, caseFiles: string[]) => {
     const t = targets.get(file) ?? { policyFile: file, inline: false, caseFiles: [] };
     t.inline ||= inline;
     for (const c of caseFiles) if (!t.caseFiles.includes(c)) t.caseFiles.push(c);
     targets.set(file, t);
   };
-  const visitFile = (file: string, named: boolean) => {
+  const found = findFiles(paths, {
+    ...(options.cwd !== undefined ? { cwd: options.cwd } : {}),
+    extensions: POLICY_EXTENSIONS,
+    ...(options.ignorePatterns !== undefined ? { ignorePatterns: options.ignorePatterns } : {}),
+  });
+  const missing: Diagnostic[] = [...found.diagnostics];
+  for (const { display: file } of found.files) {
     if (isCaseFile(file)) {
       const policy = policyForCaseFile(file);
       if (policy) addPolicy(policy, false, [file]);
@@ -64,23 +82,9 @@ export function discover(paths: readonly string[]): { targets: TestTarget[]; mis
           help: `a case file \`NAME.test.yaml\` runs against \`NAME.yaml\`, \`NAME.yml\`, \`NAME.json\` or \`NAME.verdict\` in the same folder`,
           span: { file, start: { offset: 0, line: 1, column: 1 }, end: { offset: 0, line: 1, column: 1 } },
         });
-    } else if (named || POLICY_EXTENSIONS.some((e) => file.endsWith(e))) {
+    } else {
       addPolicy(file, true, caseFilesFor(file));
     }
-  };
-  const walk = (dir: string) => {
-    for (const name of readdirSync(dir).sort()) {
-      if (name.startsWith('.') || name === 'node_modules') continue;
-      const full = join(dir, name);
-      if (statSync(full).isDirectory()) walk(full);
-      else visitFile(full, false);
-    }
-  };
-  for (const p of paths) {
-    if (!existsSync(p)) {
-      missing.push({ code: 'test/not-found', severity: 'error', message: `no such file or folder \`${p}\`` });
-    } else if (statSync(p).isDirectory()) walk(p);
-    else visitFile(p, true);
   }
   return { targets: [...targets.values()], missing };
 }
@@ -188,7 +192,7 @@ function at(file: string): Span {
 /** Loads a target's policy and case files and runs every test. */
 export function runTarget(target: TestTarget): TargetRun {
   const run: TargetRun = { target, diagnostics: [], loadFailed: false, outcomes: [] };
-  const loaded = loadPolicy(target.policyFile);
+  const loaded = target.source !== undefined ? policyFromSource(target.source, target.policyFile) : loadPolicy(target.policyFile);
   for (const d of loaded.diagnostics) run.diagnostics.push(d);
   if (!loaded.ok) {
     run.loadFailed = true;

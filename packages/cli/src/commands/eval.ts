@@ -1,5 +1,5 @@
 import type { ApprovalRequest, CompiledApprover, RuledResult } from '@verdict/engine';
-import { type Command, type CommandIo, parse, UsageError, write } from '../args.ts';
+import { type Command, type CommandIo, parse, POLICY_FROM_STDIN_HELP, policyFromStdinRefused, STDIN_ARG, UsageError, write } from '../args.ts';
 import { loadApproverOrReport } from '../load.ts';
 import { createChunkDecoder, inputChunks } from './eval-input.ts';
 import { parseRequestLine, requestOfDecodedLine } from './eval-request.ts';
@@ -16,7 +16,7 @@ text it is written as in the line. A line that is not a valid request (not JSON,
 even in another case, no string "toolName") is denied, never skipped.
 
 options:
-  --policy FILE   the policy file (YAML, JSON or .verdict)
+  --policy FILE   the policy file (YAML, JSON or .verdict); not "-": stdin carries the requests
   --compat        load a policy whose only errors are invalid regexes and deny every call, as the
                   reference agent does (\`approver: pattern compile: …\`)
   -h, --help      show this help
@@ -38,6 +38,7 @@ export const evalCommand: Command = {
     if (values.help) return write(io.stdout, USAGE), 0;
     if (!values.policy) throw new UsageError('missing `--policy FILE`');
     if (positionals.length > 0) throw new UsageError(`unexpected argument \`${positionals[0]}\``);
+    if (values.policy === STDIN_ARG) throw new UsageError(policyFromStdinRefused('eval', 'the requests'), POLICY_FROM_STDIN_HELP);
     const loaded = loadApproverOrReport(values.policy, io, { compat: values.compat === true });
     if (!loaded) return 2;
     await streamDecisions(loaded.approver, io);
@@ -51,7 +52,7 @@ export const evalCommand: Command = {
  * sent, so it gets its deny: skipping it would shift every later answer onto the wrong request.
  * (A loop, not a regex: it runs on every line and nearly always stops at the first `{`.)
  */
-function isBlank(line: string): boolean {
+export function isBlank(line: string): boolean {
   for (let i = 0; i < line.length; i++) {
     const c = line.charCodeAt(i);
     if (c !== 0x20 && c !== 0x09 && c !== 0x0d) return false;
@@ -60,7 +61,7 @@ function isBlank(line: string): boolean {
 }
 
 /** Why a request line is denied without asking the approver (fail closed: a bad line is never an allow). */
-function badRequest(reason: string): string {
+export function badRequest(reason: string): string {
   return `{"decision":"deny","reason":${JSON.stringify(`verdict: ${reason}`)},"rule":null}`;
 }
 

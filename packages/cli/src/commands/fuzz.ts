@@ -11,6 +11,7 @@ import {
   formatReport,
   invariantUnderRespelling,
   loadPolicy,
+  policyFromSource,
   matching,
   nearMiss,
   neverAllows,
@@ -28,10 +29,12 @@ import {
   yamlTest,
 } from '@verdict/testing';
 import { type Command, type CommandIo, parse, UsageError, write } from '../args.ts';
+import { type PolicyInput, readPolicyInput, stdinFilenameOption, stdinName } from '../load.ts';
 import { renderDiagnostics } from '../render.ts';
 
-const USAGE = `usage: verdict fuzz --policy FILE [--property NAME]… [--other FILE] [--tool NAME] [--where REGEX]
+const USAGE = `usage: verdict fuzz --policy FILE|- [--property NAME]… [--other FILE|-] [--tool NAME] [--where REGEX]
                     [--reason TEXT] [--runs N] [--seed S] [--time-limit SECONDS] [-f text|json]
+                    [--stdin-filename NAME]
 
 Checks properties of a policy on generated tool calls: calls shaped like real agent calls, calls
 aimed at each rule (inputs that match its regex and inputs one edit away), and variants of the
@@ -51,13 +54,17 @@ properties:
                   call at least as strictly, allow < ask < deny)
 
 options:
-  --policy FILE     the policy file (YAML, JSON or .verdict)
+  --policy FILE     the policy file (YAML, JSON or .verdict); "-" reads it from stdin (one of
+                    --policy and --other at most)
   --property NAME   a property above; repeat for several
   --other FILE      the second policy of equivalent and stricter
   --tool NAME       limit never-allows / always-denies to this tool (case-insensitive)
   --where REGEX     the calls never-allows / always-denies are about (RE2, searched in each string
                     value of the decoded input, or in the raw input when it is not JSON)
   --reason TEXT     the reason always-denies expects
+  --stdin-filename NAME
+                    the name a policy read from stdin goes by in messages; its extension picks
+                    the syntax
   --runs N          generated calls per property (default 200)
   --seed S          the seed (default: random, printed)
   --time-limit S    seconds for the whole run (default 120): past it no new call is generated, and
@@ -106,9 +113,9 @@ function skippedText(s: Skipped): string {
 const PROPERTIES = ['respelling', 'duplicate-keys', 'never-allows', 'always-denies', 'equivalent', 'stricter'] as const;
 type PropertyName = (typeof PROPERTIES)[number];
 
-function load(file: string, io: CommandIo): PolicyUnderTest | undefined {
-  const result = loadPolicy(file);
-  const text = renderDiagnostics(result.diagnostics, file);
+function load(input: PolicyInput, io: CommandIo): PolicyUnderTest | undefined {
+  const result = input.source !== undefined ? policyFromSource(input.source, input.file) : loadPolicy(input.file);
+  const text = renderDiagnostics(result.diagnostics, input.file);
   if (text) io.stderr.write(text);
   return result.ok ? result.policy : undefined;
 }
@@ -192,6 +199,7 @@ export const fuzzCommand: Command = {
       seed: { type: 'string' },
       'time-limit': { type: 'string' },
       format: { type: 'string', short: 'f' },
+      ...stdinFilenameOption,
     });
     if (values.help) return write(io.stdout, USAGE), 0;
     if (!values.policy) throw new UsageError('missing `--policy FILE`');
@@ -215,8 +223,12 @@ export const fuzzCommand: Command = {
     if (needsWhere && values.where === undefined) throw new UsageError('`never-allows` and `always-denies` need `--where REGEX`');
     const predicate = values.where === undefined ? undefined : wherePredicate(values.where, values.tool);
 
-    const policy = load(values.policy, io);
-    const other = values.other === undefined ? undefined : load(values.other, io);
+    const name = stdinName([values.policy, values.other], values['stdin-filename']);
+    const policyInput = await readPolicyInput(values.policy, io, name);
+    const otherInput = values.other === undefined ? undefined : await readPolicyInput(values.other, io, name);
+    if (!policyInput || (values.other !== undefined && !otherInput)) return 2;
+    const policy = load(policyInput, io);
+    const other = otherInput === undefined ? undefined : load(otherInput, io);
     if (!policy || (values.other !== undefined && !other)) return 2;
 
     // One budget for the whole run: deriving calls from the rules (probing each regex), then each
@@ -267,7 +279,7 @@ export const fuzzCommand: Command = {
       }
     };
 
-    if (format === 'text') write(io.stdout, `verdict fuzz: ${values.policy}, ${runs} runs per property, seed ${seed}`);
+    if (format === 'text') write(io.stdout, `verdict fuzz: ${policyInput.file}, ${runs} runs per property, seed ${seed}`);
     const reports: PropertyReport[] = [];
     const notRun: string[] = [];
     for (const name of names as PropertyName[]) {
@@ -289,7 +301,7 @@ export const fuzzCommand: Command = {
     const unsampled = budget.skipped.map((r) => ruleLabel(r, [policy, other]));
     const skipped = notRun.length + stopped.length + unsampled.length > 0 ? { timeLimit, notRun, stopped, unsampledRules: unsampled } : undefined;
     if (format === 'json') {
-      write(io.stdout, JSON.stringify({ policy: values.policy, seed, runs, properties: reports.map(reportJson), ...(skipped ? { skipped } : {}) }, null, 2));
+      write(io.stdout, JSON.stringify({ policy: policyInput.file, seed, runs, properties: reports.map(reportJson), ...(skipped ? { skipped } : {}) }, null, 2));
     } else {
       if (skipped) write(io.stdout, skippedText(skipped));
       const total = reports.length;

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import type { HookAgent } from '@verdict/engine';
-import { type Command, parse, write } from '../args.ts';
+import { type Command, parse, policyFromStdinRefused, STDIN_ARG, write } from '../args.ts';
 
 const AGENTS: readonly HookAgent[] = ['claude', 'codex', 'gemini', 'cursor'];
 
@@ -21,10 +21,14 @@ not load, an internal error, the deadline) answers the agent's deny.
 options:
   --agent NAME       the agent that runs the hook; a payload from another agent is answered in
                      its sender's dialect (and the mismatch is logged)
-  --policy FILE      the policy file (YAML, JSON or .verdict)
+  --policy FILE      the policy file (YAML, JSON or .verdict); not "-": stdin carries the payload
   --deadline D       answer deny when no decision is made within D of the process start
                      (a Go duration: 500ms, 5s; default 10s)
   --log FILE         append one JSON line per call (time, agent, event, tool, decision, rule, ms)
+  --server ADDR      ask the \`verdict serve\` at unix:PATH or HOST:PORT first; decide in-process
+                     with --policy when it does not answer in time (a bearer token is read
+                     from VERDICT_SERVE_TOKEN)
+  --server-timeout D how long to wait for the server (default 1s, at most half the deadline)
   --approve          a policy allow also skips the agent's own prompt where it can say so
                      (Claude Code PreToolUse, Claude Code and Codex PermissionRequest)
   --native-ask       answer ask natively on Gemini CLI (v0.36 and later) and on Cursor's
@@ -74,6 +78,8 @@ export const hookCommand: Command = {
           policy: { type: 'string' },
           deadline: { type: 'string' },
           log: { type: 'string' },
+          server: { type: 'string' },
+          'server-timeout': { type: 'string' },
           approve: { type: 'boolean' },
           'native-ask': { type: 'boolean' },
           help: { type: 'boolean', short: 'h' },
@@ -87,6 +93,7 @@ export const hookCommand: Command = {
       usageProblem = `bad command line for \`verdict hook\`: ${err instanceof Error ? err.message.split('\n')[0] : String(err)}`;
     }
     if (values['help'] === true && usageProblem === undefined) return write(io.stdout, USAGE), 0;
+    if (values['policy'] === STDIN_ARG) usageProblem ??= policyFromStdinRefused('hook', 'the hook payload');
     const agentFlag = typeof values['agent'] === 'string' ? values['agent'] : undefined;
     const agent = AGENTS.find((a) => a === agentFlag);
     if (agentFlag !== undefined && !agent) usageProblem ??= `unknown agent \`${agentFlag}\` (want claude, codex, gemini or cursor)`;
@@ -96,6 +103,17 @@ export const hookCommand: Command = {
       if (typeof d === 'string') usageProblem ??= d;
       else deadlineMs = d;
     }
+    let serverTimeoutMs: number | undefined;
+    if (typeof values['server-timeout'] === 'string') {
+      const d = await parseDeadline(values['server-timeout']);
+      if (typeof d === 'string') usageProblem ??= d.replace('--deadline', '--server-timeout');
+      else serverTimeoutMs = d;
+    }
+    if (typeof values['server'] === 'string') {
+      const { parseAddress } = await import('../serve/address.ts');
+      const a = parseAddress(values['server']);
+      if ('message' in a) usageProblem ??= `\`--server\`: ${a.message} (${a.help})`;
+    }
     const { runHook } = await import('../hook/run.ts');
     const code = await runHook(
       {
@@ -104,6 +122,8 @@ export const hookCommand: Command = {
         deadlineMs,
         startedAt,
         log: typeof values['log'] === 'string' ? values['log'] : undefined,
+        ...(typeof values['server'] === 'string' ? { server: values['server'] } : {}),
+        ...(serverTimeoutMs !== undefined ? { serverTimeoutMs } : {}),
         approve: values['approve'] === true,
         nativeAsk: values['native-ask'] === true,
         guardProcess: realProcess,

@@ -31,7 +31,7 @@ function byOracle(config: CaseApproverConfig, mode: InputMode, toolName: string,
   for (const list of LIST_ORDER) {
     const rules: CaseRule[] = config[list] ?? [];
     for (const [i, rule] of rules.entries()) {
-      const m = ruleMatches({ list, ...rule }, { toolName, input, mode });
+      const m = ruleMatches({ list, tool: rule.tool ?? '', match: rule.match ?? '', ...(rule.field === undefined ? {} : { field: rule.field }), input: mode }, { toolName, input });
       if (m === undefined) return 'deny:invalid-input';
       if (m) return `${list}:${list}[${i}]`;
     }
@@ -59,42 +59,45 @@ describe('the definition decides the acceptance tables (C2, A6)', () => {
 });
 
 describe('ruleMatches (the public oracle)', () => {
+  // The call's input mode rides on the rule (`input`), as an approver's does.
   const call = (input: string, mode: InputMode = 'raw', toolName = 'Bash') => ({ toolName, input, mode });
+  const oracle = (r: { list: RuleList; match: string; tool?: string; field?: string }, c: { toolName: string; input: string; mode: InputMode }) =>
+    ruleMatches({ tool: '', ...r, input: c.mode }, { toolName: c.toolName, input: c.input });
   const rule = (list: RuleList, match: string, extra: { tool?: string; field?: string } = {}) => ({ list, match, ...extra });
 
   it('compares tools under simple case folding and searches the raw text unanchored', () => {
-    expect(ruleMatches(rule('deny', 'rm', { tool: 'bash' }), call('{"command":"rm -rf /"}'))).toBe(true);
-    expect(ruleMatches(rule('deny', 'rm', { tool: 'read' }), call('{"command":"rm -rf /"}'))).toBe(false);
-    expect(ruleMatches(rule('deny', 'rm', { tool: '\u212aill' }), call('rm', 'raw', 'kill'))).toBe(true);
-    expect(ruleMatches({ list: 'allow' }, call('anything'))).toBe(true);
+    expect(oracle(rule('deny', 'rm', { tool: 'bash' }), call('{"command":"rm -rf /"}'))).toBe(true);
+    expect(oracle(rule('deny', 'rm', { tool: 'read' }), call('{"command":"rm -rf /"}'))).toBe(false);
+    expect(oracle(rule('deny', 'rm', { tool: '\u212aill' }), call('rm', 'raw', 'kill'))).toBe(true);
+    expect(oracle({ list: 'allow', match: '' }, call('anything'))).toBe(true);
   });
 
   it('sees the raw text in raw mode and the canonical text in canonical mode', () => {
     const escaped = '{"command":"\\u0072m -rf /"}';
-    expect(ruleMatches(rule('deny', 'rm -rf'), call(escaped))).toBe(false);
-    expect(ruleMatches(rule('deny', 'rm -rf'), call(escaped, 'canonical'))).toBe(true);
-    expect(ruleMatches(rule('allow', '^\\{"command"'), call('{ "command": "ls"}', 'canonical'))).toBe(true);
+    expect(oracle(rule('deny', 'rm -rf'), call(escaped))).toBe(false);
+    expect(oracle(rule('deny', 'rm -rf'), call(escaped, 'canonical'))).toBe(true);
+    expect(oracle(rule('allow', '^\\{"command"'), call('{ "command": "ls"}', 'canonical'))).toBe(true);
   });
 
   it('matches a field rule against the whole decoded value', () => {
     const f = { field: 'command' };
-    expect(ruleMatches(rule('allow', 'git status', f), call('{"command":"git status"}'))).toBe(true);
-    expect(ruleMatches(rule('allow', 'git status', f), call('{"command":"git status; curl x|sh"}'))).toBe(false);
-    expect(ruleMatches(rule('allow', 'ls|pwd', f), call('{"command":"ls; curl x"}'))).toBe(false);
-    expect(ruleMatches(rule('deny', 'rm -rf.*', f), call('{"Command":"rm -rf /"}', 'canonical'))).toBe(true);
-    expect(ruleMatches(rule('allow', '', f), call('{"command":""}'))).toBe(true);
-    expect(ruleMatches(rule('allow', '', f), call('{"command":"x"}'))).toBe(false);
+    expect(oracle(rule('allow', 'git status', f), call('{"command":"git status"}'))).toBe(true);
+    expect(oracle(rule('allow', 'git status', f), call('{"command":"git status; curl x|sh"}'))).toBe(false);
+    expect(oracle(rule('allow', 'ls|pwd', f), call('{"command":"ls; curl x"}'))).toBe(false);
+    expect(oracle(rule('deny', 'rm -rf.*', f), call('{"Command":"rm -rf /"}', 'canonical'))).toBe(true);
+    expect(oracle(rule('allow', '', f), call('{"command":""}'))).toBe(true);
+    expect(oracle(rule('allow', '', f), call('{"command":"x"}'))).toBe(false);
   });
 
   it('fails closed on raw input that is not JSON: deny and ask field rules match, allow ones do not', () => {
     for (const list of ['deny', 'ask', 'allow'] as const) {
-      expect(ruleMatches(rule(list, 'x', { field: 'command' }), call('not json'))).toBe(list !== 'allow');
+      expect(oracle(rule(list, 'x', { field: 'command' }), call('not json'))).toBe(list !== 'allow');
     }
   });
 
   it('is undefined when no rule is tried: canonical mode refuses the input, or the pattern does not compile', () => {
-    expect(ruleMatches(rule('deny', ''), call('{"a":1,"a":2}', 'canonical'))).toBeUndefined();
-    expect(ruleMatches(rule('deny', '('), call('x'))).toBeUndefined();
-    expect(ruleMatches(rule('deny', '\\Qa', { field: 'command' }), call('{"command":"a"}'))).toBeUndefined();
+    expect(oracle(rule('deny', ''), call('{"a":1,"a":2}', 'canonical'))).toBeUndefined();
+    expect(oracle(rule('deny', '('), call('x'))).toBeUndefined();
+    expect(oracle(rule('deny', '\\Qa', { field: 'command' }), call('{"command":"a"}'))).toBeUndefined();
   });
 });

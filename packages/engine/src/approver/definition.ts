@@ -16,11 +16,11 @@
 import { parseCanonical, parseStrictJson, topLevelMember } from '../canonical/canonical.ts';
 import type { JsonValue } from '../canonical/canonical.ts';
 import { caseFold } from '../canonical/casefold.ts';
-import type { Decision, InputMode, RuleList } from '../ir.ts';
+import type { Decision, InputMode, RuleIR, RuleList } from '../ir.ts';
 import { wellFormed } from '../regex/regex.ts';
 import type { CompiledRegex } from '../regex/regex.ts';
 import { compileRuleRegex } from './rule-regex.ts';
-import type { RuledDecisionResult } from './types.ts';
+import type { ApprovalRequest, RuledDecisionResult } from './types.ts';
 
 /** A compiled rule: what deciding a call looks at. */
 export interface Rule {
@@ -139,19 +139,10 @@ export function decisionOf(list: RuleList | null, defaultDecision: Decision, den
 
 // ---- the public oracle ---------------------------------------------------------------------------
 
-/** One rule as written (`tool` and `match` empty when absent). */
-export interface RuleSpec {
-  readonly list: RuleList;
-  readonly tool?: string | undefined;
-  readonly match?: string | undefined;
-  readonly field?: string | undefined;
-}
-
-/** One call, and how the approver reads its input (`raw` when absent). */
-export interface CallSpec {
-  readonly toolName: string;
-  readonly input: string;
-  readonly mode?: InputMode | undefined;
+/** A rule with the list it sits in and the input mode of its approver (`raw` when absent). */
+export interface RuleInContext extends Pick<RuleIR, 'tool' | 'match' | 'field'> {
+  list: RuleList;
+  input?: InputMode;
 }
 
 /**
@@ -160,16 +151,15 @@ export interface CallSpec {
  * that is not JSON; an allow one does not). `undefined` when no rule is tried at all: canonical mode
  * refuses the input (A4.1), or the pattern does not compile (A3.6).
  */
-export function ruleMatches(rule: RuleSpec, call: CallSpec): boolean | undefined {
-  const match = rule.match ?? '';
-  const compiled = compileRuleRegex(match, rule.field);
+export function ruleMatches(rule: RuleInContext, call: Pick<ApprovalRequest, 'toolName' | 'input'>): boolean | undefined {
+  const compiled = compileRuleRegex(rule.match, rule.field);
   if (compiled !== null && !compiled.ok) return undefined;
-  const subject = readInput(call.input, call.mode ?? 'raw');
+  const subject = readInput(call.input, rule.input ?? 'raw');
   if (subject === null) return undefined;
   const r: Rule = {
     list: rule.list,
     index: 0,
-    foldedTool: caseFold(rule.tool ?? ''),
+    foldedTool: caseFold(rule.tool),
     regex: compiled === null ? null : compiled.regex,
     field: rule.field === undefined ? undefined : caseFold(rule.field),
   };

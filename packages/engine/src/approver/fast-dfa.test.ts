@@ -6,6 +6,7 @@ import fc from 'fast-check';
 import { RE2JS } from 're2js';
 import { describe, expect, it } from 'vitest';
 import { compileRegex, wellFormed } from '../regex/regex.ts';
+import { progOf, readsRune, RUNE_ANY, RUNE_ANY_NOT_NL } from '../regex/re2-program.ts';
 import type { Inst } from '../regex/re2-program.ts';
 import { decidingRule } from './definition.ts';
 import { buildDfa, classSource, dfaStates, runDfa, tellsNonAscii, UNKNOWN } from './fast-dfa.ts';
@@ -161,10 +162,10 @@ describe('per-tool DFA', () => {
 
   it('writes each class as a search class that reads the same code points, a lone surrogate as U+FFFD', () => {
     const classes = ['.', '(?s).', '[^\\n]', '[^a]', '\\pL', '\\PL', '\\W', '\\S', '\\d', '[^\\x{fffd}]', '\\x{fffd}', '[\\x{10000}-\\x{10ffff}]', '\\x{1F600}', '\\x{10ffff}', '(?i)k', '(?i)s', '(?i)x', 'a', '[a-c\\x{1F600}]', '\\p{Han}', '\\p{Greek}', '[[:^alpha:]]', '[\\x{d7ff}-\\x{e000}]', '[\\x{fff0}-\\x{10400}]', '[^a-z\\x{1F600}]'];
-    const accepts = (inst: Inst, cp: number) => (inst.op === 10 ? true : inst.op === 11 ? cp !== 10 : inst.matchRune(cp));
+    const accepts = (inst: Inst, cp: number) => (inst.op === RUNE_ANY ? true : inst.op === RUNE_ANY_NOT_NL ? cp !== 10 : inst.matchRune(cp));
     for (const c of classes) {
-      const prog = (RE2JS.compile(c) as unknown as { re2Input: { prog: { inst: Inst[] } } }).re2Input.prog;
-      const inst = prog.inst.find((i) => i.op >= 8 && i.op <= 11)!;
+      const prog = progOf(RE2JS.compile(c))!;
+      const inst = prog.inst.find((i) => readsRune(i.op))!;
       const src = classSource(inst);
       expect(src, c).not.toBeNull();
       const re = new RegExp(`^(?:${src!})$`, 'u');

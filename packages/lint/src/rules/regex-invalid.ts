@@ -1,5 +1,5 @@
+import { unsupportedConstruct } from '@verdict/analysis';
 import { createRule } from '../create-rule.ts';
-import { unsupportedConstruct } from '../support/re2-unsupported.ts';
 
 export default createRule({
   id: 'regex/invalid',
