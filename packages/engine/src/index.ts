@@ -48,7 +48,7 @@ export {
   wellFormed,
 } from './regex/regex.ts';
 export type { CompileRegexResult, CompiledRegex, RegexMatch } from './regex/regex.ts';
-export { programSize } from './approver/fast-dfa.ts';
+export { programSize } from './regex/re2-program.ts';
 export {
   CANONICAL_REJECT_REASON,
   MAX_JSON_DEPTH,
@@ -100,8 +100,8 @@ export type {
   CompileApproverResult,
 } from './approver/config.ts';
 export { DEFAULT_ASK_REASON, DEFAULT_PATTERN_REASON, SPAN_BUDGET } from './approver/pattern.ts';
-export { ruleMatches } from './approver/rule-matches.ts';
-export type { RuleInContext } from './approver/rule-matches.ts';
+export { ruleMatches } from './approver/definition.ts';
+export type { RuleInContext } from './approver/definition.ts';
 
 // run policy
 export type {
