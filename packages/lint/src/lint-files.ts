@@ -10,10 +10,11 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import { basename, dirname, extname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { parseDocument, isMap, isScalar } from 'yaml';
 import { nameFromBytes, readSourceFile } from '@verdict/compiler';
+import type { CompileResult, LoadedText } from '@verdict/compiler';
 import { printable } from '@verdict/engine';
 import type { Diagnostic, HookAgent } from '@verdict/engine';
 import { emptyConfig, findConfigFile, loadLintConfig } from './config.ts';
-import { lintSource, unreadableFile } from './runner.ts';
+import { compileForLint, lintSource, unreadableFile } from './runner.ts';
 import { RegexCache } from './support/regex-cache.ts';
 import { globToRegExp, matchesAny } from './support/glob.ts';
 import { allRules } from './rules/index.ts';
@@ -60,6 +61,21 @@ export function lintFiles(paths: readonly string[], options: LintFilesOptions = 
   const skip = (abs: string, reason: string): void => {
     skipped.push({ file: printable(display(cwd, abs)), reason });
   };
+  const driverOf = (f: FoundFile): string | undefined => {
+    const config = f.config.config;
+    return options.driver !== undefined ? resolveDriver(options.driver, cwd) : config.driver !== undefined ? resolveDriver(config.driver, f.config.base) : undefined;
+  };
+  // The compiler's reader, as every command reads: regular files only, bounded, strict UTF-8.
+  const readFound = (f: FoundFile): LoadedText => readSourceFile(printable(display(cwd, f.abs)), f.path);
+  const sniff = (f: FoundFile): boolean => {
+    const read = readFound(f);
+    f.read = read;
+    if (read.text === undefined) return false;
+    if (declaresVerdictSchema(read.text)) return true;
+    if (!read.text.includes('$schema')) return false;
+    f.compiled = compileForLint(read.text, printable(display(cwd, f.abs)), driverOf(f));
+    return namesVerdictSchema(read.text, f.compiled);
+  };
 
   for (const p of paths.length > 0 ? paths : ['.']) {
     const abs = resolve(cwd, p);
@@ -83,8 +99,10 @@ export function lintFiles(paths: readonly string[], options: LintFilesOptions = 
     for (const f of walkFolder(abs, abs)) {
       if (CONFIG_NAMES.has(basename(f.abs)) || configs.isConfigFile(f.abs)) continue;
       const c = configs.forFile(f.abs);
-      const why = c.ignoredBy(f.abs) ?? c.notPolicy(f);
-      if (why === undefined) add({ ...f, config: c });
+      const found: FoundFile = { ...f, config: c };
+      // A file sniffed for a `$schema` is read and compiled once: linting reuses both.
+      const why = c.ignoredBy(f.abs) ?? c.notPolicy(f, () => sniff(found));
+      if (why === undefined) add(found);
       else skip(f.abs, why);
     }
   }
@@ -109,16 +127,22 @@ export function lintFiles(paths: readonly string[], options: LintFilesOptions = 
   const results: FileResult[] = [];
   for (const f of files) {
     const config = f.config.config;
-    const driver = options.driver !== undefined ? resolveDriver(options.driver, cwd) : config.driver !== undefined ? resolveDriver(config.driver, f.config.base) : undefined;
-    // The compiler's reader, as every command reads: regular files only, bounded, strict UTF-8.
+    const driver = driverOf(f);
     const shown = printable(display(cwd, f.abs));
-    const read = readSourceFile(shown, f.path);
+    const read = f.read ?? readFound(f);
     if (read.text === undefined) {
       results.push(unreadableFile(shown, read.diagnostics, { config, rules }));
       continue;
     }
     results.push(
-      lintSource(read.text, shown, { config, rules, regexes, ...(driver !== undefined ? { driver } : {}), ...(options.hookAgent !== undefined ? { hookAgent: options.hookAgent } : {}) }),
+      lintSource(read.text, shown, {
+        config,
+        rules,
+        regexes,
+        ...(driver !== undefined ? { driver } : {}),
+        ...(options.hookAgent !== undefined ? { hookAgent: options.hookAgent } : {}),
+        ...(f.compiled !== undefined ? { compiled: f.compiled } : {}),
+      }),
     );
   }
   results.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
@@ -161,10 +185,23 @@ const POLICY_NAME = /(?:\.verdict|\.policy\.(?:ya?ml|json)|^verdict\.(?:ya?ml|js
  * YAML) whose value names one.
  */
 export function carriesVerdictSchema(text: string): boolean {
+  return declaresVerdictSchema(text) || (text.includes('$schema') && namesVerdictSchema(text, undefined));
+}
+
+/** The YAML language server's modeline names a Verdict schema. */
+function declaresVerdictSchema(text: string): boolean {
   for (const m of text.matchAll(/^[ \t]*#[ \t]*yaml-language-server[ \t]*:[ \t]*\$schema=(\S+)/gm)) {
     if (VERDICT_SCHEMA.test(m[1] ?? '')) return true;
   }
-  if (!text.includes('$schema')) return false;
+  return false;
+}
+
+/**
+ * A top-level `$schema` key names a Verdict schema: read from the compiler's parse of the file when
+ * it read a document, else (no compilation, or one that stopped before reading a document) here.
+ */
+function namesVerdictSchema(text: string, compiled: CompileResult | undefined): boolean {
+  if (compiled?.schemas !== undefined) return compiled.schemas.some((s) => VERDICT_SCHEMA.test(s));
   try {
     const doc = parseDocument(text, { uniqueKeys: false });
     const root = doc.contents;
@@ -202,14 +239,13 @@ class FolderConfig {
     const i = this.ignore.findIndex((g) => matchesAny(rel, [g]));
     return i < 0 ? undefined : `matched by \`ignore\` glob \`${printable(this.config.ignore[i] ?? '')}\`${this.where()}`;
   }
-  /** Why a file found in a folder is not a policy, or `undefined` when it is one. */
-  notPolicy(f: { abs: string; path: string | Buffer }): string | undefined {
+  /** Why a file found in a folder is not a policy, or `undefined` when it is one (`sniff` reads its content). */
+  notPolicy(f: { abs: string }, sniff: () => boolean): string | undefined {
     if (this.include.length > 0) {
       return matchesAny(this.rel(f.abs), this.include) ? undefined : `not matched by \`include\`${this.where()}`;
     }
     if (hasPolicyName(basename(f.abs))) return undefined;
-    const read = readSourceFile(f.abs, f.path);
-    if (read.text !== undefined && carriesVerdictSchema(read.text)) return undefined;
+    if (sniff()) return undefined;
     return 'not a policy by name (`*.verdict`, `*.policy.yaml`, `verdict.yaml`), by a Verdict `$schema`, or by `include`';
   }
 }
@@ -280,6 +316,9 @@ interface FoundFile {
   abs: string;
   path: string | Buffer;
   config: FolderConfig;
+  /** Read (and compiled) while deciding whether it is a policy: linting reuses them. */
+  read?: LoadedText;
+  compiled?: CompileResult;
 }
 
 /**

@@ -39,6 +39,13 @@ export interface LintSourceOptions {
   regexes?: RegexCache;
   /** Run only these rules and drop compiler findings (rule tests). */
   only?: readonly string[];
+  /** The text already compiled by `compileForLint` (with the same `driver`): it is not parsed again. */
+  compiled?: CompileResult;
+}
+
+/** The compilation a lint run reads: the front end up to `resolve`. */
+export function compileForLint(text: string, file: string, driver: string | undefined): CompileResult {
+  return compileSource(text, file, { stopAfter: 'resolve', ...(driver !== undefined ? { driver } : {}) });
 }
 
 interface ResolvedRule {
@@ -106,10 +113,7 @@ export function lintSource(text: string, file: string, options: LintSourceOption
   };
 
   try {
-    compiled = compileSource(text, file, {
-      stopAfter: 'resolve',
-      ...(options.driver !== undefined ? { driver: options.driver } : {}),
-    });
+    compiled = options.compiled ?? compileForLint(text, file, options.driver);
     source = new SourceInfo(file, compiled.text ?? text, compiled.syntax);
   } catch (e) {
     internal('the compiler', e);
@@ -118,7 +122,7 @@ export function lintSource(text: string, file: string, options: LintSourceOption
   const ruleMessages: LintMessage[] = [];
   if (compiled?.ir !== undefined && !hasOverlongPattern(compiled.ir)) {
     const ir = compiled.ir;
-    const shared = fileContext(ir, source, regexes, enabled, hookAgentDirective(text) ?? options.hookAgent ?? options.config?.hookAgent);
+    const shared = fileContext(ir, compiled, source, regexes, enabled, hookAgentDirective(text) ?? options.hookAgent ?? options.config?.hookAgent);
     for (const r of resolved) {
       try {
         const visitor = r.rule.create(makeContext(r, ir, compiled, source, regexes, shared, ruleMessages));
@@ -253,7 +257,7 @@ interface FileContext {
   isRuleEnabled: RuleContext['isRuleEnabled'];
 }
 
-function fileContext(ir: PolicyFileIR, source: SourceInfo, regexes: RegexCache, enabled: ReadonlySet<string>, hookAgent: HookAgent | undefined): FileContext {
+function fileContext(ir: PolicyFileIR, compiled: CompileResult, source: SourceInfo, regexes: RegexCache, enabled: ReadonlySet<string>, hookAgent: HookAgent | undefined): FileContext {
   return {
     hookAgent,
     approverPath: () =>
@@ -261,11 +265,11 @@ function fileContext(ir: PolicyFileIR, source: SourceInfo, regexes: RegexCache, 
     locate: (d) =>
       d.span ??
       d.node?.span ??
-      (d.path !== undefined ? source.pathSpan(d.path, d.atKey === true) : undefined) ??
+      (d.path !== undefined ? compiled.locate(d.path, d.atKey === true) : undefined) ??
       ir.approver?.span ??
       source.fileStart(),
     regex: (pattern) => regexes.get(pattern),
-    scalarStyleAt: (span) => source.scalarStyleAt(span),
+    scalarStyleAt: (span) => compiled.scalarStyleAt(span),
     isRuleEnabled: (id) => enabled.has(id),
   };
 }

@@ -19,7 +19,7 @@ import type {
   Span,
   TestCaseIR,
 } from '@verdict/engine';
-import type { CompileResult } from '@verdict/compiler';
+import type { CompileResult, ScalarStyle } from '@verdict/compiler';
 import type { RegexCache } from './support/regex-cache.ts';
 
 /** Rule families; severities can be set per category in the configuration. */
@@ -100,8 +100,8 @@ export interface ReportDescriptor<M extends string = string> {
   related?: readonly RelatedReport<M>[];
 }
 
-/** The scalar style of a YAML value, as written. */
-export type ScalarStyle = 'PLAIN' | 'QUOTE_SINGLE' | 'QUOTE_DOUBLE' | 'BLOCK_LITERAL' | 'BLOCK_FOLDED';
+/** The scalar style of a YAML value, as written (the compiler's tree keeps it). */
+export type { ScalarStyle };
 
 export interface RuleContext<M extends string = string> {
   readonly id: string;
