@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import type { ApproverIR, InputMode } from '../ir.ts';
-import { approverIRFromCase } from './case-files.ts';
-import type { CaseApproverConfig } from './case-files.ts';
+import { approverIRFromCase } from '../../test/support/case-files.ts';
+import type { CaseApproverConfig } from '../../test/support/case-files.ts';
 import { compileApprover } from './config.ts';
 import type { ApprovalRequest, CompiledApprover, Explanation } from './types.ts';
 

@@ -11,8 +11,8 @@ import { parseCanonical, parseStrictJson, topLevelMember } from '../canonical/ca
 import type { JsonValue } from '../canonical/canonical.ts';
 import { equalFold, caseFold } from '../canonical/casefold.ts';
 import type { InputMode } from '../ir.ts';
-import { approverIRFromCase } from './case-files.ts';
-import type { CaseRule } from './case-files.ts';
+import { approverIRFromCase } from '../../test/support/case-files.ts';
+import type { CaseRule } from '../../test/support/case-files.ts';
 import { compileApprover } from './config.ts';
 import type { ApprovalRequest, ApprovalResult } from './types.ts';
 import { fuzzRuns, fuzzTimeout, leadingPattern, placedTexts } from './testutil.ts';

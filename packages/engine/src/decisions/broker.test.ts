@@ -16,7 +16,7 @@ import {
   isDecisionAborted,
 } from './errors.ts';
 import { approveRequest, answerRequest, denyRequest, emptyDecisionRequest } from './responder.ts';
-import { descriptor, flush, policy, track } from './test-support.ts';
+import { descriptor, flush, policy, track } from '../../test/support/decisions.ts';
 import type { BrokerEvent, DecisionRequest, LifecycleNotice } from './types.ts';
 
 function codeOf(fn: () => void): string | undefined {

@@ -5,9 +5,9 @@
  * own findings are left out. A case that makes the rule crash fails.
  */
 import { describe, expect, it } from 'vitest';
-import { lintSource } from '../runner.ts';
-import { allRules } from '../rules/index.ts';
-import type { Rule } from '../types.ts';
+import { lintSource } from '../../src/runner.ts';
+import { allRules } from '../../src/rules/index.ts';
+import type { Rule } from '../../src/types.ts';
 
 export interface ValidCase {
   name?: string;
