@@ -8,6 +8,8 @@ export { compileFile, compileSource, STAGES } from './pipeline.ts';
 export type { Stage } from './pipeline.ts';
 export { GO_TEXT_CODES, goMessage, isBlocking, NON_BLOCKING_CODES } from './validate.ts';
 export { lowerPolicy } from './lower.ts';
+export type { CheckOptions, DriverCheck, PolicyCheck } from './check.ts';
+export { checkPolicyFile } from './check.ts';
 export type { LoadedDescriptor } from './descriptor.ts';
 export { loadDescriptorFile, parseDescriptorSource } from './descriptor.ts';
 export { schemas } from './schemas.ts';

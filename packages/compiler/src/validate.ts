@@ -12,6 +12,8 @@ import {
   POLICY_DOMAIN_ORDER,
   POLICY_DOMAINS,
   POLICY_FIELD_NAMES,
+  policyField,
+  policyFieldIR,
   rulesOf,
   shortRegexError,
 } from '@verdict/engine';
@@ -153,17 +155,6 @@ function checkApprover(state: CompileState): void {
   }
 }
 
-type PolicyAccess = (p: PolicyIR) => Located<string> | undefined;
-const POLICY_FIELDS: Readonly<Record<PolicyEnumKey, PolicyAccess>> = {
-  sandbox: (p) => p.sandbox,
-  web_search: (p) => p.webSearch,
-  browser: (p) => p.browser,
-  'approvals.permission': (p) => p.approvals?.permission,
-  'approvals.plan_review': (p) => p.approvals?.planReview,
-  'approvals.question': (p) => p.approvals?.question,
-  'approvals.on_timeout': (p) => p.approvals?.onTimeout,
-  'approvals.on_reject': (p) => p.approvals?.onReject,
-};
 
 function policyPath(key: string): string[] {
   return ['policy', ...key.split('.')];
@@ -185,7 +176,7 @@ function checkPolicy(state: CompileState): void {
   const p = state.ir?.policy;
   if (!p) return;
   for (const key of POLICY_DOMAIN_ORDER) {
-    const v = POLICY_FIELDS[key](p);
+    const v = policyFieldIR(p, policyField(key)) as Located<string> | undefined;
     if (!v || v.value === '') continue;
     const domain = POLICY_DOMAINS[key];
     if (domain.includes(v.value)) continue;

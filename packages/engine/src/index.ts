@@ -144,8 +144,20 @@ export {
 } from './policy/defaults.ts';
 export { encodePolicy } from './policy/encode.ts';
 export type { PolicyFileShape } from './policy/encode.ts';
-export type { PolicyEnumKey, PolicyFileKey } from './policy/domains.ts';
-export { isInPolicyDomain, POLICY_DOMAIN_ORDER, POLICY_DOMAINS, POLICY_FIELD_NAMES } from './policy/domains.ts';
+export type { ApprovalsField, PolicyEnumKey, PolicyField, PolicyFileKey, TopPolicyField } from './policy/domains.ts';
+export {
+  clearPolicyField,
+  findPolicyField,
+  isInPolicyDomain,
+  POLICY_DOMAIN_ORDER,
+  POLICY_DOMAINS,
+  POLICY_FIELD_NAMES,
+  POLICY_FIELDS,
+  policyField,
+  policyFieldIR,
+  policyFieldsIn,
+  policyFieldValue,
+} from './policy/domains.ts';
 export type { PolicyCapabilityDimension, PolicyError, PolicyErrorCode } from './policy/errors.ts';
 export {
   ErrHumanDecisionModeUnsupported,

@@ -1,4 +1,5 @@
 import { materialize } from '../policy/defaults.ts';
+import { POLICY_DOMAINS, POLICY_FIELD_NAMES, POLICY_FIELDS } from '../policy/domains.ts';
 import type { DriverDescriptor, HumanDecisionKind, Policy } from '../policy/types.ts';
 import { systemClock, type Clock } from './clock.ts';
 import {
@@ -71,10 +72,11 @@ export interface DecisionBroker {
   transcript(): readonly DecisionRecord[];
 }
 
-const APPROVAL_MODES: ReadonlySet<string> = new Set(['ask', 'auto_approve', 'auto_reject']);
-const QUESTION_MODES: ReadonlySet<string> = new Set(['ask', 'auto_reject']);
-const FALLBACKS: ReadonlySet<string> = new Set(['abort', 'continue', 'retry']);
-const KINDS: ReadonlySet<string> = new Set(['permission', 'plan_review', 'question']);
+// The domains of the materialised policy's fields (no zero values left: `materialize` filled them in).
+const APPROVAL_MODES: ReadonlySet<string> = new Set(POLICY_DOMAINS['approvals.permission']);
+const QUESTION_MODES: ReadonlySet<string> = new Set(POLICY_DOMAINS['approvals.question']);
+const FALLBACKS: ReadonlySet<string> = new Set(POLICY_DOMAINS['approvals.on_timeout']);
+const KINDS: ReadonlySet<string> = new Set(POLICY_FIELDS.flatMap((f) => (f.kind === undefined ? [] : [f.kind])));
 
 type Fallback = 'abort' | 'continue' | 'retry';
 
@@ -94,17 +96,17 @@ function settingsOf(policy: Policy): Settings {
     return value;
   };
   const modes = {
-    permission: check('Policy.Approvals.Permission', a.permission, APPROVAL_MODES) as DecisionMode,
-    plan_review: check('Policy.Approvals.PlanReview', a.planReview, APPROVAL_MODES) as DecisionMode,
-    question: check('Policy.Approvals.Question', a.question, QUESTION_MODES) as DecisionMode,
+    permission: check(POLICY_FIELD_NAMES['approvals.permission'], a.permission, APPROVAL_MODES) as DecisionMode,
+    plan_review: check(POLICY_FIELD_NAMES['approvals.plan_review'], a.planReview, APPROVAL_MODES) as DecisionMode,
+    question: check(POLICY_FIELD_NAMES['approvals.question'], a.question, QUESTION_MODES) as DecisionMode,
   };
-  const onTimeout = check('Policy.Approvals.OnTimeout', a.onTimeout, FALLBACKS) as Fallback;
-  const onReject = check('Policy.Approvals.OnReject', a.onReject, FALLBACKS) as Fallback;
+  const onTimeout = check(POLICY_FIELD_NAMES['approvals.on_timeout'], a.onTimeout, FALLBACKS) as Fallback;
+  const onReject = check(POLICY_FIELD_NAMES['approvals.on_reject'], a.onReject, FALLBACKS) as Fallback;
   if (!Number.isSafeInteger(a.maxRetries) || a.maxRetries < 0) {
-    throw new InvalidDecisionPolicyError('Policy.Approvals.MaxRetries', String(a.maxRetries));
+    throw new InvalidDecisionPolicyError(POLICY_FIELD_NAMES['approvals.max_retries'], String(a.maxRetries));
   }
   if (typeof a.timeout !== 'bigint') {
-    throw new InvalidDecisionPolicyError('Policy.Approvals.Timeout', String(a.timeout));
+    throw new InvalidDecisionPolicyError(POLICY_FIELD_NAMES['approvals.timeout'], String(a.timeout));
   }
   const timeoutMs = a.timeout < 0n ? -1 : Number(a.timeout) / 1e6;
   return { modes, timeoutMs, onTimeout, onReject, maxRetries: a.maxRetries };
