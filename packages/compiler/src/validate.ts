@@ -14,6 +14,7 @@ import {
   POLICY_FIELD_NAMES,
   policyField,
   policyFieldIR,
+  ruleLabel,
   rulesOf,
   shortRegexError,
 } from '@verdict/engine';
@@ -117,7 +118,7 @@ export function approverIssueDiagnostic(
   }
   // regex/invalid
   const rule = ruleOf(ir, issue);
-  const where = issue.list !== undefined && issue.index !== undefined ? ` in \`${issue.list}[${issue.index}]\`` : '';
+  const where = issue.list !== undefined && issue.index !== undefined ? ` in \`${ruleLabel({ list: issue.list, index: issue.index })}\`` : '';
   const span = rule?.matchSpan ?? rule?.span;
   const detail = shortRegexError(issue.regexError ?? issue.message);
   return withSpan(

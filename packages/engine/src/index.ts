@@ -3,6 +3,7 @@
 // diagnostics and IR
 export type { Diagnostic, Position, RelatedInformation, Severity, Span } from './diagnostics.ts';
 export { codePointCount, EXCERPT_CHARS, excerpt, hasErrors, printable, sortDiagnostics } from './diagnostics.ts';
+export { ruleLabel, ruleWhere, spanText } from './rule-ref.ts';
 export { didYouMean, didYouMeanHelp, editDistance, normalizeWord } from './did-you-mean.ts';
 export type {
   ApprovalsIR,

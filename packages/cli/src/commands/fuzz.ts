@@ -1,4 +1,4 @@
-import { caseFold, compileRegex, type RuleIR } from '@verdict/engine';
+import { caseFold, compileRegex, type RuleIR, ruleWhere } from '@verdict/engine';
 import fc from 'fast-check';
 import {
   alwaysDenies,
@@ -79,7 +79,7 @@ function ruleLabel(rule: RuleIR, policies: readonly (PolicyUnderTest | undefined
       if (index < 0) continue;
       const span = rule.matchSpan ?? rule.span;
       const pattern = [...rule.match].length > 64 ? `${[...rule.match].slice(0, 60).join('')}…` : rule.match;
-      return `${list}[${index}] \`${pattern}\`${span ? ` (${span.file}:${span.start.line}:${span.start.column})` : ''}`;
+      return ruleWhere({ list, index, span }, 'parens', `\`${pattern}\``);
     }
   }
   return `\`${rule.match}\``;

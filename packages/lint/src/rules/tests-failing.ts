@@ -1,4 +1,4 @@
-import { compileApprover } from '@verdict/engine';
+import { compileApprover, ruleLabel } from '@verdict/engine';
 import type { CompiledApprover } from '@verdict/engine';
 import { createRule } from '../create-rule.ts';
 
@@ -41,7 +41,7 @@ export default createRule({
         if (a === undefined) return;
         const e = a.explain({ toolName: t.tool, input: t.input });
         const input = t.input.length > 80 ? `\`${t.input.slice(0, 77)}...\`` : `\`${t.input}\``;
-        const actualRule = e.rule === null ? 'default' : `${e.rule.list}[${e.rule.index}]`;
+        const actualRule = ruleLabel(e.rule);
         if (e.decision !== t.expect) {
           ctx.report({
             node: t,
