@@ -71,3 +71,13 @@ describe('tests/failing with ask rules', () => {
     ]);
   });
 });
+
+describe('tests/failing judges a test as `verdict test` does (one checker)', () => {
+  it('`rule: default` expects the default, not the mode of an allow-all or deny-all approver', () => {
+    const code = y('approver:', '  mode: deny_all', '  reason: nothing runs here', 'tests:', '  - {tool: bash, input: {}, expect: deny, rule: default}');
+    const r = lintWithRule(rule, { code });
+    expect(r.messages.filter((m) => m.ruleId === rule.id).map((m) => [m.span?.start.line, m.message])).toEqual([
+      [5, 'expected `default` to decide `bash` `{}`, but `mode` does'],
+    ]);
+  });
+});
