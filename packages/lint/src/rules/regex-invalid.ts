@@ -1,5 +1,4 @@
 import { createRule } from '../create-rule.ts';
-import { unsupportedConstruct } from '../support/re2-unsupported.ts';
 
 export default createRule({
   id: 'regex/invalid',
@@ -21,8 +20,6 @@ export default createRule({
         if (rule.match === '' && rule.field === undefined) return;
         const compiled = ctx.regex(rule.match);
         if (compiled.ok) return;
-        // A construct RE2 lacks gets its own, more useful finding.
-        if (ctx.isRuleEnabled('regex/unsupported-syntax') && unsupportedConstruct(rule.match) !== undefined) return;
         ctx.report({
           span: rule.matchSpan ?? rule.span,
           messageId: 'invalid',
