@@ -133,20 +133,27 @@ export function lintSource(text: string, file: string, options: LintSourceOption
     }
   }
 
-  // A rule that explains a finding of another rule better (its `supersedes`) wins at the same place.
+  // A rule that explains a finding of another rule better (its `supersedes`) wins at the same place,
+  // or in the whole file for an entry with `scope: 'file'`: the only precedence between findings.
   const explainedBy = new Map<number, Set<string>>();
+  const explainedInFile = new Set<string>();
   for (const m of ruleMessages) {
     const offset = m.span?.start.offset;
-    const codes = byId.get(m.ruleId)?.meta.supersedes;
-    if (offset === undefined || codes === undefined) continue;
-    const set = explainedBy.get(offset) ?? new Set<string>();
-    for (const c of codes) if (c !== m.ruleId) set.add(c);
-    explainedBy.set(offset, set);
+    for (const entry of byId.get(m.ruleId)?.meta.supersedes ?? []) {
+      if (typeof entry !== 'string') {
+        if (entry.rule !== m.ruleId) explainedInFile.add(entry.rule);
+        continue;
+      }
+      if (offset === undefined || entry === m.ruleId) continue;
+      const set = explainedBy.get(offset) ?? new Set<string>();
+      set.add(entry);
+      explainedBy.set(offset, set);
+    }
   }
   for (let i = ruleMessages.length - 1; i >= 0; i--) {
     const m = ruleMessages[i] as LintMessage;
     const offset = m.span?.start.offset;
-    if (offset !== undefined && explainedBy.get(offset)?.has(m.ruleId)) ruleMessages.splice(i, 1);
+    if (explainedInFile.has(m.ruleId) || (offset !== undefined && explainedBy.get(offset)?.has(m.ruleId))) ruleMessages.splice(i, 1);
   }
 
   // Compiler findings, minus the ones a rule reported better at the same place.
@@ -157,12 +164,12 @@ export function lintSource(text: string, file: string, options: LintSourceOption
       if (offset === undefined) continue;
       const codes = superseding.get(offset) ?? new Set<string>();
       codes.add(m.ruleId);
-      for (const c of byId.get(m.ruleId)?.meta.supersedes ?? []) codes.add(c);
+      for (const c of byId.get(m.ruleId)?.meta.supersedes ?? []) if (typeof c === 'string') codes.add(c);
       superseding.set(offset, codes);
     }
     for (const d of compiled.diagnostics) {
       const offset = d.span?.start.offset;
-      if (offset !== undefined && superseding.get(offset)?.has(d.code)) continue;
+      if (explainedInFile.has(d.code) || (offset !== undefined && superseding.get(offset)?.has(d.code))) continue;
       const m = fromCompilerDiagnostic(d, options.config, source);
       if (m !== undefined) messages.push(m);
     }

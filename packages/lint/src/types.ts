@@ -67,9 +67,20 @@ export interface RuleMeta<M extends string = string> {
   /**
    * Compiler diagnostic codes or other rules' ids this rule explains better: a finding with one of
    * these codes (or a compiler diagnostic with the rule's own id) at the same start offset as one
-   * of the rule's findings is dropped.
+   * of the rule's findings is dropped; an entry with `scope: 'file'` drops that rule's findings
+   * anywhere in the file. The only precedence between findings: rules never ask whether another
+   * rule is on to stay quiet.
    */
-  supersedes?: readonly string[];
+  supersedes?: readonly (string | Supersedes)[];
+}
+
+/**
+ * A `supersedes` entry that reaches further than the place: with `scope: 'file'`, one finding of
+ * this rule drops every finding of `rule` in the file (the same problem, said once for the file).
+ */
+export interface Supersedes {
+  rule: string;
+  scope: 'file';
 }
 
 /** Anything with a span: IR nodes, `Located` values. */
