@@ -14,7 +14,7 @@ export type { LoadedDescriptor } from './descriptor.ts';
 export { loadDescriptorFile, parseDescriptorSource } from './descriptor.ts';
 export { schemas } from './schemas.ts';
 export type { LoadedText } from './load.ts';
-export { MAX_SOURCE_BYTES, nameFromBytes, readSourceFile } from './load.ts';
+export { MAX_SOURCE_BYTES, nameFromBytes, POLICY_EXTENSIONS, readSourceFile } from './load.ts';
 export { didYouMean, editDistance } from './did-you-mean.ts';
 
 // positions (shared by every front end)

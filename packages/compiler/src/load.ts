@@ -230,12 +230,19 @@ export function firstInvalidUtf8(b: Uint8Array): number {
   return n;
 }
 
+/** The extensions of policy files, by syntax: the one list every command's file discovery reads. */
+export const POLICY_EXTENSIONS = ['.yaml', '.yml', '.json', '.verdict'] as const;
+const SYNTAX_OF_EXTENSION: Readonly<Record<(typeof POLICY_EXTENSIONS)[number], Syntax>> = {
+  '.yaml': 'yaml',
+  '.yml': 'yaml',
+  '.json': 'json',
+  '.verdict': 'verdict',
+};
+
 /** The syntax of a file by extension, then by content. */
 export function detectSyntax(file: string, text: string): Syntax {
   const ext = extname(file).toLowerCase();
-  if (ext === '.yaml' || ext === '.yml') return 'yaml';
-  if (ext === '.json') return 'json';
-  if (ext === '.verdict') return 'verdict';
+  if (Object.hasOwn(SYNTAX_OF_EXTENSION, ext)) return SYNTAX_OF_EXTENSION[ext as (typeof POLICY_EXTENSIONS)[number]];
   const first = /\S/.exec(text)?.[0];
   if ((first === '{' || first === '[') && checkJsonSyntax(text) === undefined) return 'json';
   return 'yaml';

@@ -9,7 +9,7 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { basename, dirname, extname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { parseDocument, isMap, isScalar } from 'yaml';
-import { nameFromBytes, readSourceFile } from '@verdict/compiler';
+import { nameFromBytes, POLICY_EXTENSIONS, readSourceFile } from '@verdict/compiler';
 import type { CompileResult, LoadedText } from '@verdict/compiler';
 import { printable } from '@verdict/engine';
 import type { Diagnostic, HookAgent } from '@verdict/engine';
@@ -41,7 +41,7 @@ export interface LintFilesOptions {
   rules?: readonly Rule[];
 }
 
-export const POLICY_EXTENSIONS = ['.yaml', '.yml', '.json', '.verdict'] as const;
+export { POLICY_EXTENSIONS };
 const SKIPPED_FOLDERS = new Set(['node_modules', '.git', '.hg', '.svn', '.tsbuild', 'dist', 'coverage']);
 
 export function lintFiles(paths: readonly string[], options: LintFilesOptions = {}): LintRun {

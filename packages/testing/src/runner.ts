@@ -8,13 +8,13 @@
  */
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { compileFile } from '@verdict/compiler';
+import { compileFile, POLICY_EXTENSIONS } from '@verdict/compiler';
 import type { ApproverIR, Diagnostic, Explanation, RuleIR, RuleList, Span, TestCaseIR } from '@verdict/engine';
 import { hasErrors, inlineTestMismatches, normalizeApproverMode, rulesOf } from '@verdict/engine';
 import { decide, loadPolicy, type PolicyUnderTest } from './policy.ts';
 import { ruleName } from './properties.ts';
 
-export const POLICY_EXTENSIONS = ['.yaml', '.yml', '.json', '.verdict'] as const;
+export { POLICY_EXTENSIONS };
 const CASE_FILE = /\.test\.(?:yaml|yml|json|verdict)$/;
 
 export function isCaseFile(path: string): boolean {
