@@ -3,22 +3,13 @@
  * findings, tells scalar styles apart and answers whether a file names a Verdict `$schema`.
  * Every YAML and JSON parse goes through yaml's `Lexer.lex`, which is counted here per text.
  */
-import { mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Lexer } from 'yaml';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { lintFiles } from '../src/lint-files.ts';
+import { project } from './support/project.ts';
 
-function project(files: Record<string, string>): string {
-  const dir = mkdtempSync(join(tmpdir(), 'verdict-parse-once-'));
-  for (const [name, text] of Object.entries(files)) {
-    const p = join(dir, name);
-    mkdirSync(join(p, '..'), { recursive: true });
-    writeFileSync(p, text);
-  }
-  return dir;
-}
 
 /** How many times each distinct text was lexed while `run` ran. */
 function parsesOf(run: () => void): Map<string, number> {
