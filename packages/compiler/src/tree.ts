@@ -7,7 +7,7 @@
 import { isAlias, isCollection, isMap, isPair, isScalar, isSeq } from 'yaml';
 import type { Alias, Document, Node as YamlNode } from 'yaml';
 import type { Diagnostic, Span } from '@verdict/engine';
-import { SourceMap, spanFromYamlRange, spanOf } from './positions.ts';
+import { spanFromYamlRange, spanOf } from './positions.ts';
 import type { LineIndex } from './positions.ts';
 
 export type JScalar = string | number | boolean | null;
@@ -441,26 +441,17 @@ export function scalarStyleIn(root: JNode, offset: number): ScalarStyle | undefi
 }
 
 /**
- * The plain JSON view of a tree, for JSON Schema validation, with a source map from JSON Pointers
- * to spans. Objects have no prototype: `__proto__` is an own, ordinary key here.
+ * The plain JSON view of a tree, for JSON Schema validation (`SourceMap` leads its paths back to
+ * the tree's spans). Objects have no prototype: `__proto__` is an own, ordinary key here.
  */
-export function toPlain(node: JNode, sourceMap: SourceMap, path: (string | number)[] = []): unknown {
-  if (node.kind === 'scalar') {
-    if (!sourceMap.get(path)) sourceMap.set(path, { value: node.span });
-    return node.value;
-  }
-  const existing = sourceMap.get(path);
-  sourceMap.set(path, existing?.key ? { key: existing.key, value: node.span } : { value: node.span });
-  if (node.kind === 'seq') {
-    return node.items.map((item, i) => toPlain(item, sourceMap, [...path, i]));
-  }
+export function toPlain(node: JNode): unknown {
+  if (node.kind === 'scalar') return node.value;
+  if (node.kind === 'seq') return node.items.map((item) => toPlain(item));
   const obj = Object.create(null) as Record<string, unknown>;
   for (const e of node.entries) {
     if (Object.prototype.hasOwnProperty.call(obj, e.key)) continue;
-    const childPath = [...path, e.key];
-    sourceMap.set(childPath, { key: e.keySpan, value: e.value.span });
     Object.defineProperty(obj, e.key, {
-      value: toPlain(e.value, sourceMap, childPath),
+      value: toPlain(e.value),
       enumerable: true,
       writable: true,
       configurable: true,

@@ -281,8 +281,8 @@ function checkPolicy(state: CompileState): void {
 export function runValidate(state: CompileState): void {
   const tree = state.tree;
   if (tree) {
-    const sourceMap = new SourceMap();
-    const plain = toPlain(tree, sourceMap);
+    const sourceMap = new SourceMap(tree);
+    const plain = toPlain(tree);
     const v = getValidators();
     const isAgentFile = tree.kind === 'map' && entryOf(tree, 'agent') !== undefined;
     const validate = isAgentFile ? v.agentFile : v.file;
