@@ -151,6 +151,7 @@ export type { ApprovalsField, PolicyEnumKey, PolicyField, PolicyFileKey, TopPoli
 export {
   clearPolicyField,
   findPolicyField,
+  HUMAN_DECISION_KINDS,
   isInPolicyDomain,
   POLICY_DOMAIN_ORDER,
   POLICY_DOMAINS,

@@ -1,5 +1,5 @@
 import { materialize } from '../policy/defaults.ts';
-import { POLICY_DOMAINS, POLICY_FIELD_NAMES, POLICY_FIELDS } from '../policy/domains.ts';
+import { HUMAN_DECISION_KINDS, POLICY_DOMAINS, POLICY_FIELD_NAMES } from '../policy/domains.ts';
 import type { DriverDescriptor, HumanDecisionKind, Policy } from '../policy/types.ts';
 import { systemClock, type Clock } from './clock.ts';
 import {
@@ -76,7 +76,7 @@ export interface DecisionBroker {
 const APPROVAL_MODES: ReadonlySet<string> = new Set(POLICY_DOMAINS['approvals.permission']);
 const QUESTION_MODES: ReadonlySet<string> = new Set(POLICY_DOMAINS['approvals.question']);
 const FALLBACKS: ReadonlySet<string> = new Set(POLICY_DOMAINS['approvals.on_timeout']);
-const KINDS: ReadonlySet<string> = new Set(POLICY_FIELDS.flatMap((f) => (f.kind === undefined ? [] : [f.kind])));
+const KINDS: ReadonlySet<string> = new Set(HUMAN_DECISION_KINDS);
 
 type Fallback = 'abort' | 'continue' | 'retry';
 

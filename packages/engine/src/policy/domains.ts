@@ -70,6 +70,9 @@ export const POLICY_FIELDS: readonly PolicyField[] = freeze([
   freeze({ key: 'approvals.max_retries', name: 'max_retries', group: 'approvals', prop: 'maxRetries', sdk: 'Policy.Approvals.MaxRetries' }),
 ] satisfies PolicyField[]);
 
+/** The human-decision kinds, in order: each has its mode field under `approvals`. */
+export const HUMAN_DECISION_KINDS: readonly HumanDecisionKind[] = freeze(POLICY_FIELDS.flatMap((f) => (f.kind === undefined ? [] : [f.kind])));
+
 const BY_KEY: ReadonlyMap<PolicyFileKey, PolicyField> = new Map(POLICY_FIELDS.map((f) => [f.key, f]));
 
 /** The field of a file key. */

@@ -3,6 +3,7 @@ import { lowerPolicy } from '@verdict/compiler';
 import {
   clearPolicyField,
   findPolicyField,
+  HUMAN_DECISION_KINDS,
   HumanDecisionModeUnsupportedError,
   InvalidPolicyError,
   PolicyCapabilityUnsupportedError,
@@ -66,7 +67,7 @@ export function allAutoReject(p: Policy): boolean {
 
 /** Kinds whose `auto_reject` the driver does not advertise. */
 export function kindsWithoutAutoReject(descriptor: DriverDescriptor): string[] {
-  return (['permission', 'plan_review', 'question'] as const).filter(
+  return HUMAN_DECISION_KINDS.filter(
     (k) => (descriptor.run_policy_caps[k] as unknown as Record<string, unknown>).auto_reject !== true,
   );
 }
