@@ -77,6 +77,12 @@ describe('installed from the tarballs', () => {
     expect(r.stderr).toBe('');
   });
 
+  it('judges a compound shell command with @verdict/shell (just-bash installed from the registry)', () => {
+    const r = ok(run(process.execPath, ['shell.mjs'], { cwd: project }), 'node shell.mjs');
+    expect(r.stdout).toBe('allow every command (3) matches an allow rule\ndeny `rm -rf /` matches deny rule 1 [rm]\n');
+    expect(r.stderr).toBe('');
+  });
+
   it('requires the engine and the compiler from CommonJS', () => {
     const r = ok(run(process.execPath, ['require.cjs'], { cwd: project }), 'node require.cjs');
     const [first, second] = r.stdout.trim().split('\n');

@@ -14,6 +14,7 @@ export const commands: readonly Entry[] = [
   { name: 'eval', summary: 'decide tool calls: JSON lines in, decisions out', load: async () => (await import('./commands/eval.ts')).evalCommand },
   { name: 'explain', summary: 'explain the decision for one tool call', load: async () => (await import('./commands/explain.ts')).explainCommand },
   { name: 'hook', summary: 'answer a coding agent’s pre-tool-use hook with a policy decision, failing closed; install it', load: async () => (await import('./commands/hook.ts')).hookCommand },
+  { name: 'serve', summary: 'serve decisions and agent hooks over HTTP (unix socket or loopback), with hot reload', load: async () => (await import('./commands/serve.ts')).serveCommand },
   { name: 'check', summary: 'validate a run Policy against a driver', load: async () => (await import('./commands/check.ts')).checkCommand },
   { name: 'lint', summary: 'lint policy files and folders for CI', load: async () => (await import('./commands/lint.ts')).lintCommand },
   { name: 'test', summary: 'run the inline tests of policies and case files; --coverage lists rules no test reaches', load: async () => (await import('./commands/test.ts')).testCommand },

@@ -51,7 +51,7 @@ export const evalCommand: Command = {
  * sent, so it gets its deny: skipping it would shift every later answer onto the wrong request.
  * (A loop, not a regex: it runs on every line and nearly always stops at the first `{`.)
  */
-function isBlank(line: string): boolean {
+export function isBlank(line: string): boolean {
   for (let i = 0; i < line.length; i++) {
     const c = line.charCodeAt(i);
     if (c !== 0x20 && c !== 0x09 && c !== 0x0d) return false;
@@ -60,7 +60,7 @@ function isBlank(line: string): boolean {
 }
 
 /** Why a request line is denied without asking the approver (fail closed: a bad line is never an allow). */
-function badRequest(reason: string): string {
+export function badRequest(reason: string): string {
   return `{"decision":"deny","reason":${JSON.stringify(`verdict: ${reason}`)},"rule":null}`;
 }
 

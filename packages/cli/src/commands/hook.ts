@@ -25,6 +25,10 @@ options:
   --deadline D       answer deny when no decision is made within D of the process start
                      (a Go duration: 500ms, 5s; default 10s)
   --log FILE         append one JSON line per call (time, agent, event, tool, decision, rule, ms)
+  --server ADDR      ask the \`verdict serve\` at unix:PATH or HOST:PORT first; decide in-process
+                     with --policy when it does not answer in time (a bearer token is read
+                     from VERDICT_SERVE_TOKEN)
+  --server-timeout D how long to wait for the server (default 1s, at most half the deadline)
   --approve          a policy allow also skips the agent's own prompt where it can say so
                      (Claude Code PreToolUse, Claude Code and Codex PermissionRequest)
   --native-ask       answer ask natively on Gemini CLI (v0.36 and later) and on Cursor's
@@ -74,6 +78,8 @@ export const hookCommand: Command = {
           policy: { type: 'string' },
           deadline: { type: 'string' },
           log: { type: 'string' },
+          server: { type: 'string' },
+          'server-timeout': { type: 'string' },
           approve: { type: 'boolean' },
           'native-ask': { type: 'boolean' },
           help: { type: 'boolean', short: 'h' },
@@ -96,6 +102,17 @@ export const hookCommand: Command = {
       if (typeof d === 'string') usageProblem ??= d;
       else deadlineMs = d;
     }
+    let serverTimeoutMs: number | undefined;
+    if (typeof values['server-timeout'] === 'string') {
+      const d = await parseDeadline(values['server-timeout']);
+      if (typeof d === 'string') usageProblem ??= d.replace('--deadline', '--server-timeout');
+      else serverTimeoutMs = d;
+    }
+    if (typeof values['server'] === 'string') {
+      const { parseAddress } = await import('../serve/address.ts');
+      const a = parseAddress(values['server']);
+      if ('message' in a) usageProblem ??= `\`--server\`: ${a.message} (${a.help})`;
+    }
     const { runHook } = await import('../hook/run.ts');
     const code = await runHook(
       {
@@ -104,6 +121,8 @@ export const hookCommand: Command = {
         deadlineMs,
         startedAt,
         log: typeof values['log'] === 'string' ? values['log'] : undefined,
+        ...(typeof values['server'] === 'string' ? { server: values['server'] } : {}),
+        ...(serverTimeoutMs !== undefined ? { serverTimeoutMs } : {}),
         approve: values['approve'] === true,
         nativeAsk: values['native-ask'] === true,
         guardProcess: realProcess,

@@ -117,3 +117,21 @@ export function decisionAnswer(agent: HookAgent, event: string, decision: HookDe
       return { exitCode: 0, stdout: json({ permission: 'allow' }), stderr: '' };
   }
 }
+
+/**
+ * The body of an answer given over HTTP (`verdict serve`'s `/v1/hooks/<agent>`), for an agent that
+ * calls its hook as an HTTP request: it reads only a 2xx response's body (Claude Code's `http` hook
+ * reads any other status, and a failed connection, as no decision, and then runs its normal
+ * permission flow), so there is no exit code to say deny with. A deny answered by exit 2 and a reason
+ * on stderr becomes the deny JSON of the event; every other answer's stdout is the body as it is.
+ */
+export function httpBody(agent: HookAgent | undefined, event: string | undefined, answer: HookAnswer): string {
+  if (answer.exitCode !== 2 || answer.stdout !== '') return answer.stdout;
+  const why = oneLine(answer.stderr);
+  if (agent === 'codex' || agent === 'claude' || agent === undefined) {
+    const eventName = event === 'PermissionRequest' ? 'PermissionRequest' : 'PreToolUse';
+    if (eventName === 'PermissionRequest') return json({ hookSpecificOutput: { hookEventName: eventName, decision: { behavior: 'deny', message: why } } });
+    return json({ hookSpecificOutput: { hookEventName: eventName, permissionDecision: 'deny', permissionDecisionReason: why } });
+  }
+  return denyAnswer(agent, event, why).stdout;
+}

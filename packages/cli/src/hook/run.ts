@@ -9,7 +9,7 @@
  */
 import { appendFileSync } from 'node:fs';
 import type { CommandIo } from '../args.ts';
-import type { HookAgent } from '@verdict/engine';
+import type { CompiledApprover, HookAgent, RuleRef } from '@verdict/engine';
 import { decisionAnswer, denyAnswer, type DialectOptions, type HookAnswer, type HookDecision } from './dialects.ts';
 import { detectAgent, sniffEvent } from './detect.ts';
 import { member, objectMembers } from './json-members.ts';
@@ -34,6 +34,10 @@ export interface HookOptions extends DialectOptions {
   log: string | undefined;
   /** A problem with the command line, answered as a deny in whatever dialect the payload shows. */
   usageProblem?: string;
+  /** `--server ADDRESS`: ask this `verdict serve` first. */
+  server?: string;
+  /** How long to wait for the server's answer (ms). */
+  serverTimeoutMs?: number;
   /**
    * The real process: an exception or rejection nothing caught (in a stream callback, say) also
    * answers deny instead of ending the process with exit 1, which every agent reads as "run it".
@@ -41,22 +45,27 @@ export interface HookOptions extends DialectOptions {
   guardProcess?: boolean;
 }
 
-interface CallState {
+export interface CallState {
   agent: HookAgent | undefined;
   event: string | undefined;
   tool: string | undefined;
   mismatch?: { flag: HookAgent; payload: HookAgent };
+  /** What became of `--server`: answered by a version, or why the hook decided in-process. */
+  server?: string;
 }
 
-interface Outcome {
+export interface Outcome {
   answer: HookAnswer;
   decision: HookDecision;
   reason: string;
+  /** The deciding rule as text: `deny[3] at p.yaml:12:7`. */
   rule?: string | null;
+  ruleRef?: RuleRef | null;
   error?: string;
 }
 
-class Deny extends Error {}
+/** A refusal: the payload or the command line cannot be decided; answered as the agent's deny. */
+export class Deny extends Error {}
 
 async function readPayload(stdin: NodeJS.ReadableStream): Promise<string> {
   const chunks: Buffer[] = [];
@@ -82,8 +91,18 @@ function ruleText(rule: { list: string; index: number; span?: { file: string; st
   return `${rule.list}[${rule.index}]${at}`;
 }
 
-async function decide(options: HookOptions, io: CommandIo, state: CallState): Promise<Outcome> {
-  const text = await readPayload(io.stdin);
+/** What a payload is decided with: the agent flag, a command-line problem, the dialect options. */
+export interface PayloadOptions extends DialectOptions {
+  agent: HookAgent | undefined;
+  usageProblem?: string;
+}
+
+/**
+ * Decides one payload's text, as `verdict hook` and `verdict serve`'s `/v1/hooks/<agent>` both do:
+ * parse, detect the agent, map the payload to a request, ask `approver()`, answer in the dialect.
+ * Rejects with {@link Deny} (a refusal) or any error (internal); `state` says how far it got.
+ */
+export async function decidePayload(text: string, options: PayloadOptions, state: CallState, approver: () => CompiledApprover | Promise<CompiledApprover>): Promise<Outcome> {
   if (process.env[FAULT_ENV] === 'hang') await new Promise<never>(() => {});
   if (process.env[FAULT_ENV] === 'uncaught') setImmediate(() => {
     throw new Error('fault injected by VERDICT_HOOK_FAULT');
@@ -115,19 +134,74 @@ async function decide(options: HookOptions, io: CommandIo, state: CallState): Pr
   if (typeof tn === 'string') state.tool = tn;
   if (process.env[FAULT_ENV] === 'internal') throw new Error('fault injected by VERDICT_HOOK_FAULT');
 
-  const approver = await loadPolicy(options.policy);
+  const decideWith = await approver();
   const { mapPayload } = await import('./request.ts');
   const mapped = mapPayload(state.agent, state.event, payload);
   if (!mapped.ok) throw new Deny(mapped.reason);
   state.tool = mapped.request.toolName;
   const { decideRequest } = await import('./decide.ts');
-  const v = decideRequest(approver, mapped.request);
+  const v = decideRequest(decideWith, mapped.request);
   return {
     answer: decisionAnswer(state.agent, state.event, v.decision, v.reason, options),
     decision: v.decision,
     reason: v.reason,
     rule: ruleText(v.rule),
+    ruleRef: v.rule,
   };
+}
+
+/** The outcome of {@link decidePayload}, a refusal or an error answered as the agent's deny: never rejects. */
+export async function answerPayload(text: string, options: PayloadOptions, state: CallState, approver: () => CompiledApprover | Promise<CompiledApprover>): Promise<Outcome> {
+  try {
+    return await decidePayload(text, options, state, approver);
+  } catch (err) {
+    return refusal(state, err);
+  }
+}
+
+/** The deny outcome of an error: a {@link Deny} is a refusal, anything else an internal error. */
+export function refusal(state: CallState, err: unknown): Outcome {
+  const refused = err instanceof Deny;
+  const reason = refused ? err.message : `internal error: ${err instanceof Error ? err.message : String(err)}`;
+  return { answer: denyAnswer(state.agent, state.event, reason), decision: 'deny', reason, error: refused ? 'refused' : 'internal' };
+}
+
+async function decide(options: HookOptions, io: CommandIo, state: CallState): Promise<Outcome> {
+  const text = await readPayload(io.stdin);
+  if (options.server !== undefined && options.usageProblem === undefined) {
+    const remote = await fromServer(options, text, state);
+    if (remote) return remote;
+  }
+  return decidePayload(text, options, state, () => loadPolicy(options.policy));
+}
+
+/**
+ * The answer of the `verdict serve` at `options.server`, or `undefined` (then the hook decides
+ * in-process): it waits at most `serverTimeoutMs`, and at most half of what is left of the deadline,
+ * so the in-process decision always has time.
+ */
+async function fromServer(options: HookOptions, text: string, state: CallState): Promise<Outcome | undefined> {
+  const { parseAddress } = await import('../serve/address.ts');
+  const address = parseAddress(options.server!);
+  if ('message' in address) {
+    state.server = `not used: ${address.message}`;
+    return undefined;
+  }
+  const { askServer } = await import('../serve/client.ts');
+  const left = options.startedAt + options.deadlineMs - performance.now();
+  const wait = Math.max(1, Math.min(options.serverTimeoutMs ?? 1000, left / 2));
+  const query = `${options.approve ? '&approve=1' : ''}${options.nativeAsk ? '&native-ask=1' : ''}`;
+  const asked = await askServer(address, options.agent, text, query, wait, process.env['VERDICT_SERVE_TOKEN'] || undefined);
+  if (!asked.ok) {
+    state.server = `fell back to in-process: ${asked.why}`;
+    return undefined;
+  }
+  const v = asked.value;
+  state.server = `answered by ${v.policyVersion}`;
+  if (v.agent === 'claude' || v.agent === 'codex' || v.agent === 'gemini' || v.agent === 'cursor') state.agent = v.agent;
+  if (v.event !== undefined) state.event = v.event;
+  if (v.tool !== undefined) state.tool = v.tool;
+  return { answer: v.answer, decision: v.decision, reason: v.reason, rule: v.rule };
 }
 
 async function loadPolicy(file: string | undefined) {
@@ -185,6 +259,7 @@ export function runHook(options: HookOptions, io: CommandIo): Promise<number> {
         reason: outcome.reason,
         rule: outcome.rule ?? null,
         ...(outcome.error ? { error: outcome.error } : {}),
+        ...(state.server ? { server: state.server } : {}),
         exit: answer.exitCode,
         ms: Math.round((end - began) * 100) / 100,
         sinceStartMs: Math.round((end - options.startedAt) * 100) / 100,

@@ -23,6 +23,7 @@ const SKIPPED_FOLDERS: Record<string, string> = {
   dsl: 'DSL parser and formatter test cases, most of them deliberately broken',
   hook: '`verdict hook` golden inputs and answers: its policy, a deliberately broken one, and the golden answers (JSON)',
   requests: 'JSON Lines requests for `verdict eval`',
+  shell: '@verdict/shell corpora (JSON Lines commands) and command rule sets, not policy files yet',
 };
 
 /** Files in the walked folders that are not policies, and why (paths relative to fixtures/). */

@@ -1,0 +1,812 @@
+/**
+ * From shell command text to every simple command that would execute (README "Invariants").
+ *
+ * The text is parsed with just-bash's `parse()` (its interpreter's own AST) and walked without
+ * recursion: one explicit stack of work items, so neither a 10,000-long `&&` chain nor deep
+ * nesting can overflow the JavaScript stack. Scripts found inside words (`bash -c '…'`, static
+ * `eval`, `alias x='…'`, `trap '…'`, `$((` `$(…)` `))`) are parsed again and pushed on the same
+ * stack, to a bounded depth. Whatever cannot be modelled becomes an `Unknown` with a reason that
+ * names the construct; the walk goes on past it, so a known command elsewhere is still reported.
+ *
+ * Parsing is total: `extract` never throws (an exception of the parser, a stack overflow inside it
+ * included, becomes an unknown).
+ */
+import { parse } from 'just-bash';
+import { DANGEROUS_VARIABLES, DECLARATIONS, SHELLS, WRAPPERS, type WrapperSpec } from './wrappers.ts';
+
+/** Where a command stands in the text: UTF-16 offsets (`end` exclusive) and its 1-based line. */
+export interface TextSpan {
+  start: number;
+  end: number;
+  line: number;
+}
+
+/** One argv as written, after quote removal; `null` for a word whose value is not static. */
+export interface Argv {
+  /** argv[0] after quote removal, path included (`/bin/rm`). */
+  readonly program: string;
+  /** The rest: `null` stands for a word with an expansion (`$x`, `*`, `{a,b}`, `$(…)`). */
+  readonly args: readonly (string | null)[];
+}
+
+/** A write redirection (`>`, `>>`, `>|`, `&>`, `&>>`, `<>`, `>&FILE`). */
+export interface Redirect {
+  readonly operator: string;
+  /** The target after quote removal, or `null` when it has an expansion. */
+  readonly target: string | null;
+}
+
+/** A simple command that would execute. */
+export interface ShellCommand extends Argv {
+  /** The wrappers it was found through, outermost first (`sudo`, `timeout`, `bash -c`, `find -exec`). */
+  readonly wrappers: readonly Argv[];
+  /** Its write redirections, and those of the compound commands around it. */
+  readonly redirects: readonly Redirect[];
+  /** The statement it belongs to (README "Spans"). */
+  readonly span: TextSpan;
+}
+
+/** Something the extraction cannot model: never allowed. */
+export interface Unknown {
+  /** One lowercase sentence naming the construct. */
+  readonly reason: string;
+  readonly span: TextSpan;
+}
+
+/** A write redirection of a compound command with no simple command in it (`{ :; } > f` has one). */
+export interface Extraction {
+  readonly commands: ShellCommand[];
+  /** Write redirections that no simple command carries (`> f` alone, a compound's with an empty body). */
+  readonly writes: { redirect: Redirect; span: TextSpan }[];
+  readonly unknowns: Unknown[];
+}
+
+export interface ExtractOptions {
+  /** Wrappers added to (or replacing entries of) the built-in table. */
+  readonly wrappers?: Readonly<Record<string, WrapperSpec>>;
+}
+
+/** Bounds (README "Bounds"). Over any of them the text is unknown. */
+export const LIMITS = {
+  /** Characters of command text (just-bash's own bound is 1,000,000). */
+  maxChars: 1_000_000,
+  /** Scripts parsed again inside one another (`bash -c "bash -c '…'"`). */
+  maxReparseDepth: 16,
+  /** AST nodes and words visited over the whole text, nested scripts included. */
+  maxSteps: 2_000_000,
+  /** Commands reported. */
+  maxCommands: 100_000,
+} as const;
+
+/* ----------------------------------------------------------------------------------------- */
+/* The AST, as just-bash 3.4.2 builds it (only what the walk reads).                          */
+
+type Node = { type: string; [key: string]: unknown };
+interface WordNode extends Node {
+  parts: Node[];
+}
+interface StatementNode extends Node {
+  pipelines: { commands: Node[] }[];
+  deferredError?: { message: string; token: string };
+  sourceText?: string;
+  line?: number;
+}
+
+/* ----------------------------------------------------------------------------------------- */
+
+interface Ctx {
+  /** Wrappers around everything in this context. */
+  readonly wrappers: readonly Argv[];
+  /** Redirections of the compound commands around this context. */
+  readonly redirects: readonly Redirect[];
+  /** The span things in this context take when no finer one is known. */
+  readonly span: TextSpan;
+  /** Scripts parsed again to reach this context. */
+  readonly depth: number;
+  /** Whether statements here are verbatim pieces of the text, to be found in it (else: `span`). */
+  readonly locate: boolean;
+}
+
+type Work =
+  | { kind: 'script'; text: string; ctx: Ctx }
+  | { kind: 'statements'; list: StatementNode[]; ctx: Ctx }
+  | { kind: 'command'; node: Node; ctx: Ctx }
+  | { kind: 'argv'; words: (string | null)[]; ctx: Ctx; redirects: Redirect[]; stdin?: string | null | undefined };
+
+/** Builtins that assign variables named in their arguments. */
+const ASSIGNING = new Set(['printf', 'read', 'mapfile', 'readarray', 'getopts']);
+const WRITE_OPERATORS = new Set(['>', '>>', '>|', '&>', '&>>', '<>']);
+const NOT_FILES = new Set(['/dev/null', '/dev/stdout', '/dev/stderr', '/dev/tty']);
+
+/** Parses `text` into every simple command that would execute. Never throws. */
+export function extract(text: string, options: ExtractOptions = {}): Extraction {
+  const out: Extraction = { commands: [], writes: [], unknowns: [] };
+  const whole: TextSpan = { start: 0, end: text.length, line: 1 };
+  try {
+    const wrappers: Record<string, WrapperSpec> = { ...WRAPPERS };
+    for (const [name, spec] of Object.entries(options.wrappers ?? {})) wrappers[name.toLowerCase()] = spec;
+    new Walker(text, out, wrappers).run({ kind: 'script', text, ctx: { wrappers: [], redirects: [], span: whole, depth: 0, locate: true } });
+  } catch (e) {
+    // Not expected (every parser call is guarded): still never an allow.
+    out.unknowns.push({ reason: `the command could not be analysed (${e instanceof Error ? e.name : 'error'})`, span: whole });
+  }
+  return out;
+}
+
+class Walker {
+  private steps = 0;
+  private readonly stack: Work[] = [];
+  private nl: number[] | undefined;
+
+  constructor(
+    private readonly text: string,
+    private readonly out: Extraction,
+    private readonly wrappers: Readonly<Record<string, WrapperSpec>>,
+  ) {}
+
+  run(first: Work): void {
+    this.stack.push(first);
+    while (this.stack.length > 0) {
+      const w = this.stack.pop()!;
+      if (++this.steps > LIMITS.maxSteps) {
+        this.unknown(`the command is too large to analyse (more than ${LIMITS.maxSteps} steps)`, w.ctx.span);
+        return;
+      }
+      if (w.kind === 'script') this.script(w.text, w.ctx);
+      else if (w.kind === 'statements') this.statements(w.list, w.ctx);
+      else if (w.kind === 'command') this.command(w.node, w.ctx);
+      else this.argv(w.words, w.ctx, w.redirects, w.stdin);
+    }
+  }
+
+  private unknown(reason: string, span: TextSpan): void {
+    this.out.unknowns.push({ reason, span });
+  }
+
+  /** Pushes in reverse so that the stack pops them in text order. */
+  private pushAll(items: Work[]): void {
+    for (let i = items.length - 1; i >= 0; i--) this.stack.push(items[i]!);
+  }
+
+  private script(text: string, ctx: Ctx): void {
+    if (ctx.depth > LIMITS.maxReparseDepth) {
+      this.unknown(`scripts nested more than ${LIMITS.maxReparseDepth} deep (\`bash -c\`, \`eval\`) are not analysed`, ctx.span);
+      return;
+    }
+    if (text.length > LIMITS.maxChars) {
+      this.unknown(`the command is longer than ${LIMITS.maxChars} characters`, ctx.span);
+      return;
+    }
+    let ast: { statements: StatementNode[] };
+    try {
+      ast = parse(text) as unknown as { statements: StatementNode[] };
+    } catch (e) {
+      this.unknown(parseFailure(e), ctx.span);
+      return;
+    }
+    if (ctx.depth > 0 && ctx.locate) {
+      // A script parsed again: its statements can be found in the text only if it is written there verbatim.
+      const at = this.find(text, ctx.span.start, ctx.span.end);
+      ctx = at >= 0 ? { ...ctx, span: this.spanAt(at, text.length) } : { ...ctx, locate: false };
+    }
+    this.statements(ast.statements, ctx);
+  }
+
+  /** `src` in the text between `from` and `to`, or -1; costs at most `to - from` (V8 slices without copying). */
+  private find(src: string, from: number, to: number): number {
+    if (src.length === 0 || to - from < src.length) return -1;
+    const at = this.text.slice(from, to).indexOf(src);
+    return at < 0 ? -1 : from + at;
+  }
+
+  private spanAt(start: number, length: number): TextSpan {
+    return { start, end: start + length, line: lineOf((this.nl ??= newlines(this.text)), start) };
+  }
+
+  /** Spans: each statement's source text found in order inside the enclosing span. */
+  private statements(list: StatementNode[], ctx: Ctx): void {
+    let cursor = ctx.span.start;
+    let misses = 0;
+    const items: Work[] = [];
+    for (const st of list) {
+      let span = ctx.span;
+      const src = st.sourceText;
+      // Eight statements in a row not found: the rest are not verbatim either (each search costs the span).
+      if (ctx.locate && misses < 8 && typeof src === 'string' && src.length > 0) {
+        const at = this.find(src, cursor, ctx.span.end);
+        if (at >= 0) {
+          span = this.spanAt(at, src.length);
+          cursor = at + src.length;
+          misses = 0;
+        } else misses++;
+      }
+      if (st.deferredError) {
+        this.unknown(`syntax error: ${st.deferredError.message}`, span);
+        continue;
+      }
+      const inner: Ctx = { ...ctx, span };
+      for (const p of st.pipelines ?? []) for (const c of p.commands ?? []) items.push({ kind: 'command', node: c, ctx: inner });
+    }
+    this.pushAll(items);
+  }
+
+  private command(node: Node, ctx: Ctx): void {
+    switch (node.type) {
+      case 'SimpleCommand':
+        this.simple(node, ctx);
+        return;
+      case 'FunctionDef': {
+        // The body runs when the function is called: its commands are judged as if they ran here.
+        const redirects = this.redirections(node.redirections as Node[] | undefined, ctx);
+        this.stack.push({ kind: 'command', node: node.body as Node, ctx: { ...ctx, redirects: [...ctx.redirects, ...redirects] } });
+        return;
+      }
+      default: {
+        const redirects = this.redirections(node.redirections as Node[] | undefined, ctx);
+        const inner: Ctx = redirects.length > 0 ? { ...ctx, redirects: [...ctx.redirects, ...redirects] } : ctx;
+        for (const r of redirects) this.out.writes.push({ redirect: r, span: ctx.span });
+        this.compound(node, inner);
+      }
+    }
+  }
+
+  /** Compound commands: every statement list, and every word or expression that can hold a substitution. */
+  private compound(node: Node, ctx: Ctx): void {
+    const mark = this.stack.length;
+    const items: Work[] = [];
+    const lists: StatementNode[][] = [];
+    switch (node.type) {
+      case 'If':
+        for (const c of node.clauses as { condition: StatementNode[]; body: StatementNode[] }[]) lists.push(c.condition, c.body);
+        if (node.elseBody) lists.push(node.elseBody as StatementNode[]);
+        break;
+      case 'For':
+        this.words((node.words as WordNode[] | null) ?? [], ctx);
+        lists.push(node.body as StatementNode[]);
+        break;
+      case 'CStyleFor':
+        this.expressions([node.init, node.condition, node.update], ctx);
+        lists.push(node.body as StatementNode[]);
+        break;
+      case 'While':
+      case 'Until':
+        lists.push(node.condition as StatementNode[], node.body as StatementNode[]);
+        break;
+      case 'Case':
+        this.words([node.word as WordNode], ctx);
+        for (const item of node.items as { patterns: WordNode[]; body: StatementNode[] }[]) {
+          this.words(item.patterns, ctx);
+          lists.push(item.body);
+        }
+        break;
+      case 'Subshell':
+      case 'Group':
+        lists.push(node.body as StatementNode[]);
+        break;
+      case 'ArithmeticCommand':
+        this.expressions([node.expression], ctx);
+        break;
+      case 'ConditionalCommand':
+        this.expressions([node.expression], ctx);
+        break;
+      default:
+        this.unknown(`the shell construct \`${String(node.type)}\` is not modelled`, ctx.span);
+        return;
+    }
+    for (const l of lists) items.push({ kind: 'statements', list: l, ctx });
+    // Under the words' substitutions (pushed above), which come first in the text.
+    this.stack.splice(mark, 0, ...items.reverse());
+  }
+
+  /** A simple command: its words' substitutions, its assignments, then its argv. */
+  private simple(node: Node, ctx: Ctx): void {
+    const mark = this.stack.length;
+    const name = node.name as WordNode | null;
+    const args = (node.args as WordNode[]) ?? [];
+    const assignments = (node.assignments as { name: string; value: WordNode | null; array: WordNode[] | null }[]) ?? [];
+    const redirects = this.redirections(node.redirections as Node[] | undefined, ctx);
+    for (const a of assignments) {
+      if (isDangerousVariable(a.name)) this.unknown(`assigning \`${a.name}\` changes what a command runs`, ctx.span);
+      this.words([...(a.value ? [a.value] : []), ...(a.array ?? [])], ctx);
+    }
+    if (name === null) {
+      if (assignments.length === 0 && redirects.length === 0 && ((node.redirections as Node[] | undefined) ?? []).length === 0) {
+        this.unknown('an empty command (two operators in a row, or an operator at the end)', ctx.span);
+      }
+      for (const r of redirects) this.out.writes.push({ redirect: r, span: ctx.span });
+      return;
+    }
+    const words = [name, ...args];
+    this.words(words, ctx);
+    // The argv under its substitutions (and its assignments' and redirections'): they run first, and are reported first.
+    this.stack.splice(mark, 0, { kind: 'argv', words: words.map((w) => staticWord(w)), ctx, redirects, stdin: hereText(node.redirections as Node[] | undefined) });
+  }
+
+  /** Judges argv[0]: wrappers, shells, eval, and finally the command itself. */
+  /** `stdin`: the text of a heredoc or here-string (`null` when it has expansions), if there is one. */
+  private argv(words: (string | null)[], ctx: Ctx, redirects: Redirect[], stdin?: string | null): void {
+    const program = words[0];
+    if (program === null || program === undefined) {
+      this.unknown('a program name that is not static (a variable, substitution, glob or brace expansion) cannot be judged', ctx.span);
+      return;
+    }
+    // Lower case: on a case-insensitive file system (macOS) `TIMEOUT` and `BASH` run timeout and bash.
+    const base = basename(program).toLowerCase();
+    const args = words.slice(1);
+    const here: Argv = { program, args };
+    const wrapper = Object.prototype.hasOwnProperty.call(this.wrappers, base) ? this.wrappers[base] : undefined;
+    const inner: Ctx = { ...ctx, wrappers: [...ctx.wrappers, here] };
+
+    if (DECLARATIONS.has(base)) {
+      for (const a of args) {
+        const m = a === null ? null : /^([A-Za-z_][A-Za-z0-9_]*)\+?=/.exec(a);
+        if (m && isDangerousVariable(m[1]!)) this.unknown(`assigning \`${m[1]}\` changes what a command runs`, ctx.span);
+      }
+    }
+    if (ASSIGNING.has(base)) {
+      // `printf -v PATH`, `read PATH`, `mapfile PATH`: an assignment by another name.
+      for (const a of args) {
+        const m = a === null ? null : /^(?:-v)?([A-Za-z_][A-Za-z0-9_]*)$/.exec(a);
+        if (m && isDangerousVariable(m[1]!)) this.unknown(`\`${base}\` assigns \`${m[1]}\`, which changes what a command runs`, ctx.span);
+      }
+      if ((base === 'mapfile' || base === 'readarray') && args.some((a) => a === null || /^-[a-zA-Z]*C/.test(a))) {
+        this.unknown(`\`${base} -C\` runs a callback that is not analysed`, ctx.span);
+      }
+    }
+    if ((base === 'hash' && args.some((a) => a === null || /^-[a-z]*p/.test(a))) || base === 'enable') {
+      this.unknown(`\`${base}\` can change which program a name runs`, ctx.span);
+    }
+    if (base === 'let') {
+      this.unknown('`let` evaluates arithmetic, where a variable can hold a command substitution', ctx.span);
+    }
+
+    if (wrapper) {
+      const r = unwrap(wrapper, args);
+      if (r.kind === 'unknown') {
+        this.unknown(`\`${base}\` ${r.reason}`, ctx.span);
+        return;
+      }
+      if (r.kind === 'command') {
+        if (wrapper.script) {
+          const parts = r.words;
+          if (parts.some((p) => p === null)) {
+            this.unknown(`the script run by \`${base}\` is not static`, ctx.span);
+            return;
+          }
+          this.stack.push({ kind: 'script', text: parts.join(' '), ctx: { ...inner, depth: ctx.depth + 1 } });
+          return;
+        }
+        this.stack.push({ kind: 'argv', words: r.words, ctx: inner, redirects, ...(stdin !== undefined ? { stdin } : {}) });
+        return;
+      }
+      // No command: the wrapper alone (`env`, `command -v git`, `timeout --help`) is the command.
+      if (base === 'xargs') {
+        // xargs with no command runs `echo`.
+        this.stack.push({ kind: 'argv', words: ['echo'], ctx: inner, redirects });
+        return;
+      }
+      this.emit(here, ctx, redirects);
+      return;
+    }
+
+    if (SHELLS.has(base)) {
+      const r = shellScript(args);
+      if (r.kind === 'unknown') {
+        this.unknown(`\`${base}\` ${r.reason}`, ctx.span);
+        return;
+      }
+      if (r.kind === 'script' || (r.kind === 'stdin' && typeof stdin === 'string')) {
+        const text = r.kind === 'script' ? r.script : (stdin as string);
+        this.stack.push({ kind: 'script', text, ctx: { ...inner, depth: ctx.depth + 1 } });
+        for (const red of redirects) this.out.writes.push({ redirect: red, span: ctx.span });
+        return;
+      }
+      if (r.kind === 'stdin') {
+        this.unknown(`\`${base}\` runs a script from its standard input, which is not analysed`, ctx.span);
+        return;
+      }
+      this.emit(here, ctx, redirects);
+      return;
+    }
+
+    if (base === 'eval') {
+      if (args.some((a) => a === null)) {
+        this.unknown('`eval` of a string that is not static cannot be judged', ctx.span);
+        return;
+      }
+      this.stack.push({ kind: 'script', text: (args as string[]).join(' '), ctx: { ...inner, depth: ctx.depth + 1 } });
+      for (const red of redirects) this.out.writes.push({ redirect: red, span: ctx.span });
+      return;
+    }
+
+    if (base === 'alias' || base === 'trap') {
+      // The text an alias stands for, and a trap's action, run as scripts later.
+      const scripts: string[] = [];
+      if (base === 'alias') {
+        for (const a of args) {
+          if (a === null) return this.unknown('`alias` with a value that is not static cannot be judged', ctx.span);
+          const eq = a.indexOf('=');
+          if (eq > 0) scripts.push(a.slice(eq + 1));
+        }
+      } else {
+        const first = args.findIndex((a) => a !== '--');
+        const action = first >= 0 ? args[first] : undefined;
+        if (action === null) return this.unknown('`trap` with an action that is not static cannot be judged', ctx.span);
+        if (action !== undefined && !action.startsWith('-') && args.length > first + 1) scripts.push(action);
+      }
+      this.emit(here, ctx, redirects);
+      this.pushAll(scripts.map((text): Work => ({ kind: 'script', text, ctx: { ...inner, depth: ctx.depth + 1 } })));
+      return;
+    }
+
+    if (base === 'find') {
+      const r = findCommands(args);
+      this.emit(here, ctx, redirects);
+      if (r.unknown) this.unknown(`\`find\` ${r.unknown}`, ctx.span);
+      this.pushAll(r.commands.map((words): Work => ({ kind: 'argv', words, ctx: inner, redirects: [] })));
+      return;
+    }
+
+    this.emit(here, ctx, redirects);
+  }
+
+  private emit(argv: Argv, ctx: Ctx, redirects: Redirect[]): void {
+    if (this.out.commands.length >= LIMITS.maxCommands) {
+      if (this.out.commands.length === LIMITS.maxCommands) this.unknown(`more than ${LIMITS.maxCommands} commands are not analysed`, ctx.span);
+      return;
+    }
+    this.out.commands.push({ program: argv.program, args: argv.args, wrappers: ctx.wrappers, redirects: [...ctx.redirects, ...redirects], span: ctx.span });
+  }
+
+  /** The write redirections of a command; substitutions in every target are walked. */
+  private redirections(list: Node[] | undefined, ctx: Ctx): Redirect[] {
+    const writes: Redirect[] = [];
+    for (const r of list ?? []) {
+      const target = r.target as Node;
+      const op = String(r.operator);
+      if (r.fdVariable !== undefined) this.unknown(`the redirection \`{${String(r.fdVariable)}}${op}\` is not modelled`, ctx.span);
+      if (target.type === 'HereDoc') {
+        const parts = (target.content as WordNode).parts;
+        if (target.quoted !== true && parts.some((p, i) => p.type === 'Literal' && String(p.value).endsWith('$') && parts[i + 1]?.type === 'Literal' && /^[({[A-Za-z0-9_@*#?$!-]/.test(String(parts[i + 1]!.value)))) {
+          // just-bash keeps `$` and what follows a backslash-newline apart (`$\⏎(cmd)`); bash joins them and expands.
+          this.unknown('a line continuation after `$` in an unquoted heredoc is not modelled', ctx.span);
+        }
+        this.words([target.content as WordNode], ctx);
+        continue;
+      }
+      this.words([target as WordNode], ctx);
+      const value = staticWord(target as WordNode);
+      if (WRITE_OPERATORS.has(op) || (op === '>&' && (value === null || !/^(\d+|-)$/.test(value)))) {
+        if (value !== null && NOT_FILES.has(value)) continue;
+        if (value !== null && /^\/dev\/fd\/\d+$/.test(value)) continue;
+        writes.push({ operator: op, target: value });
+      }
+    }
+    return writes;
+  }
+
+  /**
+   * Every command and process substitution in `words` (scripts pushed), every `$((`…`))`
+   * substitution string (parsed again), and the arithmetic refusals. Iterative over the parts.
+   */
+  private words(words: WordNode[], ctx: Ctx): void {
+    const items: Work[] = [];
+    const todo: unknown[] = [...words].reverse();
+    while (todo.length > 0) {
+      const n = todo.pop();
+      if (++this.steps > LIMITS.maxSteps) return;
+      if (n === null || typeof n !== 'object') continue;
+      if (Array.isArray(n)) {
+        for (let i = n.length - 1; i >= 0; i--) todo.push(n[i]);
+        continue;
+      }
+      const node = n as Node;
+      switch (node.type) {
+        case 'CommandSubstitution':
+        case 'ProcessSubstitution':
+          items.push({ kind: 'statements', list: (node.body as { statements: StatementNode[] }).statements, ctx });
+          continue;
+        case 'ArithCommandSubst':
+          items.push({ kind: 'script', text: String(node.command), ctx: { ...ctx, depth: ctx.depth + 1 } });
+          continue;
+        case 'ArithmeticExpression':
+          this.expressions([node], ctx);
+          continue;
+        case 'ParameterExpansion': {
+          const p = String(node.parameter);
+          const sub = /\[(.*)\]$/.exec(p);
+          if (sub && !/^(\d+|@|\*)$/.test(sub[1]!)) {
+            this.unknown(`the array subscript in \`\${${p}}\` is evaluated as arithmetic, where a variable can hold a command substitution`, ctx.span);
+          }
+          break;
+        }
+      }
+      const children = Object.values(node);
+      for (let i = children.length - 1; i >= 0; i--) if (children[i] !== null && typeof children[i] === 'object') todo.push(children[i]);
+    }
+    this.pushAll(items);
+  }
+
+  /** Arithmetic and `[[ ]]` expressions: substitutions in them, and variables (arithmetic injection). */
+  private expressions(exprs: unknown[], ctx: Ctx): void {
+    const todo: unknown[] = [...exprs];
+    const words: WordNode[] = [];
+    let refused = false;
+    while (todo.length > 0) {
+      const n = todo.pop();
+      if (++this.steps > LIMITS.maxSteps) return;
+      if (n === null || typeof n !== 'object') continue;
+      if (Array.isArray(n)) {
+        for (const x of n) todo.push(x);
+        continue;
+      }
+      const node = n as Node;
+      if (node.type === 'Word') {
+        words.push(node as WordNode);
+        continue;
+      }
+      if (node.type === 'ArithCommandSubst') {
+        this.stack.push({ kind: 'script', text: String(node.command), ctx: { ...ctx, depth: ctx.depth + 1 } });
+        continue;
+      }
+      if (!refused && /^Arith(Variable|ArrayElement|Dynamic|DoubleSubscript|BracedExpansion|Assignment)/.test(node.type)) {
+        refused = true;
+        this.unknown('arithmetic over a variable is not analysed: its value can hold a command substitution', ctx.span);
+      }
+      if (!refused && node.type === 'CondBinary' && /^-(eq|ne|lt|le|gt|ge)$/.test(String(node.operator))) {
+        for (const side of [node.left, node.right] as WordNode[]) {
+          const v = staticWord(side);
+          if (!refused && (v === null || !/^\s*-?\d+\s*$/.test(v))) {
+            refused = true;
+            this.unknown(`\`[[ … ${String(node.operator)} … ]]\` evaluates its operands as arithmetic, where a variable can hold a command substitution`, ctx.span);
+          }
+        }
+      }
+      for (const key in node) {
+        const v = node[key];
+        if (v !== null && typeof v === 'object') todo.push(v);
+      }
+    }
+    this.words(words, ctx);
+  }
+}
+
+/* ----------------------------------------------------------------------------------------- */
+
+/** A word's value after quote removal, or `null` when it has any expansion. */
+export function staticWord(word: WordNode | null | undefined): string | null {
+  if (!word) return null;
+  // A `[` with no `]` after it in the word matches itself (`[ -f x ]`, `a[1`): just-bash still calls it a glob.
+  const lone = word.parts.findIndex((p) => p.type === 'Glob' && p.pattern === '[');
+  if (lone >= 0 && !word.parts.slice(lone + 1).some((p) => JSON.stringify(p).includes(']'))) {
+    word = { ...word, parts: word.parts.map((p, i) => (i === lone ? { type: 'Literal', value: '[' } : p)) };
+  }
+  let out = '';
+  const todo: Node[] = [...word.parts].reverse();
+  while (todo.length > 0) {
+    const p = todo.pop()!;
+    switch (p.type) {
+      case 'Literal':
+      case 'SingleQuoted':
+      case 'Escaped':
+        out += String(p.value);
+        break;
+      case 'DoubleQuoted':
+        for (let i = (p.parts as Node[]).length - 1; i >= 0; i--) todo.push((p.parts as Node[])[i]!);
+        break;
+      case 'TildeExpansion':
+        // `~` and `~user` name a directory: the text stands for itself (a path, never a program name on its own).
+        out += p.user === null ? '~' : `~${String(p.user)}`;
+        break;
+      default:
+        return null;
+    }
+  }
+  return out;
+}
+
+/** The text a command reads from a heredoc or here-string: `undefined` if none, `null` if it has expansions. */
+function hereText(list: Node[] | undefined): string | null | undefined {
+  let text: string | null | undefined;
+  for (const r of list ?? []) {
+    const op = String(r.operator);
+    const target = r.target as Node;
+    if (op === '<<<') text = staticWord(target as WordNode) === null ? null : `${staticWord(target as WordNode)}\n`;
+    else if (target.type === 'HereDoc') text = staticWord(target.content as WordNode);
+    else if (op === '<' || op === '<&' || op === '<>') text = null;
+  }
+  return text;
+}
+
+function isDangerousVariable(name: string): boolean {
+  return DANGEROUS_VARIABLES.has(name) || /^(LD_|DYLD_|GIT_CONFIG_|BASH_FUNC_)/.test(name);
+}
+
+export function basename(program: string): string {
+  const i = program.lastIndexOf('/');
+  return i >= 0 ? program.slice(i + 1) : program;
+}
+
+/** Offsets of the newlines of `text`, for `line` lookups by binary search. */
+function newlines(text: string): number[] {
+  const out: number[] = [];
+  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) out.push(i);
+  return out;
+}
+
+/** The 1-based line of `offset`: one plus the newlines before it. */
+function lineOf(nl: readonly number[], offset: number): number {
+  let lo = 0;
+  let hi = nl.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (nl[mid]! < offset) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo + 1;
+}
+
+function parseFailure(e: unknown): string {
+  if (e instanceof RangeError) return 'the command is nested too deeply to parse';
+  const message = e instanceof Error ? e.message : String(e);
+  if (/coproc/.test(message)) return '`coproc` is not modelled';
+  if (/select/.test(message)) return '`select` is not modelled';
+  if (/too large|Too many tokens|nesting depth/i.test(message)) return `the command is over the parser's bounds (${oneLine(message)})`;
+  return `syntax error: ${oneLine(message)}`;
+}
+
+function oneLine(s: string): string {
+  const t = s.replace(/^Parse error at \d+:\d+: /, '').replace(/\s+/g, ' ').trim();
+  return t.length > 200 ? `${t.slice(0, 200)}…` : t;
+}
+
+type Unwrapped = { kind: 'command'; words: (string | null)[] } | { kind: 'none' } | { kind: 'unknown'; reason: string };
+
+/** Finds the command a wrapper runs, by its table entry. */
+export function unwrap(spec: WrapperSpec, args: readonly (string | null)[]): Unwrapped {
+  const flags = new Set(spec.flags ?? []);
+  const options = new Set(spec.options ?? []);
+  const none = new Set(spec.noCommand ?? []);
+  const refuse = new Set(spec.refuse ?? []);
+  const grouped = spec.grouped !== false;
+  let i = 0;
+  let positionals = spec.positionals ?? 0;
+  let sawNone = false;
+  const known = (o: string) => flags.has(o) || options.has(o) || none.has(o) || refuse.has(o);
+  while (i < args.length) {
+    const a = args[i]!;
+    if (a === null) return { kind: 'unknown', reason: 'has an argument that is not static before its command' };
+    if (a === '--') {
+      i++;
+      // `env -- A=1 cmd`: the assignments still come before the command.
+      while (spec.assignments && i < args.length && typeof args[i] === 'string' && /^[A-Za-z_][A-Za-z0-9_]*=/.test(args[i]!)) {
+        const name = args[i]!.slice(0, args[i]!.indexOf('='));
+        if (isDangerousVariable(name)) return { kind: 'unknown', reason: `assigns \`${name}\`, which changes what a command runs` };
+        i++;
+      }
+      if (positionals > 0) i += positionals;
+      break;
+    }
+    if (a.startsWith('-') && a.length > 1) {
+      if (/^-\d+$/.test(a) && options.has('-n')) {
+        i++; // `nice -10`
+        continue;
+      }
+      const eq = a.startsWith('--') ? a.indexOf('=') : -1;
+      const opt = eq > 0 ? a.slice(0, eq) : a;
+      if (refuse.has(opt)) return { kind: 'unknown', reason: `option \`${opt}\` is not modelled` };
+      if (none.has(opt)) {
+        sawNone = true;
+        i++;
+        continue;
+      }
+      if (flags.has(opt)) {
+        i++;
+        continue;
+      }
+      if (options.has(opt)) {
+        i += eq > 0 ? 1 : 2;
+        continue;
+      }
+      if (!a.startsWith('--') && grouped) {
+        // Grouped short options: `-iu NAME`, `-n5`, `-oL`.
+        let j = 1;
+        let consumedNext = false;
+        let ok = true;
+        while (j < a.length) {
+          const o = `-${a[j]}`;
+          if (refuse.has(o)) return { kind: 'unknown', reason: `option \`${o}\` is not modelled` };
+          if (none.has(o)) sawNone = true;
+          else if (options.has(o)) {
+            if (j === a.length - 1) consumedNext = true;
+            break;
+          } else if (!flags.has(o)) {
+            ok = false;
+            break;
+          }
+          j++;
+        }
+        if (ok) {
+          i += consumedNext ? 2 : 1;
+          continue;
+        }
+      } else if (!a.startsWith('--') && options.has(a.slice(0, 2))) {
+        i++; // attached value: `-n5`
+        continue;
+      }
+      if (!known(opt)) return { kind: 'unknown', reason: `option \`${opt}\` is not in the wrapper table` };
+    }
+    if (spec.assignments && /^[A-Za-z_][A-Za-z0-9_]*=/.test(a)) {
+      const name = a.slice(0, a.indexOf('='));
+      if (isDangerousVariable(name)) return { kind: 'unknown', reason: `assigns \`${name}\`, which changes what a command runs` };
+      i++;
+      continue;
+    }
+    if (positionals > 0) {
+      positionals--;
+      i++;
+      continue;
+    }
+    break;
+  }
+  if (i > args.length) return { kind: 'unknown', reason: 'has an option without its value' };
+  if (sawNone) return { kind: 'none' };
+  if (i >= args.length) return { kind: 'none' };
+  return { kind: 'command', words: args.slice(i) };
+}
+
+type ShellRun = { kind: 'script'; script: string } | { kind: 'stdin' } | { kind: 'file' } | { kind: 'unknown'; reason: string };
+
+/** `bash -c SCRIPT`, `sh -lc SCRIPT`, `bash -o pipefail -c SCRIPT`: the script, if there is one. */
+export function shellScript(args: readonly (string | null)[]): ShellRun {
+  let command = false;
+  let stdin = false;
+  let i = 0;
+  for (; i < args.length; i++) {
+    const a = args[i]!;
+    if (a === null) return command ? { kind: 'unknown', reason: 'runs a script that is not static' } : { kind: 'unknown', reason: 'has an argument that is not static before its script' };
+    if (a === '--' || a === '-') {
+      i++;
+      break;
+    }
+    if (/^[-+]o$/.test(a) || a === '-O' || a === '+O' || a === '--rcfile' || a === '--init-file') {
+      i++;
+      continue;
+    }
+    if (/^--[a-z-]+$/.test(a)) continue;
+    if (/^[-+][A-Za-z]+$/.test(a)) {
+      if (a.startsWith('-') && a.includes('c')) command = true;
+      if (a.startsWith('-') && a.includes('s')) stdin = true;
+      if (a.startsWith('-') && (a.includes('o') || a.includes('O'))) i++; // `-eo pipefail`: the value follows
+      continue;
+    }
+    break;
+  }
+  if (!command) return stdin || i >= args.length ? { kind: 'stdin' } : { kind: 'file' };
+  if (i >= args.length) return { kind: 'unknown', reason: '`-c` has no script' };
+  const s = args[i];
+  if (s === null || s === undefined) return { kind: 'unknown', reason: 'runs a script that is not static' };
+  return { kind: 'script', script: s };
+}
+
+/** The commands of `find … -exec CMD … ;` (and `-execdir`, `-ok`, `-okdir`, ending `;` or `+`). */
+export function findCommands(args: readonly (string | null)[]): { commands: (string | null)[][]; unknown?: string } {
+  const commands: (string | null)[][] = [];
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    if (a === null) {
+      // A dynamic word could be `-exec`.
+      return { commands, unknown: 'has an argument that is not static (it could be `-exec`)' };
+    }
+    if (a === '-exec' || a === '-execdir' || a === '-ok' || a === '-okdir') {
+      const start = i + 1;
+      let end = start;
+      while (end < args.length && args[end] !== ';' && !(args[end] === '+' && args[end - 1] === '{}')) end++;
+      if (end >= args.length) return { commands, unknown: `\`${a}\` has no \`;\` or \`{} +\` end` };
+      if (end === start) return { commands, unknown: `\`${a}\` has no command` };
+      commands.push(args.slice(start, end));
+      i = end;
+    }
+  }
+  return { commands };
+}

@@ -1,0 +1,17 @@
+export { extract, findCommands, LIMITS, shellScript, staticWord, unwrap } from './extract.ts';
+export type { Argv, ExtractOptions, Extraction, Redirect, ShellCommand, TextSpan, Unknown } from './extract.ts';
+export { compileCommandRules, judge, show } from './judge.ts';
+export type {
+  CommandRule,
+  CommandRules,
+  CommandWord,
+  CompileResult,
+  CompiledCommandRule,
+  CompiledCommandRules,
+  RuleError,
+  RuleList,
+  ShellDecision,
+  ShellJudgement,
+} from './judge.ts';
+export { DANGEROUS_VARIABLES, DECLARATIONS, SHELLS, WRAPPERS } from './wrappers.ts';
+export type { WrapperSpec } from './wrappers.ts';

@@ -1,0 +1,281 @@
+/**
+ * Command rules and the pure judge (README "Invariants").
+ *
+ * - A deny or ask rule matches if ANY executed command (or any wrapper it runs through, or any
+ *   write redirection) matches; an allow applies only if EVERY executed command and every write is
+ *   allowed. Overall deny > unknown's decision > ask > allow.
+ * - Deny and ask match broadly: the program by its base name, case-folded, at any path (`/bin/RM`);
+ *   the rule's further words as a subsequence of the arguments; a word with an expansion as a
+ *   possible match. Allow matches narrowly: the program exactly as written in the rule (a path only
+ *   if the rule names one), the further words as an exact prefix, `args` over the static rest.
+ * - Anything the extraction cannot model gets the policy's `unknown` decision (deny by default).
+ */
+import { compileRegex, type CompiledRegex } from '@verdict/engine';
+import { basename, extract, type Argv, type Redirect, type ShellCommand, type TextSpan, type Unknown } from './extract.ts';
+import type { WrapperSpec } from './wrappers.ts';
+
+export type CommandWord = string | readonly string[];
+
+/** One command rule as written in a policy. At least one of `command` and `redirect`. */
+export interface CommandRule {
+  /** An argv prefix: each element a word or a list of alternatives. */
+  readonly command?: readonly CommandWord[];
+  /** RE2 over the words after the prefix, joined by single spaces, matched whole. */
+  readonly args?: string;
+  /** RE2 over a write redirection's target, matched whole. */
+  readonly redirect?: string;
+  readonly reason?: string;
+}
+
+export type ShellDecision = 'allow' | 'ask' | 'deny';
+export type RuleList = 'allow' | 'ask' | 'deny';
+
+export interface CommandRules {
+  readonly allow?: readonly CommandRule[];
+  readonly ask?: readonly CommandRule[];
+  readonly deny?: readonly CommandRule[];
+  /** The decision for what cannot be modelled: `deny` (the default) or `ask`. */
+  readonly unknown?: 'ask' | 'deny';
+  /** Wrappers added to the built-in table. */
+  readonly wrappers?: Readonly<Record<string, WrapperSpec>>;
+}
+
+export interface CompiledCommandRule {
+  readonly list: RuleList;
+  readonly index: number;
+  readonly rule: CommandRule;
+  readonly command: readonly (readonly string[])[] | undefined;
+  readonly args: CompiledRegex | undefined;
+  readonly redirect: CompiledRegex | undefined;
+}
+
+export interface CompiledCommandRules {
+  readonly allow: readonly CompiledCommandRule[];
+  readonly ask: readonly CompiledCommandRule[];
+  readonly deny: readonly CompiledCommandRule[];
+  readonly unknown: 'ask' | 'deny';
+  readonly wrappers: Readonly<Record<string, WrapperSpec>>;
+}
+
+export interface RuleError {
+  readonly list: RuleList;
+  readonly index: number;
+  readonly key: 'command' | 'args' | 'redirect';
+  readonly message: string;
+}
+
+export type CompileResult = { ok: true; rules: CompiledCommandRules } | { ok: false; errors: RuleError[] };
+
+/** Compiles command rules (their regexes through the engine's RE2). */
+export function compileCommandRules(rules: CommandRules): CompileResult {
+  const errors: RuleError[] = [];
+  const compileList = (list: RuleList): CompiledCommandRule[] =>
+    (rules[list] ?? []).map((rule, index) => {
+      const regex = (key: 'args' | 'redirect'): CompiledRegex | undefined => {
+        const p = rule[key];
+        if (p === undefined) return undefined;
+        const r = compileRegex(p);
+        if (!r.ok) {
+          errors.push({ list, index, key, message: r.error });
+          return undefined;
+        }
+        return r.regex;
+      };
+      let command: (readonly string[])[] | undefined;
+      if (rule.command !== undefined) {
+        command = rule.command.map((w) => (typeof w === 'string' ? [w] : [...w]));
+        if (command.length === 0 || command.some((alts) => alts.length === 0)) {
+          errors.push({ list, index, key: 'command', message: 'a command rule needs at least one word, and each list of alternatives at least one' });
+        }
+      } else if (rule.redirect === undefined) {
+        errors.push({ list, index, key: 'command', message: 'a command rule needs `command` or `redirect`' });
+      }
+      if (rule.args !== undefined && rule.command === undefined) {
+        errors.push({ list, index, key: 'args', message: '`args` needs `command`' });
+      }
+      return { list, index, rule, command, args: regex('args'), redirect: regex('redirect') };
+    });
+  const compiled = { allow: compileList('allow'), ask: compileList('ask'), deny: compileList('deny'), unknown: rules.unknown ?? 'deny', wrappers: rules.wrappers ?? {} };
+  return errors.length > 0 ? { ok: false, errors } : { ok: true, rules: compiled };
+}
+
+/** What decided, and why. */
+export interface ShellJudgement {
+  /** `null`: no command rule decides (some command is allowed by none, and none is denied or asked). */
+  readonly decision: ShellDecision | null;
+  readonly reason: string;
+  /** The executed command that decided (for allow, the first one; for `null`, the first not allowed). */
+  readonly command?: ShellCommand;
+  /** The write that decided, when a redirect rule did. */
+  readonly redirect?: Redirect;
+  /** The construct that could not be modelled, when that decided. */
+  readonly unknown?: Unknown;
+  /** The rule that decided. */
+  readonly rule?: { list: RuleList; index: number };
+  /** Where in the text (the deciding command's statement). */
+  readonly span?: TextSpan;
+  /** Every executed command found (for explanations and coverage). */
+  readonly commands: readonly ShellCommand[];
+}
+
+/** Judges one command text. Pure and total. */
+export function judge(rules: CompiledCommandRules, text: string): ShellJudgement {
+  const ext = extract(text, { wrappers: rules.wrappers });
+  const { commands, writes, unknowns } = ext;
+  const loose = writes;
+
+  for (const list of ['deny', 'ask'] as const) {
+    if (list === 'ask' && unknowns.length > 0) break;
+    for (const cmd of commands) {
+      for (const r of rules[list]) {
+        const hit = broadMatch(r, cmd);
+        if (hit) {
+          const reason =
+            r.command === undefined
+              ? `the write to \`${hit.redirect!.target ?? '…'}\` by \`${show(cmd)}\` matches ${list} rule ${describe(r)}`
+              : `\`${show(hit.layer)}\` matches ${list} rule ${describe(r)}${hit.redirect ? ` (writing to \`${hit.redirect.target ?? '…'}\`)` : ''}`;
+          return { decision: list, reason: r.rule.reason ?? reason, command: cmd, ...(hit.redirect ? { redirect: hit.redirect } : {}), rule: { list, index: r.index }, span: cmd.span, commands };
+        }
+      }
+    }
+    for (const w of loose) {
+      for (const r of rules[list]) {
+        if (r.command === undefined && r.redirect !== undefined && maybeWhole(r.redirect, w.redirect.target)) {
+          return { decision: list, reason: r.rule.reason ?? `the write to \`${w.redirect.target ?? '…'}\` matches ${list} rule ${describe(r)}`, redirect: w.redirect, rule: { list, index: r.index }, span: w.span, commands };
+        }
+      }
+    }
+    if (list === 'deny' && unknowns.length > 0) {
+      const u = unknowns[0]!;
+      return { decision: rules.unknown, reason: `${u.reason}: the command cannot be judged`, unknown: u, span: u.span, commands };
+    }
+  }
+  if (unknowns.length > 0) {
+    const u = unknowns[0]!;
+    return { decision: rules.unknown, reason: `${u.reason}: the command cannot be judged`, unknown: u, span: u.span, commands };
+  }
+
+  if (commands.length === 0 && loose.length === 0) {
+    return { decision: null, reason: 'the text runs no command', commands };
+  }
+  for (const cmd of commands) {
+    const ok = allowedBy(rules.allow, cmd);
+    if (!ok.allowed) {
+      return { decision: null, reason: ok.why, command: cmd, span: cmd.span, commands };
+    }
+  }
+  for (const w of loose) {
+    if (!writeAllowed(rules.allow, w.redirect)) {
+      return { decision: null, reason: `no allow rule covers the write to \`${w.redirect.target ?? '…'}\``, redirect: w.redirect, span: w.span, commands };
+    }
+  }
+  const first = commands[0];
+  const firstOk = first ? allowedBy(rules.allow, first) : undefined;
+  const firstRule = firstOk?.allowed ? firstOk.rule : undefined;
+  return {
+    decision: 'allow',
+    reason: commands.length === 1 ? `\`${show(first!)}\` matches allow rule ${describe(firstRule!)}` : `every command (${commands.length}) matches an allow rule`,
+    ...(first ? { command: first, span: first.span } : {}),
+    ...(firstRule ? { rule: { list: 'allow' as const, index: firstRule.index } } : {}),
+    commands,
+  };
+}
+
+/* ----------------------------------------------------------------------------------------- */
+
+function fold(s: string): string {
+  return s.toLowerCase();
+}
+
+/** Deny/ask: any layer (wrapper or the command), program by base name at any path, words as a subsequence. */
+function broadMatch(r: CompiledCommandRule, cmd: ShellCommand): { layer: Argv; redirect?: Redirect } | null {
+  if (r.command === undefined) {
+    if (r.redirect === undefined) return null;
+    const w = cmd.redirects.find((x) => maybeWhole(r.redirect!, x.target));
+    return w ? { layer: cmd, redirect: w } : null;
+  }
+  for (const layer of [...cmd.wrappers, cmd]) {
+    if (!broadArgv(r, layer)) continue;
+    if (r.redirect === undefined) return { layer };
+    const w = cmd.redirects.find((x) => maybeWhole(r.redirect!, x.target));
+    if (w) return { layer, redirect: w };
+  }
+  return null;
+}
+
+function broadArgv(r: CompiledCommandRule, argv: Argv): boolean {
+  const words = r.command!;
+  const name = fold(basename(argv.program));
+  if (!words[0]!.some((w) => fold(basename(w)) === name)) return false;
+  let at = 0; // next argument index to look at
+  for (let k = 1; k < words.length; k++) {
+    const alts = words[k]!;
+    let found = -1;
+    for (let i = at; i < argv.args.length; i++) {
+      const a = argv.args[i]!;
+      if (a === null || alts.includes(a)) {
+        found = i;
+        break;
+      }
+    }
+    if (found < 0) return false;
+    at = found + 1;
+  }
+  if (r.args === undefined) return true;
+  const rest = argv.args.slice(at);
+  if (rest.some((a) => a === null)) return true;
+  return r.args.testWhole(rest.join(' '));
+}
+
+/** A possible whole match: an unknown target (an expansion) may be anything. */
+function maybeWhole(re: CompiledRegex, target: string | null): boolean {
+  return target === null || re.testWhole(target);
+}
+
+function allowedBy(allow: readonly CompiledCommandRule[], cmd: ShellCommand): { allowed: true; rule: CompiledCommandRule } | { allowed: false; why: string } {
+  for (const r of allow) {
+    if (r.command === undefined || !narrowArgv(r, cmd)) continue;
+    // Every write of the command: by this rule's `redirect`, or by a redirect-only allow rule.
+    const writesOk = cmd.redirects.every((w) => (r.redirect !== undefined && w.target !== null && r.redirect.testWhole(w.target)) || writeAllowed(allow, w));
+    if (writesOk) return { allowed: true, rule: r };
+  }
+  const write = cmd.redirects.find((w) => !writeAllowed(allow, w));
+  if (write && allow.some((r) => r.command !== undefined && narrowArgv(r, cmd))) {
+    return { allowed: false, why: `no allow rule covers \`${show(cmd)}\` writing to \`${write.target ?? '…'}\`` };
+  }
+  return { allowed: false, why: `no allow rule matches \`${show(cmd)}\`` };
+}
+
+function writeAllowed(allow: readonly CompiledCommandRule[], w: Redirect): boolean {
+  return w.target !== null && allow.some((r) => r.command === undefined && r.redirect !== undefined && r.redirect.testWhole(w.target!));
+}
+
+/** Allow: the program exactly as the rule writes it, the words as an exact prefix, `args` over the static rest. */
+function narrowArgv(r: CompiledCommandRule, argv: Argv): boolean {
+  const words = r.command!;
+  if (!words[0]!.includes(argv.program)) return false;
+  if (argv.args.length < words.length - 1) return false;
+  for (let k = 1; k < words.length; k++) {
+    const a = argv.args[k - 1];
+    if (a === null || a === undefined || !words[k]!.includes(a)) return false;
+  }
+  if (r.args === undefined) return true;
+  const rest = argv.args.slice(words.length - 1);
+  if (rest.some((a) => a === null)) return false;
+  return r.args.testWhole(rest.join(' '));
+}
+
+/** A command as a person would type it back (for reasons). */
+export function show(argv: Argv): string {
+  const quote = (w: string | null) => (w === null ? '…' : /^[A-Za-z0-9_@%+=:,./-]+$/.test(w) ? w : `'${w.replace(/'/g, `'\\''`)}'`);
+  const s = [argv.program, ...argv.args].map(quote).join(' ');
+  return s.length > 120 ? `${s.slice(0, 119)}…` : s;
+}
+
+function describe(r: CompiledCommandRule): string {
+  const parts: string[] = [];
+  if (r.command) parts.push(`[${r.command.map((alts) => (alts.length === 1 ? alts[0] : `(${alts.join('|')})`)).join(' ')}]`);
+  if (r.rule.args !== undefined) parts.push(`args \`${r.rule.args}\``);
+  if (r.rule.redirect !== undefined) parts.push(`redirect \`${r.rule.redirect}\``);
+  return `${r.index + 1} ${parts.join(' ')}`;
+}

@@ -1,0 +1,239 @@
+import { describe, expect, it } from 'vitest';
+import { extract } from '../src/index.ts';
+
+/** Each executed command as `wrapper>wrapper>program arg …` (`…` for a word with an expansion). */
+function found(text: string): string[] {
+  return extract(text).commands.map((c) => [...c.wrappers.map((w) => `${w.program}>`), [c.program, ...c.args.map((a) => a ?? '…')].join(' ')].join(''));
+}
+function unknowns(text: string): string[] {
+  return extract(text).unknowns.map((u) => u.reason);
+}
+
+describe('every simple command that would execute, in the order it runs', () => {
+  it.each([
+    ['git status && curl x | grep y', ['git status', 'curl x', 'grep y']],
+    ["bash <<'EOF'\nrm -rf /\nEOF", ['bash>rm -rf /']],
+    ['sh <<< "rm x; ls"', ['sh>rm x', 'sh>ls']],
+    ['bash script.sh', ['bash script.sh']],
+    ['a; b & c || d', ['a', 'b', 'c', 'd']],
+    ['(a; (b)) && { c; }', ['a', 'b', 'c']],
+    ['echo $(rm -rf /) `rm b`', ['rm -rf /', 'rm b', 'echo … …']],
+    ['diff <(rm a) >(rm b)', ['rm a', 'rm b', 'diff … …']],
+    ['if a; then b; elif c; then d; else e; fi', ['a', 'b', 'c', 'd', 'e']],
+    ['for f in $(rm x); do g; done', ['rm x', 'g']],
+    ['while a; do b; done; until c; do d; done', ['a', 'b', 'c', 'd']],
+    ['case $(rm x) in a) b;; *) c;; esac', ['rm x', 'b', 'c']],
+    ['f() { rm a; }', ['rm a']],
+    ['x=$(rm y)', ['rm y']],
+    ['echo ${x:-$(rm y)}', ['rm y', 'echo …']],
+    ['cat <<EOF\n$(rm a) `rm b`\nEOF', ['rm a', 'rm b', 'cat']],
+    ['cat > "$(rm a)"', ['rm a', 'cat']],
+    ['echo $(( $(rm x) + 1 ))', ['rm x', 'echo …']],
+    ['[[ -n $(rm x) ]]', ['rm x']],
+    ["bash -c 'rm -rf /'", ['bash>rm -rf /']],
+    ["sh -lc 'git status && touch x'", ['sh>git status', 'sh>touch x']],
+    ['bash -o pipefail -c "a | b"', ['bash>a', 'bash>b']],
+    ["bash -c \"sh -c 'rm x'\"", ['bash>sh>rm x']],
+    ['eval "rm x"', ['eval>rm x']],
+    ["eval 'a;' b", ['eval>a', 'eval>b']],
+    ['alias ls=rm', ['alias ls=rm', 'alias>rm']],
+    ["trap 'rm x' EXIT", ['trap rm x EXIT', 'trap>rm x']],
+    ['watch -n 1 "rm x"', ['watch>rm x']],
+  ])('%j', (text, want) => {
+    expect(found(text)).toEqual(want);
+    expect(unknowns(text)).toEqual([]);
+  });
+});
+
+describe('wrappers are seen through', () => {
+  it.each([
+    ['timeout 5 rm -rf /', ['timeout>rm -rf /']],
+    ['timeout -s KILL --foreground 5 rm', ['timeout>rm']],
+    ['env A=1 -u B rm', ['env>rm']],
+    ['env', ['env']],
+    ['FOO=1 rm', ['rm']],
+    ['command rm x', ['command>rm x']],
+    ['command -v rm', ['command -v rm']],
+    ['builtin exec nohup nice -n 5 ionice -c 3 rm', ['builtin>exec>nohup>nice>ionice>rm']],
+    ['nice -10 rm', ['nice>rm']],
+    ['/usr/bin/time -v rm', ['/usr/bin/time>rm']],
+    ['time rm', ['rm']],
+    ['stdbuf -oL rm', ['stdbuf>rm']],
+    ['setsid -f rm', ['setsid>rm']],
+    ['sudo -u root -E rm -rf /', ['sudo>rm -rf /']],
+    ['sudo -iu root rm', ['sudo>rm']],
+    ['doas -u root rm', ['doas>rm']],
+    ['ls | xargs rm', ['ls', 'xargs>rm']],
+    ['ls | xargs -0 -n 1 -I{} sh -c "rm {}"', ['ls', 'xargs>sh>rm {}']],
+    ['xargs', ['xargs>echo']],
+    ['find . -name x -exec rm {} \\;', ['find . -name x -exec rm {} ;', 'find>rm {}']],
+    ['find . -execdir rm {} + -ok mv {} y \\;', ['find . -execdir rm {} + -ok mv {} y ;', 'find>rm {}', 'find>mv {} y']],
+    ['busybox rm x', ['busybox>rm x']],
+    ['exec rm', ['exec>rm']],
+  ])('%j', (text, want) => {
+    expect(found(text)).toEqual(want);
+    expect(unknowns(text)).toEqual([]);
+  });
+
+  it('refuses a wrapper option it does not know (it may take a value)', () => {
+    expect(unknowns('timeout --frobnicate 5 rm')).toEqual(['`timeout` option `--frobnicate` is not in the wrapper table']);
+    expect(unknowns("env -S 'rm -rf /'")).toEqual(['`env` option `-S` is not modelled']);
+    expect(unknowns('sudo -e /etc/passwd')).toEqual(['`sudo` option `-e` is not modelled']);
+  });
+
+  it('takes wrappers from the options too', () => {
+    expect(extract('mywrap --fast rm', { wrappers: { mywrap: { flags: ['--fast'] } } }).commands.map((c) => c.program)).toEqual(['rm']);
+  });
+});
+
+describe('quote removal', () => {
+  it.each([["'r''m' x"], ['r\\m x'], ['"rm" x'], ['\\rm x'], ["$'r\\x6d' x"], ['r""m x']])('%j is rm', (text) => {
+    expect(found(text)).toEqual(['rm x']);
+  });
+});
+
+describe('write redirections', () => {
+  const writes = (text: string) => extract(text).commands.flatMap((c) => c.redirects.map((r) => `${r.operator}${r.target ?? '…'}`));
+  it('records write targets, not /dev/null, fd duplications, reads or heredocs', () => {
+    expect(writes('a > x >> y >| z &> w &>> v <> u 2>&1 >&2 >/dev/null 2>/dev/null < in <<< s')).toEqual(['>x', '>>y', '>|z', '&>w', '&>>v', '<>u']);
+    expect(writes('a >& file')).toEqual(['>&file']);
+    expect(writes('a > "$f"')).toEqual(['>…']);
+  });
+  it('gives a compound command’s writes to what runs inside it, and keeps them when nothing does', () => {
+    expect(writes('{ a; } > x')).toEqual(['>x']);
+    expect(extract('> x').writes.map((w) => w.redirect.target)).toEqual(['x']);
+  });
+});
+
+describe('unknown: what cannot be modelled is named', () => {
+  it.each([
+    ['git status && curl x | sh', '`sh` runs a script from its standard input, which is not analysed'],
+    ['cat <<EOF | bash\nrm x\nEOF', '`bash` runs a script from its standard input, which is not analysed'],
+    ['bash -s < script.sh', '`bash` runs a script from its standard input, which is not analysed'],
+    ['$x a', 'a program name that is not static (a variable, substitution, glob or brace expansion) cannot be judged'],
+    ['$(echo rm) x', 'a program name that is not static (a variable, substitution, glob or brace expansion) cannot be judged'],
+    ['/bin/r? x', 'a program name that is not static (a variable, substitution, glob or brace expansion) cannot be judged'],
+    ['{rm,-rf,/}', 'a program name that is not static (a variable, substitution, glob or brace expansion) cannot be judged'],
+    ['eval "$x"', '`eval` of a string that is not static cannot be judged'],
+    ['bash -c "$x"', '`bash` runs a script that is not static'],
+    ['a && && b', 'an empty command (two operators in a row, or an operator at the end)'],
+    ['rm x &&', 'an empty command (two operators in a row, or an operator at the end)'],
+    ['rm x )', "syntax error: syntax error near unexpected token `)'"],
+    ['coproc rm x', '`coproc` is not modelled'],
+    ['select x in a; do rm $x; done', '`select` is not modelled'],
+    ["echo 'open", "syntax error: line 1: unexpected EOF while looking for matching `''"],
+    ['PATH=/tmp ls', 'assigning `PATH` changes what a command runs'],
+    ['export PATH=.; ls', 'assigning `PATH` changes what a command runs'],
+    ['GIT_SSH_COMMAND="rm -rf /" git fetch', 'assigning `GIT_SSH_COMMAND` changes what a command runs'],
+    ['env LD_PRELOAD=x.so ls', '`env` assigns `LD_PRELOAD`, which changes what a command runs'],
+    ['hash -p /bin/rm ls; ls', '`hash` can change which program a name runs'],
+    ["x='a[$(rm -rf /)]'; echo $((x))", 'arithmetic over a variable is not analysed: its value can hold a command substitution'],
+    ['[[ $x -eq 1 ]]', '`[[ … -eq … ]]` evaluates its operands as arithmetic, where a variable can hold a command substitution'],
+    ['echo ${a[$i]}', 'the array subscript in `${a[$i]}` is evaluated as arithmetic, where a variable can hold a command substitution'],
+    ['let x', '`let` evaluates arithmetic, where a variable can hold a command substitution'],
+    ['find . $x', '`find` has an argument that is not static (it could be `-exec`)'],
+    ['find . -exec rm {}', '`find` `-exec` has no `;` or `{} +` end'],
+  ])('%j', (text, reason) => {
+    expect(unknowns(text)).toContain(reason);
+  });
+
+  it('keeps the known commands around an unknown one', () => {
+    expect(found('git status; $x; rm y')).toEqual(['git status', 'rm y']);
+  });
+});
+
+describe('spans', () => {
+  it('gives each command its statement’s text and line', () => {
+    const text = 'git status\nls -la && rm -rf /tmp/x';
+    const spans = extract(text).commands.map((c) => [text.slice(c.span.start, c.span.end), c.span.line]);
+    expect(spans).toEqual([
+      ['git status', 1],
+      ['ls -la && rm -rf /tmp/x', 2],
+      ['ls -la && rm -rf /tmp/x', 2],
+    ]);
+  });
+  it('narrows to a substitution’s own statement', () => {
+    const text = 'echo $(rm -rf /) ok';
+    const rm = extract(text).commands.find((c) => c.program === 'rm')!;
+    expect(text.slice(rm.span.start, rm.span.end)).toBe('rm -rf /');
+  });
+  it('finds a `bash -c` script in the text when it is written verbatim', () => {
+    const text = "ls; bash -c 'rm -rf /'";
+    const rm = extract(text).commands.find((c) => c.program === 'rm')!;
+    expect(text.slice(rm.span.start, rm.span.end)).toBe('rm -rf /');
+  });
+});
+
+describe('totality and bounds', () => {
+  it('handles a 10,000-long && chain', () => {
+    const r = extract(Array.from({ length: 10_000 }, (_, i) => `c${i}`).join(' && '));
+    expect(r.commands).toHaveLength(10_000);
+    expect(r.unknowns).toEqual([]);
+  });
+  it.each([
+    ['$( x 10,000 deep', `${'$('.repeat(10_000)}a${')'.repeat(10_000)}`],
+    ['( x 10,000 deep', `${'('.repeat(10_000)}a${')'.repeat(10_000)}`],
+    ['{ x 10,000 deep', `${'{ '.repeat(10_000)}a${'; }'.repeat(10_000)}`],
+    ['1 MB + 1', `echo ${'x'.repeat(1_000_000)}`],
+    ['bash -c 20 deep', `${"bash -c '".repeat(1)}${'eval '.repeat(40)}rm'`],
+  ])('refuses %s as unknown without throwing', (_, text) => {
+    const r = extract(text);
+    expect(r.unknowns.length).toBeGreaterThan(0);
+  });
+  it('parses a 1 MB script of ordinary commands or refuses it, never throws', () => {
+    const text = 'ls -la; '.repeat(125_000);
+    const r = extract(text);
+    expect(r.commands.length + r.unknowns.length).toBeGreaterThan(0);
+  });
+});
+
+describe('assignments by another name', () => {
+  it.each([
+    ['printf -v PATH /tmp; ls', '`printf` assigns `PATH`, which changes what a command runs'],
+    ['read -r PATH <<< /tmp; ls', '`read` assigns `PATH`, which changes what a command runs'],
+    ['mapfile -C "rm -rf /" -c 1 x <<< a', '`mapfile -C` runs a callback that is not analysed'],
+  ])('%j', (text, reason) => {
+    expect(unknowns(text)).toContain(reason);
+  });
+  it('leaves ordinary variables alone', () => {
+    expect(unknowns('printf -v out %s x; read -r line')).toEqual([]);
+  });
+});
+
+describe('just-bash faults are refused', () => {
+  it('a line continuation between `$` and `(` in an unquoted heredoc (bash expands it)', () => {
+    expect(unknowns('cat <<EOF\n$\\\n(touch /tmp/pwned)\nEOF')).toEqual(['a line continuation after `$` in an unquoted heredoc is not modelled']);
+    expect(unknowns("cat <<'EOF'\n$\\\n(touch /tmp/pwned)\nEOF")).toEqual([]);
+    expect(unknowns('cat <<EOF\n\\$(x) $HOME\nEOF')).toEqual([]);
+  });
+  it('lookalike separators are words to bash, and to the extraction', () => {
+    expect(found('ls \u037e rm -rf /')).toEqual(['ls \u037e rm -rf /']);
+    expect(found('ls \uff06\uff06 rm -rf /')).toEqual(['ls \uff06\uff06 rm -rf /']);
+  });
+});
+
+describe('a lone `[` is a word, not a glob', () => {
+  it.each([
+    ['[ -f x ] && echo y', ['[ -f x ]', 'echo y']],
+    ['ls a[1', ['ls a[1']],
+    ['ls [ab]', ['ls …']],
+  ])('%j', (text, want) => {
+    expect(found(text)).toEqual(want);
+  });
+});
+
+describe('case-insensitive file systems and option ends', () => {
+  it.each([
+    ['TIMEOUT 5 rm x', ['TIMEOUT>rm x']],
+    ['BASH -c "rm x"', ['BASH>rm x']],
+    ['/usr/bin/COMMAND rm x', ['/usr/bin/COMMAND>rm x']],
+    ['env -- A=1 B=2 rm x', ['env>rm x']],
+    ['timeout -- 5 rm x', ['timeout>rm x']],
+  ])('%j', (text, want) => {
+    expect(found(text)).toEqual(want);
+    expect(unknowns(text)).toEqual([]);
+  });
+  it('takes a policy wrapper whatever its case', () => {
+    expect(extract('MyWrap rm', { wrappers: { MyWrap: {} } }).commands.map((c) => c.program)).toEqual(['rm']);
+  });
+});
