@@ -24,6 +24,8 @@ export interface CommandIo {
   cwd: string;
   /** Whether stdout is a terminal (colours, progress bars). */
   isTTY: boolean;
+  /** `--debug` was given (anywhere on the command line): stack traces, and what lint and fmt skipped and why. */
+  debug?: boolean;
 }
 
 export interface Command {

@@ -20,7 +20,7 @@ export const commands: readonly Entry[] = [
   { name: 'test', summary: 'run the inline tests of policies and case files; --coverage lists rules no test reaches', load: async () => (await import('./commands/test.ts')).testCommand },
   { name: 'fuzz', summary: 'check properties of a policy on generated calls; counterexamples print as inline tests', load: async () => (await import('./commands/fuzz.ts')).fuzzCommand },
   { name: 'diff', summary: 'calls one policy allows and the other denies, with witnesses', load: async () => (await import('./commands/diff.ts')).diffCommand },
-  { name: 'fmt', summary: 'format a policy file or convert between YAML and the DSL', load: async () => (await import('./commands/fmt.ts')).fmtCommand },
+  { name: 'fmt', summary: 'format policy files or convert between YAML and the DSL', load: async () => (await import('./commands/fmt.ts')).fmtCommand },
   { name: 'compile', summary: 'print the intermediate representation of a policy as JSON', load: async () => (await import('./commands/compile.ts')).compileCommand },
   { name: 'schema', summary: 'print the JSON Schemas of policy and descriptor files', load: async () => (await import('./commands/compile.ts')).schemaCommand },
 ];
@@ -78,7 +78,7 @@ export async function main(argv: string[], io: CommandIo = defaultIo()): Promise
   let command: Command | undefined;
   try {
     command = await entry.load();
-    return await command.run(rest, io);
+    return await command.run(rest, debug ? { ...io, debug: true } : io);
   } catch (err) {
     if (err instanceof UsageError && command) {
       const help = err.help ? `  help: ${err.help}\n` : '';

@@ -1,5 +1,5 @@
 /** `verdict fmt --write` and `--check` on real files: nothing the layout does not own changes. */
-import { chmodSync, lstatSync, mkdtempSync, readFileSync, readdirSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -46,9 +46,9 @@ describe('verdict fmt --write', () => {
     expect(await runCli(['fmt', '--check', file])).toMatchObject({ code: 0 });
   });
 
-  it('--check says 1 when the layout would change, and changes nothing', async () => {
+  it('--check names the file and says 1 when the layout would change, and changes nothing', async () => {
     const { file } = scratch('agent.yaml', MESSY);
-    expect(await runCli(['fmt', '--check', file])).toEqual({ code: 1, stdout: '', stderr: '' });
+    expect(await runCli(['fmt', '--check', file])).toEqual({ code: 1, stdout: `${file}\n`, stderr: '' });
     expect(readFileSync(file, 'utf8')).toBe(MESSY);
   });
 
@@ -90,5 +90,55 @@ describe('verdict fmt --write', () => {
     expect(forced.code).toBe(0);
     expect(forced.stdout).toContain('deny bash /rm -rf/');
     expect(readFileSync(file, 'utf8')).toBe(MESSY);
+  });
+});
+
+describe('verdict fmt over folders and globs', () => {
+  function folder(files: Record<string, string>): string {
+    const dir = mkdtempSync(join(tmpdir(), 'verdict-fmt-'));
+    for (const [name, text] of Object.entries(files)) {
+      mkdirSync(join(dir, name, '..'), { recursive: true });
+      writeFileSync(join(dir, name), text);
+    }
+    return dir;
+  }
+
+  it('--check lists each policy whose layout would change, exits 1, and changes nothing', async () => {
+    const dir = folder({ 'a.policy.yaml': MESSY, 'sub/b.policy.yaml': TIDY, 'sub/c.policy.yaml': MESSY, 'k8s.yaml': 'kind:    ConfigMap\n' });
+    const run = await runCli(['fmt', '--check', dir]);
+    expect(run).toEqual({ code: 1, stdout: `${join(dir, 'a.policy.yaml')}\n${join(dir, 'sub/c.policy.yaml')}\n`, stderr: '' });
+    expect(readFileSync(join(dir, 'a.policy.yaml'), 'utf8')).toBe(MESSY);
+    expect(readFileSync(join(dir, 'k8s.yaml'), 'utf8')).toBe('kind:    ConfigMap\n');
+  });
+
+  it('--write rewrites each one losslessly (comments and other keys kept), leaves the rest, and then --check passes', async () => {
+    const dir = folder({ 'a.policy.yaml': MESSY, 'sub/c.policy.yaml': MESSY, 'k8s.yaml': 'kind:    ConfigMap\n' });
+    expect(await runCli(['fmt', '--write', dir])).toEqual({ code: 0, stdout: '', stderr: '' });
+    expect(readFileSync(join(dir, 'a.policy.yaml'), 'utf8')).toBe(TIDY);
+    expect(readFileSync(join(dir, 'sub/c.policy.yaml'), 'utf8')).toBe(TIDY);
+    expect(readFileSync(join(dir, 'k8s.yaml'), 'utf8')).toBe('kind:    ConfigMap\n');
+    expect(readdirSync(join(dir, 'sub'))).toEqual(['c.policy.yaml']);
+    expect((await runCli(['fmt', '--check', dir])).code).toBe(0);
+  });
+
+  it('a glob takes what it matches; a file that cannot load fails the run (exit 2) without stopping the others', async () => {
+    const dir = folder({ 'x.yaml': MESSY, 'broken.yaml': 'approver: [\n', 'y.json': '{"approver":   {"mode": "deny_all"}}' });
+    const run = await runCli(['fmt', '--write', `${dir}/*.yaml`]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('[yaml/syntax]');
+    expect(readFileSync(join(dir, 'x.yaml'), 'utf8')).toBe(TIDY);
+    expect(readFileSync(join(dir, 'y.json'), 'utf8')).toBe('{"approver":   {"mode": "deny_all"}}');
+  });
+
+  it('honours .gitignore and --ignore-pattern', async () => {
+    const dir = folder({ '.git/HEAD': '', '.gitignore': 'gen/\n', 'gen/g.policy.yaml': MESSY, 'a.policy.yaml': MESSY, 'b.policy.yaml': MESSY });
+    const run = await runCli(['fmt', '--check', dir, '--ignore-pattern', 'b.policy.yaml']);
+    expect(run).toEqual({ code: 1, stdout: `${join(dir, 'a.policy.yaml')}\n`, stderr: '' });
+  });
+
+  it('several files need --check or --write, and --to converts one file only', async () => {
+    const dir = folder({ 'a.policy.yaml': TIDY });
+    expect((await runCli(['fmt', dir])).stderr).toContain('formatting several files needs `--check` or `--write`');
+    expect((await runCli(['fmt', dir, '--to', 'verdict'])).stderr).toContain('`--to` converts one FILE: name a single file');
   });
 });

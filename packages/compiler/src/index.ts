@@ -14,8 +14,9 @@ export type { LoadedDescriptor } from './descriptor.ts';
 export { loadDescriptorFile, parseDescriptorSource } from './descriptor.ts';
 export { schemas } from './schemas.ts';
 export type { LoadedText } from './load.ts';
-export { MAX_SOURCE_BYTES, nameFromBytes, POLICY_EXTENSIONS, readSourceFile } from './load.ts';
+export { MAX_SOURCE_BYTES, nameFromBytes, readSourceFile } from './load.ts';
 export { didYouMean, editDistance } from './did-you-mean.ts';
+export { parseTree } from './parse.ts';
 
 // positions (shared by every front end)
 export type { SourceEntry } from './positions.ts';
@@ -35,3 +36,10 @@ export type { VerdictParseResult } from './dsl/index.ts';
 export { MAX_NESTING as DSL_MAX_NESTING, MAX_SOURCE_LENGTH as DSL_MAX_SOURCE_LENGTH, parseVerdictSource } from './dsl/index.ts';
 export type { FormatResult, PrintVerdictOptions, SourceComment } from './print/index.ts';
 export { conversionLosses, formatPolicySource, formatVerdictSource, printVerdict, printYaml } from './print/index.ts';
+
+// finding files: the folder walker, globs and ignore files shared by lint, test and fmt
+export type { FindFilesOptions, FoundFile, FoundFiles, SkippedPath } from './files/walk.ts';
+export { DEFAULT_SKIPPED_FOLDERS, displayPath, findFiles } from './files/walk.ts';
+export type { GlobOptions, GlobResult, PathGlob } from './files/glob.ts';
+export { compileGlob, isGlob } from './files/glob.ts';
+export { carriesVerdictSchema, CONFIG_FILE_NAMES, hasPolicyName, POLICY_EXTENSIONS } from './files/policy-files.ts';

@@ -8,6 +8,7 @@ import type { Diagnostic } from '@verdict/engine';
 import { LineIndex, spanOf } from './positions.ts';
 import type { CompileState, Syntax } from './types.ts';
 import { checkJsonSyntax } from './json-syntax.ts';
+import type { POLICY_EXTENSIONS } from './files/policy-files.ts';
 
 export const MAX_SOURCE_BYTES = 10 * 1024 * 1024;
 
@@ -230,8 +231,7 @@ export function firstInvalidUtf8(b: Uint8Array): number {
   return n;
 }
 
-/** The extensions of policy files, by syntax: the one list every command's file discovery reads. */
-export const POLICY_EXTENSIONS = ['.yaml', '.yml', '.json', '.verdict'] as const;
+/** The syntax each policy-file extension means. */
 const SYNTAX_OF_EXTENSION: Readonly<Record<(typeof POLICY_EXTENSIONS)[number], Syntax>> = {
   '.yaml': 'yaml',
   '.yml': 'yaml',

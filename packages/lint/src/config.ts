@@ -16,16 +16,16 @@
  * ```
  */
 import { existsSync } from 'node:fs';
-import { editDistance, readSourceFile } from '@verdict/compiler';
+import { compileGlob, CONFIG_FILE_NAMES, editDistance, LineIndex, parseTree, readSourceFile } from '@verdict/compiler';
 import { printable } from '@verdict/engine';
 import { join } from 'node:path';
-import { isMap, isScalar, LineCounter, parseDocument } from 'yaml';
+import { isMap, isScalar, isSeq, LineCounter, parseDocument } from 'yaml';
 import { HOOK_AGENTS } from '@verdict/engine';
 import type { Diagnostic, HookAgent, Span } from '@verdict/engine';
 import { CATEGORIES, SEVERITY_LEVELS } from './types.ts';
 import type { Category, LintConfig, RuleSetting, SeverityLevel } from './types.ts';
 
-export const CONFIG_FILE_NAMES = ['verdict.config.yaml', 'verdict.config.yml'] as const;
+export { CONFIG_FILE_NAMES };
 
 export interface LoadedConfig {
   config: LintConfig;
@@ -45,9 +45,13 @@ export function findConfigFile(cwd: string): string | undefined {
   return undefined;
 }
 
-export function loadLintConfig(path: string, knownRuleIds: readonly string[] = []): LoadedConfig {
+/**
+ * Reads and checks the configuration at `path`; diagnostics name it `shownAs` (the path as the
+ * user would write it, relative to the working directory), `config.file` stays `path`.
+ */
+export function loadLintConfig(path: string, knownRuleIds: readonly string[] = [], shownAs: string = path): LoadedConfig {
   // The one bounded, strict reader every command uses (regular files only, size cap, UTF-8).
-  const read = readSourceFile(path);
+  const read = readSourceFile(shownAs, path);
   if (read.text === undefined) {
     const first = read.diagnostics[0];
     const reason = first?.code === 'load/not-found' ? 'it does not exist' : (first?.message ?? 'it cannot be read');
@@ -57,15 +61,16 @@ export function loadLintConfig(path: string, knownRuleIds: readonly string[] = [
         {
           code: 'lint/config-invalid',
           severity: 'error',
-          message: `cannot read the configuration \`${printable(path)}\`: ${reason}`,
+          message: `cannot read the configuration \`${printable(shownAs)}\`: ${reason}`,
           ...(first?.help !== undefined ? { help: first.help } : {}),
           ...(first?.span !== undefined && first.code !== 'load/not-found' ? { span: first.span } : {}),
         },
       ],
     };
   }
-  const text = read.text;
-  return parseLintConfig(text, path, knownRuleIds);
+  const loaded = parseLintConfig(read.text, shownAs, knownRuleIds);
+  loaded.config.file = path;
+  return loaded;
 }
 
 export function parseLintConfig(text: string, file: string, knownRuleIds: readonly string[] = []): LoadedConfig {
@@ -97,6 +102,11 @@ export function parseLintConfig(text: string, file: string, knownRuleIds: readon
     });
   }
   if (doc.errors.length > 0) return { config, diagnostics };
+  // The checks every policy file gets from the compiler's reader (repeated keys, alias bombs,
+  // nesting depth, several documents), with the same codes and spans.
+  const before = diagnostics.length;
+  parseTree(file, text, new LineIndex(text), 'yaml', diagnostics);
+  if (diagnostics.length > before) return { config, diagnostics };
   const root = doc.contents;
   if (root === null || (isScalar(root) && (root.value === null || root.value === ''))) return { config, diagnostics };
   if (!isMap(root)) {
@@ -121,8 +131,17 @@ export function parseLintConfig(text: string, file: string, knownRuleIds: readon
       case 'include':
       case 'ignore': {
         const list = typeof js === 'string' ? [js] : js;
-        if (Array.isArray(list) && list.every((g): g is string => typeof g === 'string')) config[key] = list;
-        else problem('lint/config-invalid', 'error', `\`${key}\` must be a list of globs`, value ?? pair.key);
+        if (!Array.isArray(list) || !list.every((g): g is string => typeof g === 'string')) {
+          problem('lint/config-invalid', 'error', `\`${key}\` must be a list of globs`, value ?? pair.key);
+          break;
+        }
+        // Each glob is checked here, where its line is known: a bad one is a located error and is left out.
+        const nodes = isSeq(value) ? value.items : [value];
+        config[key] = list.filter((g, i) => {
+          const c = compileGlob(g, { gitignore: true });
+          if (!c.ok) problem('lint/config-invalid', 'error', `invalid glob \`${printable(g)}\` in \`${key}\`: ${c.error}`, nodes[i] ?? value, GLOB_HELP);
+          return c.ok;
+        });
         break;
       }
       case 'categories': {
@@ -170,6 +189,9 @@ export function parseLintConfig(text: string, file: string, knownRuleIds: readon
   }
   return { config, diagnostics };
 }
+
+const GLOB_HELP =
+  'globs are read as `.gitignore` lines: `*`, `?`, `**`, `[…]` and `{a,b}`, `\\` escapes the next character; a glob with no `/` names a file or folder at any depth';
 
 function isSeverity(v: unknown): v is SeverityLevel {
   return typeof v === 'string' && (SEVERITY_LEVELS as readonly string[]).includes(v);

@@ -230,10 +230,10 @@ function hasOverlongPattern(ir: PolicyFileIR): boolean {
 }
 
 function fromCompilerDiagnostic(d: Diagnostic, config: LintConfig | undefined, source: SourceInfo): LintMessage | undefined {
-  const setting = config?.rules[d.code]?.severity;
-  // A category setting may quiet the compiler's warnings and notes, never its errors.
-  const category = d.severity === 'error' ? undefined : config?.categories.compiler;
-  const severity = setting ?? category ?? d.severity;
+  // The compiler's errors (`yaml/syntax`, `schema/*`, `load/*`, `regex/invalid`, …) mean the file
+  // cannot load: neither a rule setting nor a category quiets or lowers them. A setting or the
+  // `compiler` category may change the compiler's warnings and notes only.
+  const severity = d.severity === 'error' ? 'error' : (config?.rules[d.code]?.severity ?? config?.categories.compiler ?? d.severity);
   if (severity === 'off') return undefined;
   return {
     ruleId: d.code,

@@ -39,8 +39,9 @@ export function findSuppressions(source: SourceInfo): Suppression[] {
   return out;
 }
 
-/** Findings that can never be silenced: the linter's own failures. */
+/** Findings that can never be silenced: the linter's own failures, and the compiler's errors (the file cannot load). */
 const UNSUPPRESSIBLE = new Set(['lint/internal-error', 'lint/unused-suppression']);
+const unsuppressible = (m: LintMessage): boolean => UNSUPPRESSIBLE.has(m.ruleId) || (m.source === 'compiler' && m.severity === 'error');
 
 /** Splits findings into kept and suppressed, marking which suppressions were used. */
 export function applySuppressions(
@@ -52,7 +53,7 @@ export function applySuppressions(
   for (const msg of messages) {
     const line = msg.span?.start.line;
     let hit = false;
-    if (line !== undefined && !UNSUPPRESSIBLE.has(msg.ruleId)) {
+    if (line !== undefined && !unsuppressible(msg)) {
       for (const s of suppressions) {
         if (s.line !== line) continue;
         if (s.rules.length === 0) {

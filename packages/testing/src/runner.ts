@@ -6,9 +6,9 @@
  * `NAME.yaml` (`.yml`, `.json`, `.verdict`, looked for in that order) holds only `tests:`; its cases
  * run against that policy. A case file with an approver block of its own is a load error.
  */
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { compileFile, POLICY_EXTENSIONS } from '@verdict/compiler';
+import { compileFile, findFiles, POLICY_EXTENSIONS } from '@verdict/compiler';
 import type { ApproverIR, Diagnostic, Explanation, RuleIR, RuleList, Span, TestCaseIR } from '@verdict/engine';
 import { hasErrors, inlineTestMismatches, normalizeApproverMode, rulesOf } from '@verdict/engine';
 import { decide, loadPolicy, type PolicyUnderTest } from './policy.ts';
@@ -42,17 +42,33 @@ export interface TestTarget {
   caseFiles: string[];
 }
 
-/** `NAME.test.*` file names are case files; other policy-looking files are policies. Folders are walked (no dot folders, no node_modules). */
-export function discover(paths: readonly string[]): { targets: TestTarget[]; missing: Diagnostic[] } {
+export interface DiscoverOptions {
+  /** Folder the paths are relative to; default `process.cwd()`. */
+  cwd?: string;
+  /** `.gitignore`-style lines relative to `cwd` that leave files out (`--ignore-pattern`). */
+  ignorePatterns?: readonly string[];
+}
+
+/**
+ * `NAME.test.*` file names are case files; other policy-looking files are policies. Paths are files,
+ * folders or globs, found by the walker every command shares (`findFiles`: `.gitignore` files and
+ * ignore patterns are honoured; dot folders and node_modules are not entered).
+ */
+export function discover(paths: readonly string[], options: DiscoverOptions = {}): { targets: TestTarget[]; missing: Diagnostic[] } {
   const targets = new Map<string, TestTarget>();
-  const missing: Diagnostic[] = [];
   const addPolicy = (file: string, inline: boolean, caseFiles: string[]) => {
     const t = targets.get(file) ?? { policyFile: file, inline: false, caseFiles: [] };
     t.inline ||= inline;
     for (const c of caseFiles) if (!t.caseFiles.includes(c)) t.caseFiles.push(c);
     targets.set(file, t);
   };
-  const visitFile = (file: string, named: boolean) => {
+  const found = findFiles(paths, {
+    ...(options.cwd !== undefined ? { cwd: options.cwd } : {}),
+    extensions: POLICY_EXTENSIONS,
+    ...(options.ignorePatterns !== undefined ? { ignorePatterns: options.ignorePatterns } : {}),
+  });
+  const missing: Diagnostic[] = [...found.diagnostics];
+  for (const { display: file } of found.files) {
     if (isCaseFile(file)) {
       const policy = policyForCaseFile(file);
       if (policy) addPolicy(policy, false, [file]);
@@ -64,23 +80,9 @@ export function discover(paths: readonly string[]): { targets: TestTarget[]; mis
           help: `a case file \`NAME.test.yaml\` runs against \`NAME.yaml\`, \`NAME.yml\`, \`NAME.json\` or \`NAME.verdict\` in the same folder`,
           span: { file, start: { offset: 0, line: 1, column: 1 }, end: { offset: 0, line: 1, column: 1 } },
         });
-    } else if (named || POLICY_EXTENSIONS.some((e) => file.endsWith(e))) {
+    } else {
       addPolicy(file, true, caseFilesFor(file));
     }
-  };
-  const walk = (dir: string) => {
-    for (const name of readdirSync(dir).sort()) {
-      if (name.startsWith('.') || name === 'node_modules') continue;
-      const full = join(dir, name);
-      if (statSync(full).isDirectory()) walk(full);
-      else visitFile(full, false);
-    }
-  };
-  for (const p of paths) {
-    if (!existsSync(p)) {
-      missing.push({ code: 'test/not-found', severity: 'error', message: `no such file or folder \`${p}\`` });
-    } else if (statSync(p).isDirectory()) walk(p);
-    else visitFile(p, true);
   }
   return { targets: [...targets.values()], missing };
 }

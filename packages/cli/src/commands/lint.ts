@@ -7,12 +7,16 @@ import { VERSION } from '../version.ts';
 
 const FORMATS = Object.keys(formatters) as FormatterName[];
 
-const USAGE = `usage: verdict lint [paths…] [-f FORMAT] [-o FILE] [--max-warnings N] [--driver NAME|FILE] [--hook-agent A] [--config FILE] [--no-config-lookup] [--quiet] [--debug]
+const USAGE = `usage: verdict lint [paths… | globs…] [-f FORMAT] [-o FILE] [--max-warnings N] [--driver NAME|FILE] [--hook-agent A] [--config FILE] [--no-config-lookup] [--ignore-pattern P]… [--quiet] [--debug]
 
 Lints policy files (YAML, JSON and .verdict). In a folder, a file is a policy when its name says so
 (*.verdict, *.policy.yaml|yml|json, verdict.yaml|yml|json), when the configuration's \`include\`
 names it, or when it names a Verdict schema (\`# yaml-language-server: $schema=…\` or a \`$schema\`
-key); other files are skipped (--debug says why). A file named as an argument is always linted.
+key); other files are skipped (--debug says why). A file named as an argument is always linted, and
+so is every .yaml, .yml, .json or .verdict file a glob matches (\`verdict lint 'policies/**/*.yaml'\`:
+quote it so the shell leaves it to Verdict); a glob that matches nothing fails the run (exit 2).
+Folders and globs honour .gitignore files as git does (nested ones too) and never enter dot
+folders, node_modules, dist or coverage.
 Checks:
 invalid values, regexes that cannot compile or never match, rules a model can walk around,
 Policies the chosen driver cannot honour. Rule docs: packages/lint/docs/rules/.
@@ -28,8 +32,11 @@ options:
                        default: the nearest verdict.config.yaml from each file's folder up to the
                        repository root (a folder with .git), its globs relative to its own folder
   --no-config-lookup   use no configuration file unless --config names one
+  --ignore-pattern P   leave out the files and folders P names, a .gitignore line relative to the
+                       working directory (\`generated/\`, \`**/*.tmp.yaml\`, \`!keep.yaml\`); repeatable;
+                       applies to files named as arguments too
   --quiet              report errors only
-  --debug              list the files that folders held and were not linted, and why
+  --debug              list the files and folders that were not linted, and why
   -h, --help           show this help
 
 exit: 0 clean, 1 errors (or warnings above --max-warnings), 2 usage error or a run that failed`;
@@ -47,6 +54,7 @@ export const lintCommand: Command = {
       'hook-agent': { type: 'string' },
       config: { type: 'string', short: 'c' },
       'no-config-lookup': { type: 'boolean' },
+      'ignore-pattern': { type: 'string', multiple: true },
       quiet: { type: 'boolean', short: 'q' },
       debug: { type: 'boolean' },
     });
@@ -69,8 +77,9 @@ export const lintCommand: Command = {
       ...(hookAgent !== undefined ? { hookAgent: hookAgent as HookAgent } : {}),
       ...(values.config !== undefined ? { configPath: values.config } : {}),
       ...(values['no-config-lookup'] === true ? { noConfigLookup: true } : {}),
+      ...(values['ignore-pattern'] !== undefined ? { ignorePatterns: values['ignore-pattern'] } : {}),
     });
-    if (values.debug) for (const s of run.skipped ?? []) write(io.stderr, `verdict lint: skipped \`${s.file}\`: ${s.reason}`);
+    if (values.debug === true || io.debug === true) for (const s of run.skipped ?? []) write(io.stderr, `verdict lint: skipped \`${s.file}\`: ${s.reason}`);
     io.stderr.write(renderDiagnostics(run.diagnostics));
     const results = values.quiet
       ? run.results.map((r) => {

@@ -5,12 +5,14 @@ import { type Command, type CommandIo, parse, UsageError, write } from '../args.
 import { writeReportFile } from '../output.ts';
 import { renderDiagnostics } from '../render.ts';
 
-const USAGE = `usage: verdict test [paths…] [--coverage] [--min-coverage N] [-f stylish|json|junit] [-o FILE] [--pass-with-no-tests]
+const USAGE = `usage: verdict test [paths… | globs…] [--coverage] [--min-coverage N] [-f stylish|json|junit] [-o FILE] [--ignore-pattern P]… [--pass-with-no-tests]
 
 Runs the inline tests of policy files (\`tests:\` in YAML and JSON, \`test\` blocks in .verdict) and the
 cases of case files: NAME.test.yaml (.yml, .json, .verdict) holds only \`tests:\`, which run against
-the policy NAME.yaml (.yml, .json, .verdict) in the same folder. Folders are searched recursively;
-no path means the current folder.
+the policy NAME.yaml (.yml, .json, .verdict) in the same folder. Folders are searched recursively
+for .yaml, .yml, .json and .verdict files, as \`verdict lint\` walks them (.gitignore files honoured,
+no dot folders, node_modules, dist or coverage); a glob (\`'policies/**/*.yaml'\`, quoted) takes the
+files it matches and fails the run when it matches none; no path means the current folder.
 
 A test gives the tool, the input (a string is the raw JSON text; any other value its JSON text),
 the expected decision, and optionally the expected reason and the expected deciding rule
@@ -23,6 +25,8 @@ options:
   --min-coverage N     fail when fewer than N percent of the rules decide a test (implies --coverage)
   -f, --format FORMAT  stylish (default), json or junit
   -o, --output FILE    write the report to FILE instead of standard output (folders are made)
+  --ignore-pattern P   leave out the files and folders P names (a .gitignore line relative to the
+                       working directory); repeatable
   --pass-with-no-tests exit 0 when no test is found
   -h, --help           show this help
 
@@ -209,6 +213,7 @@ export const testCommand: Command = {
       format: { type: 'string', short: 'f' },
       output: { type: 'string', short: 'o' },
       'pass-with-no-tests': { type: 'boolean' },
+      'ignore-pattern': { type: 'string', multiple: true },
     });
     if (values.help) return write(io.stdout, USAGE), 0;
     const format = (values.format ?? 'stylish') as Format;
@@ -223,7 +228,7 @@ export const testCommand: Command = {
     }
     const withCoverage = values.coverage === true || minCoverage !== undefined;
 
-    const { targets, missing } = discover(positionals.length ? positionals : ['.']);
+    const { targets, missing } = discover(positionals.length ? positionals : ['.'], values['ignore-pattern'] !== undefined ? { ignorePatterns: values['ignore-pattern'] } : {});
     const runs = targets.map(runTarget);
     const diagnostics = [...missing, ...runs.flatMap((r) => r.diagnostics)];
     const diagText = renderDiagnostics(diagnostics);
