@@ -104,6 +104,14 @@ describe('installed from the tarballs', () => {
     expect(r.stdout).toBe('deny\nallow\n');
   });
 
+  it('resolves the published JSON Schemas through @verdict/compiler/schemas/NAME.schema.json and validates with them offline', () => {
+    const r = ok(run(process.execPath, ['schemas.mjs'], { cwd: project }), 'node schemas.mjs');
+    const out = JSON.parse(r.stdout) as { paths: string[]; policy: boolean; typo: boolean };
+    const installed = join(project, 'node_modules', '@verdict', 'compiler', 'dist', 'schemas');
+    expect(out.paths).toEqual(['approver', 'descriptor', 'policy', 'policy-file', 'tests'].map((n) => join(installed, `${n}.schema.json`)));
+    expect(out).toMatchObject({ policy: true, typo: false });
+  });
+
   it('runs a vitest property test that uses @verdict/testing', () => {
     const r = ok(run(join(project, 'node_modules', '.bin', 'vitest'), ['run', 'rules.test.ts'], { cwd: project, env: { ...process.env, CI: 'true', NO_COLOR: '1' } }), 'vitest run');
     expect(r.stdout.replace(/\x1b\[[0-9;]*m/g, '')).toMatch(/Tests\s+3 passed \(3\)/);

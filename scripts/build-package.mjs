@@ -5,7 +5,9 @@
 // - `tsconfig.build.json` present (the libraries): tsc emits ESM, .d.ts, declaration maps and
 //   source maps for the files reachable from the entry points the config lists, so a new source
 //   file is built as soon as something imports it, and test helpers never are;
-// - `bundle.config.mjs` present (the CLI): rolldown bundles it (see that file).
+// - `bundle.config.mjs` present (the CLI): rolldown bundles it (see that file);
+// - `after-build.mjs` present: its default export runs last, with the package folder (the compiler
+//   writes its published JSON Schemas into dist/schemas/ there).
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -25,4 +27,8 @@ if (existsSync(join(dir, 'tsconfig.build.json'))) {
 if (existsSync(join(dir, 'bundle.config.mjs'))) {
   const { default: build } = await import(pathToFileURL(join(dir, 'bundle.config.mjs')).href);
   await build();
+}
+if (existsSync(join(dir, 'after-build.mjs'))) {
+  const { default: afterBuild } = await import(pathToFileURL(join(dir, 'after-build.mjs')).href);
+  await afterBuild(dir);
 }

@@ -17,12 +17,15 @@
 //   tarball has LICENSE and README.md;
 // - publint reports no error or warning, and @arethetypeswrong/cli no problem except
 //   `cjs-resolves-to-esm`: `require()` of these ESM packages is supported on every Node the
-//   packages declare (>= 20.19) and by TypeScript's `nodenext`, as the consumer test shows.
+//   packages declare (>= 20.19) and by TypeScript's `nodenext`, as the consumer test shows;
+// - a pattern export (`./schemas/*.schema.json`) matches files in the tarball, and every published
+//   JSON Schema resolves through the compiler's exports as `@verdict/compiler/schemas/NAME.schema.json`
+//   to a file equal to the schema `verdict schema NAME` prints.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 export const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
 const SOURCE_CONDITION = 'verdict-source';
@@ -67,6 +70,37 @@ function exportTargets(value, conditions = []) {
   if (value === null || typeof value !== 'object') return [];
   if (Array.isArray(value)) return value.flatMap((v) => exportTargets(v, conditions));
   return Object.entries(value).flatMap(([k, v]) => exportTargets(v, [...conditions, k]));
+}
+
+/**
+ * The file a subpath (`./schemas/policy.schema.json`) resolves to through `exports`, as Node
+ * resolves it: an exact key first, then the pattern key (one `*`) with the longest prefix.
+ */
+export function resolveExport(exports, subpath, conditions = ['import', 'default']) {
+  const pick = (target) => {
+    if (typeof target === 'string' || target === null) return target;
+    if (Array.isArray(target)) return target.map(pick).find((t) => t != null) ?? null;
+    for (const [k, v] of Object.entries(target)) if (conditions.includes(k)) return pick(v);
+    return null;
+  };
+  if (Object.hasOwn(exports, subpath)) return pick(exports[subpath]);
+  const patterns = Object.keys(exports)
+    .filter((k) => k.includes('*'))
+    .sort((a, b) => b.indexOf('*') - a.indexOf('*'));
+  for (const key of patterns) {
+    const [prefix, suffix] = key.split('*');
+    if (subpath.startsWith(prefix) && subpath.endsWith(suffix) && subpath.length >= key.length - 1) {
+      const target = pick(exports[key]);
+      return target === null ? null : target.replaceAll('*', subpath.slice(prefix.length, subpath.length - suffix.length));
+    }
+  }
+  return null;
+}
+
+/** The published JSON Schemas, by name, from the built compiler (what the tarball must export). */
+async function publishedSchemas() {
+  const { schemas } = await import(pathToFileURL(join(ROOT, 'packages', 'compiler', 'dist', 'index.js')).href);
+  return schemas;
 }
 
 /** Problems with package.json alone (no tarball needed): used by the tests too. */
@@ -115,7 +149,21 @@ export async function tarballProblems({ name, tarball }) {
       }
     }
     for (const { conditions, target } of exportTargets(pkg.exports ?? {})) {
-      if (!existsSync(join(root, target))) problems.push(`exports ${conditions.join(' → ')} → \`${target}\` is not in the tarball`);
+      if (target.includes('*')) {
+        const [prefix, suffix] = target.replace(/^\.\//, '').split('*');
+        if (!files.some((f) => f.startsWith(prefix) && f.endsWith(suffix))) problems.push(`exports ${conditions.join(' → ')} → \`${target}\` matches no file in the tarball`);
+      } else if (!existsSync(join(root, target))) {
+        problems.push(`exports ${conditions.join(' → ')} → \`${target}\` is not in the tarball`);
+      }
+    }
+    if (pkg.name === '@verdict/compiler') {
+      for (const [schema, expected] of Object.entries(await publishedSchemas())) {
+        const subpath = `./schemas/${schema}.schema.json`;
+        const target = resolveExport(pkg.exports ?? {}, subpath);
+        if (target === null) problems.push(`\`${pkg.name}/${subpath.slice(2)}\` is not exported`);
+        else if (!existsSync(join(root, target))) problems.push(`\`${pkg.name}/${subpath.slice(2)}\` resolves to \`${target}\`, which is not in the tarball`);
+        else if (readFileSync(join(root, target), 'utf8') !== `${JSON.stringify(expected, null, 2)}\n`) problems.push(`\`${target}\` differs from \`verdict schema ${schema}\`: rebuild`);
+      }
     }
     for (const target of Object.values(pkg.bin ?? {})) {
       if (!existsSync(join(root, target))) problems.push(`bin → \`${target}\` is not in the tarball`);

@@ -17,6 +17,17 @@ export function suggestName(word: string, names: readonly string[], prefix = '')
   return s === undefined ? undefined : `did you mean \`${prefix}${s}\`?`;
 }
 
+/** `-` in place of a file: standard input, for every command that takes a policy file. */
+export const STDIN_ARG = '-';
+/**
+ * Why `--policy -` cannot work for a command whose standard input carries something else (`eval`'s
+ * requests, `hook`'s payload).
+ */
+export function policyFromStdinRefused(command: string, carries: string): string {
+  return `\`verdict ${command} --policy -\` cannot read the policy from standard input: standard input carries ${carries}`;
+}
+export const POLICY_FROM_STDIN_HELP = 'save the policy to a file and pass its path to `--policy`';
+
 export interface CommandIo {
   stdin: NodeJS.ReadableStream;
   stdout: NodeJS.WritableStream;
@@ -26,6 +37,8 @@ export interface CommandIo {
   isTTY: boolean;
   /** `--debug` was given (anywhere on the command line): stack traces, and what lint and fmt skipped and why. */
   debug?: boolean;
+  /** The environment (`NO_COLOR`, `FORCE_COLOR`); default `process.env`. */
+  env?: NodeJS.ProcessEnv;
 }
 
 export interface Command {

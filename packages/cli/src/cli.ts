@@ -38,6 +38,8 @@ function overview(): string {
     '',
     'Run `verdict <command> --help` for the options of a command.',
     'global options: --debug (print stack traces of internal errors), -h/--help, -v/--version',
+    'A policy FILE of `-` is read from standard input (`--stdin-filename NAME` names it); not for eval',
+    'and hook, whose standard input carries the calls.',
     '',
   ].join('\n');
 }

@@ -4,8 +4,8 @@
  * is left to read the rest. Any other write error (a full disk: ENOSPC, EIO) is one line on stderr
  * and exit 2, never an unhandled `'error'` event with a stack trace.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { chmodSync, mkdirSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
 
 /** How the run ends once stdout fails: `process.exit` in the `verdict` command, a spy in tests. */
 export type Exit = (code: number) => void;
@@ -51,5 +51,23 @@ export function writeReportFile(path: string, text: string): string | undefined 
     return undefined;
   } catch (err) {
     return `cannot write the report to \`${path}\`: ${describeWriteError(err)}`;
+  }
+}
+
+/**
+ * Writes `text` over `file` through a temporary file in the same folder and a rename, so the file is
+ * never left half written; a symbolic link is followed (the link stays a link), and the file's mode
+ * is kept.
+ */
+export function replaceFile(file: string, text: string): void {
+  const target = realpathSync(file);
+  const temp = join(dirname(target), `.${basename(target)}.verdict-${process.pid}`);
+  try {
+    writeFileSync(temp, text, { flag: 'wx' });
+    chmodSync(temp, statSync(target).mode & 0o7777);
+    renameSync(temp, target);
+  } catch (e) {
+    rmSync(temp, { force: true });
+    throw e;
   }
 }

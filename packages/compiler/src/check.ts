@@ -13,7 +13,7 @@ import {
   validatePolicy,
 } from '@verdict/engine';
 import type { Diagnostic, DriverDescriptor, Policy, PolicyFileKey } from '@verdict/engine';
-import { compileFile } from './pipeline.ts';
+import { compileFile, compileSource } from './pipeline.ts';
 
 /** Compiler codes that describe a policy the SDK would reject rather than a file that cannot be read. */
 const VALIDATION_CODES = new Set(['policy/invalid-value']);
@@ -48,11 +48,14 @@ export type PolicyCheck =
 export interface CheckOptions {
   /** A built-in driver, a descriptor file, or `all`; default: the file's `driver:`. */
   driver?: string;
+  /** The policy's text (read from standard input), when `file` only names it. */
+  source?: string;
 }
 
 export function checkPolicyFile(file: string, options: CheckOptions = {}): PolicyCheck {
   const all = options.driver === 'all';
-  const result = compileFile(file, { stopAfter: 'resolve', ...(options.driver && !all ? { driver: options.driver } : {}) });
+  const compileOptions = { stopAfter: 'resolve' as const, ...(options.driver && !all ? { driver: options.driver } : {}) };
+  const result = options.source !== undefined ? compileSource(options.source, file, compileOptions) : compileFile(file, compileOptions);
   const fatal = result.diagnostics.filter((d) => d.severity === 'error' && !VALIDATION_CODES.has(d.code));
   if (fatal.length > 0 || !result.ir) return { status: 'unloadable', diagnostics: result.diagnostics };
   // The SDK stops at its first failure (B5): of the out-of-domain values, only the one it reports

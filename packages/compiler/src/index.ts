@@ -12,9 +12,9 @@ export type { CheckOptions, DriverCheck, PolicyCheck } from './check.ts';
 export { checkPolicyFile } from './check.ts';
 export type { LoadedDescriptor } from './descriptor.ts';
 export { loadDescriptorFile, parseDescriptorSource } from './descriptor.ts';
-export { schemas } from './schemas.ts';
+export { schemas, writeSchemaFiles } from './schemas.ts';
 export type { LoadedText } from './load.ts';
-export { MAX_SOURCE_BYTES, nameFromBytes, readSourceFile } from './load.ts';
+export { checkText, MAX_SOURCE_BYTES, nameFromBytes, readSourceFile, readSourceStream } from './load.ts';
 export { didYouMean, editDistance } from './did-you-mean.ts';
 export { parseTree } from './parse.ts';
 
@@ -35,7 +35,8 @@ export {
 export type { VerdictParseResult } from './dsl/index.ts';
 export { MAX_NESTING as DSL_MAX_NESTING, MAX_SOURCE_LENGTH as DSL_MAX_SOURCE_LENGTH, parseVerdictSource } from './dsl/index.ts';
 export type { FormatResult, PrintVerdictOptions, SourceComment } from './print/index.ts';
-export { conversionLosses, formatPolicySource, formatVerdictSource, printVerdict, printYaml } from './print/index.ts';
+export { applySourceEdits, conversionLosses, formatPolicySource, formatVerdictSource, patternEdit, printVerdict, printYaml, SourceEditor } from './print/index.ts';
+export type { EditResult, SourceEdit } from './print/index.ts';
 
 // finding files: the folder walker, globs and ignore files shared by lint, test and fmt
 export type { FindFilesOptions, FoundFile, FoundFiles, SkippedPath } from './files/walk.ts';

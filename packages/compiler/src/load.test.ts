@@ -1,10 +1,11 @@
+import { Readable } from 'node:stream';
 import { mkdtempSync, openSync, closeSync, ftruncateSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { compileFile, compileSource, parseDescriptorSource } from './index.ts';
-import { detectSyntax, firstInvalidUtf8, MAX_SOURCE_BYTES, MAX_SOURCE_VALUES, nameFromBytes, readSourceFile } from './load.ts';
+import { detectSyntax, firstInvalidUtf8, MAX_SOURCE_BYTES, MAX_SOURCE_VALUES, nameFromBytes, readSourceFile, readSourceStream } from './load.ts';
 import { MAX_FILE_DIAGNOSTICS } from './cap.ts';
 import { NODE_SLACK } from './parse.ts';
 import { spawnSync } from 'node:child_process';
@@ -180,6 +181,44 @@ describe('load: one bounded, strict reader', () => {
     const d = readSourceFile(join(tmp, 'n\ufffd.yaml')).diagnostics[0];
     expect(d?.code).toBe('load/not-found');
     expect(d?.help).toContain('found when its folder is given');
+  });
+});
+
+describe('load: standard input, bounded as a file is', () => {
+  it('reads a stream whole and keeps the BOM for the load stage to strip once, as for a file', async () => {
+    const r = await readSourceStream('<stdin>', Readable.from([Buffer.from('\ufeff\ufeffmode: '), Buffer.from('pattern\n')]));
+    expect(r).toEqual({ text: '\ufeff\ufeffmode: pattern\n', diagnostics: [] });
+    const file = join(tmp, 'bom3.yaml');
+    writeFileSync(file, '\ufeff\ufeffmode: pattern\n');
+    expect(compileSource(r.text!, file, { stopAfter: 'load' }).text).toBe(compileFile(file, { stopAfter: 'load' }).text);
+  });
+  it('stops reading one chunk past 10 MiB and says the input is over the limit', async () => {
+    let pulled = 0;
+    async function* endless(): AsyncGenerator<Buffer> {
+      const chunk = Buffer.alloc(1024 * 1024, 0x61);
+      for (;;) {
+        pulled++;
+        yield chunk;
+      }
+    }
+    const r = await readSourceStream('<stdin>', endless());
+    expect(r.text).toBeUndefined();
+    expect(r.diagnostics.map((d) => [d.code, d.message])).toEqual([['load/too-large', 'file is larger than 10 MiB, over the 10 MiB limit']]);
+    expect(pulled).toBe(MAX_SOURCE_BYTES / (1024 * 1024) + 1);
+  });
+  it('locates the first byte that is not UTF-8, as for a file', async () => {
+    const r = await readSourceStream('<stdin>', Readable.from([Buffer.from([0x61, 0x3a, 0x0a, 0x62, 0xff])]));
+    expect(r.diagnostics.map((d) => [d.code, d.message, d.span?.start.line, d.span?.start.column])).toEqual([
+      ['load/invalid-utf8', 'file is not valid UTF-8: byte 0xff at byte offset 4', 2, 2],
+    ]);
+  });
+  it('turns a stream that fails into a diagnostic, not an exception', async () => {
+    async function* failing(): AsyncGenerator<Buffer> {
+      yield Buffer.from('a');
+      throw Object.assign(new Error('EIO: i/o error, read'), { code: 'EIO' });
+    }
+    const r = await readSourceStream('<stdin>', failing());
+    expect(r.diagnostics.map((d) => [d.code, d.message])).toEqual([['load/unreadable', 'cannot read `<stdin>`: i/o error, read']]);
   });
 });
 

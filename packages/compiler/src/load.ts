@@ -141,8 +141,39 @@ function tooLarge(file: string, size: number): Diagnostic {
   );
 }
 
+/**
+ * Standard input (or any stream of bytes), read as `readSourceFile` reads a file: at most
+ * `MAX_SOURCE_BYTES` (reading stops one chunk past it; the rest is never buffered), strict UTF-8
+ * with the first invalid byte located. `text` is the decoded source with its BOM and NUL bytes
+ * still in it, as `compileSource` takes it (its load stage strips the BOM and refuses NUL, as for a
+ * file). Never throws: a stream that fails is a `load/unreadable` diagnostic.
+ */
+export async function readSourceStream(file: string, stream: AsyncIterable<unknown>): Promise<LoadedText> {
+  const chunks: Buffer[] = [];
+  let total = 0;
+  try {
+    for await (const chunk of stream) {
+      const buf = typeof chunk === 'string' ? Buffer.from(chunk) : Buffer.from(chunk as Uint8Array);
+      chunks.push(buf);
+      total += buf.length;
+      // Leaving the loop ends the stream: nothing past the limit is kept.
+      // The size is not known past that point: the message says only that it is over.
+      if (total > MAX_SOURCE_BYTES) return { diagnostics: [tooLarge(file, MAX_SOURCE_BYTES + 1)] };
+    }
+  } catch (e) {
+    return { diagnostics: [fileDiagnostic(file, 'load/unreadable', `cannot read \`${file}\`: ${errorText(e)}`)] };
+  }
+  return decodeUtf8(file, Buffer.concat(chunks, total));
+}
+
 /** Bytes to text: fatal UTF-8 decoding, with the first bad byte located; BOM stripped; NUL refused. */
 export function decodeSource(file: string, bytes: Uint8Array): LoadedText {
+  const decoded = decodeUtf8(file, bytes);
+  return decoded.text === undefined ? decoded : checkText(file, decoded.text);
+}
+
+/** Bytes to text with the BOM kept: fatal UTF-8 decoding, with the first bad byte located. */
+function decodeUtf8(file: string, bytes: Uint8Array): LoadedText {
   let text: string;
   try {
     // The BOM is kept here and stripped by `checkText`, once, as for text handed over in memory.
@@ -178,7 +209,7 @@ export function decodeSource(file: string, bytes: Uint8Array): LoadedText {
       ],
     };
   }
-  return checkText(file, text);
+  return { text, diagnostics: [] };
 }
 
 /** Text-level checks shared by files and in-memory sources. */

@@ -2,7 +2,7 @@
  * The JSON Schemas (`packages/compiler/schemas/`, also published for editors), their ajv
  * validators, and ajv errors as located diagnostics.
  */
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -86,6 +86,21 @@ export function validationSchemas(files: Record<SchemaName, JsonSchema>): Record
 export const schemas: Readonly<Record<SchemaName, JsonSchema>> = Object.freeze(
   generated.schemas as Record<SchemaName, JsonSchema>,
 );
+
+/**
+ * The published schemas as files: `NAME.schema.json` in `dir` (made when missing), one set whose
+ * `$ref`s name each other by their `$id`s. What `verdict schema --out DIR` writes, and what the
+ * package build writes to `dist/schemas/`, which the package exports as
+ * `@verdict/compiler/schemas/NAME.schema.json`. Returns the paths written; throws what `fs` throws.
+ */
+export function writeSchemaFiles(dir: string): string[] {
+  mkdirSync(dir, { recursive: true });
+  return (Object.keys(schemas) as SchemaName[]).sort().map((name) => {
+    const path = join(dir, `${name}.schema.json`);
+    writeFileSync(path, `${JSON.stringify(schemas[name], null, 2)}\n`);
+    return path;
+  });
+}
 
 type Validator = ValidateFunction;
 interface Validators {

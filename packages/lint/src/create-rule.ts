@@ -3,13 +3,18 @@ import { EXCERPT_CHARS, excerpt } from '@verdict/engine';
 
 /**
  * Defines a rule. The message ids of `meta.messages` type-check every `report` call, so a rule
- * cannot report text that has no template.
+ * cannot report text that has no template. A rule whose findings have one safe rewrite sets
+ * `meta.fixable: 'code'` and reports the rewrite as data, `fix: {range, text}` (built with
+ * `ctx.fixPattern(rule, pattern)`, which writes a pattern in the file's own syntax and quoting); it
+ * never edits a file. `verdict lint --fix` applies the fixes and refuses any that would change more
+ * than rule patterns.
  */
 export function createRule<M extends string>(rule: {
   id: string;
   meta: RuleMeta<M>;
   create(ctx: RuleContext<M>): RuleVisitor | void;
 }): Rule<M> {
+  if (rule.meta.fixable !== undefined && rule.meta.fixable !== 'code') throw new Error(`rule \`${rule.id}\`: \`meta.fixable\` is 'code' or absent`);
   return Object.freeze({ id: rule.id, meta: rule.meta, create: rule.create });
 }
 

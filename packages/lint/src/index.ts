@@ -8,6 +8,7 @@ export type {
   Formatter,
   FormatterContext,
   FormatterName,
+  LintFix,
   LintConfig,
   LintMessage,
   LintRun,
@@ -28,6 +29,8 @@ export { createRule, interpolate, ruleFileName } from './create-rule.ts';
 export { allRules as rules, getRule } from './rules/index.ts';
 export type { LintSourceOptions } from './runner.ts';
 export { lintSource, ruleSeverity } from './runner.ts';
+export type { FixedSource } from './fix.ts';
+export { fixSource, MAX_FIX_PASSES } from './fix.ts';
 export type { LintFilesOptions } from './lint-files.ts';
 export { carriesVerdictSchema, hasPolicyName, lintFiles, POLICY_EXTENSIONS, type SkippedFile } from './lint-files.ts';
 export type { LoadedConfig } from './config.ts';

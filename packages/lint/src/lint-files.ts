@@ -6,17 +6,18 @@
  * `--debug`). A file named on the command line is linted whatever its name. Each file gets the
  * nearest configuration; all are linted with one shared regex cache.
  */
-import { existsSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { carriesVerdictSchema, compileGlob, displayPath, findFiles, hasPolicyName, type PathGlob, POLICY_EXTENSIONS, readSourceFile } from '@verdict/compiler';
-import type { CompileResult, LoadedText } from '@verdict/compiler';
+import type { CompileResult } from '@verdict/compiler';
+import { carriesVerdictSchema, checkText, compileGlob, displayPath, findFiles, hasPolicyName, type LoadedText, type PathGlob, POLICY_EXTENSIONS, readSourceFile } from '@verdict/compiler';
 import { printable } from '@verdict/engine';
 import type { Diagnostic, HookAgent } from '@verdict/engine';
 import { emptyConfig, findConfigFile, loadLintConfig } from './config.ts';
-import { compileForLint, lintSource, unreadableFile } from './runner.ts';
+import { compileForLint, lintSource, type LintSourceOptions, unreadableFile } from './runner.ts';
+import { fixSource } from './fix.ts';
 import { RegexCache } from './support/regex-cache.ts';
 import { allRules } from './rules/index.ts';
-import type { FileResult, LintConfig, LintRun, Rule } from './types.ts';
+import type { FileResult, LintConfig, LintMessage, LintRun, Rule } from './types.ts';
 
 export interface LintFilesOptions {
   /** Driver override: a built-in name or a descriptor path (relative to `cwd`). */
@@ -39,6 +40,18 @@ export interface LintFilesOptions {
   cwd?: string;
   /** The rule catalogue (default: every rule). */
   rules?: readonly Rule[];
+  /**
+   * What the path `-` stands for: standard input as the compiler's `readSourceStream` read it
+   * (the decoded text, or why it cannot be used), linted as if it were the file `name` (shown in
+   * findings, its extension picks the syntax, the configuration is looked up from its folder and
+   * its `ignore` applies, as for a file named as an argument).
+   */
+  stdin?: { name: string; read: LoadedText };
+  /**
+   * Apply the findings' fixes (`--fix`, `--fix-dry-run`): each result then carries the fixed text
+   * as `output` and the findings of that text. Nothing is written.
+   */
+  fix?: boolean | ((m: LintMessage) => boolean);
 }
 
 export { carriesVerdictSchema, hasPolicyName, POLICY_EXTENSIONS };
@@ -57,23 +70,34 @@ export function lintFiles(paths: readonly string[], options: LintFilesOptions = 
     const config = f.config.config;
     return options.driver !== undefined ? resolveDriver(options.driver, cwd) : config.driver !== undefined ? resolveDriver(config.driver, f.config.base) : undefined;
   };
-  // The compiler's reader, as every command reads: regular files only, bounded, strict UTF-8.
-  const readFound = (f: FoundFile): LoadedText => readSourceFile(printable(displayPath(cwd, f.abs)), f.path);
   // A file sniffed for a Verdict `$schema` is read and compiled once: linting reuses both.
   const sniff = (f: FoundFile): boolean => {
-    const read = readFound(f);
+    const shown = printable(displayPath(cwd, f.abs));
+    const read = readSourceFile(shown, f.path);
     f.read = read;
     if (read.text === undefined) return false;
-    if (read.text.includes('$schema')) f.compiled = compileForLint(read.text, printable(displayPath(cwd, f.abs)), driverOf(f));
+    if (read.text.includes('$schema')) f.compiled = compileForLint(read.text, shown, driverOf(f));
     return carriesVerdictSchema(read.text, f.compiled?.schemas);
   };
 
+  // `-`: standard input, linted as the file it is named after (its configuration and `ignore` apply).
+  const given = paths.length > 0 ? paths : ['.'];
+  const fromDisk = options.stdin !== undefined ? given.filter((p) => p !== '-') : given;
+  if (options.stdin !== undefined && fromDisk.length < given.length) {
+    const abs = resolve(cwd, options.stdin.name);
+    const c = configs.forFile(abs);
+    const ignoredBy = c.ignoredBy(abs);
+    if (ignoredBy === undefined) files.push({ abs, path: abs, config: c, stdin: options.stdin.read });
+    else skip(abs, ignoredBy);
+  }
   // The walker every command shares: folders, globs, `.gitignore` and `--ignore-pattern`.
-  const found = findFiles(paths.length > 0 ? paths : ['.'], {
-    cwd,
-    extensions: POLICY_EXTENSIONS,
-    ...(options.ignorePatterns !== undefined ? { ignorePatterns: options.ignorePatterns } : {}),
-  });
+  const found = fromDisk.length > 0
+    ? findFiles(fromDisk, {
+        cwd,
+        extensions: POLICY_EXTENSIONS,
+        ...(options.ignorePatterns !== undefined ? { ignorePatterns: options.ignorePatterns } : {}),
+      })
+    : { files: [], skipped: [], diagnostics: [] };
   diagnostics.push(...found.diagnostics);
   for (const s of found.skipped) skipped.push({ file: s.display, reason: s.reason });
   for (const f of found.files) {
@@ -108,22 +132,23 @@ export function lintFiles(paths: readonly string[], options: LintFilesOptions = 
   for (const f of files) {
     const config = f.config.config;
     const driver = driverOf(f);
+    // The compiler's reader, as every command reads: regular files only, bounded, strict UTF-8.
     const shown = printable(displayPath(cwd, f.abs));
-    const read = f.read ?? readFound(f);
+    const read = f.read ?? (f.stdin === undefined ? readSourceFile(shown, f.path) : f.stdin.text !== undefined ? checkText(shown, f.stdin.text) : f.stdin);
     if (read.text === undefined) {
       results.push(unreadableFile(shown, read.diagnostics, { config, rules }));
       continue;
     }
-    results.push(
-      lintSource(read.text, shown, {
-        config,
-        rules,
-        regexes,
-        ...(driver !== undefined ? { driver } : {}),
-        ...(options.hookAgent !== undefined ? { hookAgent: options.hookAgent } : {}),
-        ...(f.compiled !== undefined ? { compiled: f.compiled } : {}),
-      }),
-    );
+    const lintOptions = {
+      config,
+      rules,
+      regexes,
+      ...(driver !== undefined ? { driver } : {}),
+      ...(options.hookAgent !== undefined ? { hookAgent: options.hookAgent } : {}),
+      ...(f.compiled !== undefined ? { compiled: f.compiled } : {}),
+    };
+    const fix = options.fix;
+    results.push(fix === undefined || fix === false ? lintSource(read.text, shown, lintOptions) : fixedResult(read.text, shown, f.path, f.stdin === undefined, lintOptions, fix === true ? () => true : fix));
   }
   results.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
   const configErrors = diagnostics.filter((d) => d.severity === 'error').length;
@@ -137,6 +162,32 @@ export function lintFiles(paths: readonly string[], options: LintFilesOptions = 
     rules,
     cwd,
   };
+}
+
+/** The findings of the fixed text, with the text to write (a file whose name is not UTF-8 is not fixed). */
+function fixedResult(text: string, shown: string, path: string | Uint8Array, onDisk: boolean, options: LintSourceOptions, accept: (m: LintMessage) => boolean): FileResult {
+  if (typeof path !== 'string') return lintSource(text, shown, options);
+  const fixed = fixSource(text, shown, options, accept);
+  // The reader strips a byte order mark; the file keeps its own.
+  const output = fixed.output !== undefined && onDisk && startsWithBom(path) && !fixed.output.startsWith('\ufeff') ? `\ufeff${fixed.output}` : fixed.output;
+  return {
+    ...fixed.result,
+    ...(output !== undefined ? { output, filePath: path } : {}),
+    ...(fixed.diagnostics.length > 0 ? { fixDiagnostics: fixed.diagnostics } : {}),
+  };
+}
+
+function startsWithBom(path: string): boolean {
+  let fd: number | undefined;
+  try {
+    fd = openSync(path, 'r');
+    const head = Buffer.alloc(3);
+    return readSync(fd, head, 0, 3, 0) === 3 && head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf;
+  } catch {
+    return false;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
 }
 
 /** A driver named by a path is relative to `base`; a built-in name is kept. */
@@ -179,7 +230,7 @@ class FolderConfig {
     const g = this.ignore.find((x) => x.matchesWithin(rel));
     return g === undefined ? undefined : `matched by \`ignore\` glob \`${printable(g.source)}\`${this.where()}`;
   }
-  /** Why a file found in a folder is not a policy, or `undefined` when it is one (`sniff` reads its content). */
+  /** Why a file found in a folder is not a policy, or `undefined` when it is one. */
   notPolicy(f: { abs: string }, sniff: () => boolean): string | undefined {
     if (this.include.length > 0) {
       const rel = this.rel(f.abs);
@@ -262,6 +313,8 @@ interface FoundFile {
   abs: string;
   path: string | Uint8Array;
   config: FolderConfig;
+  /** What standard input held, when the file came from there rather than from `path`. */
+  stdin?: LoadedText;
   /** Read (and compiled) while deciding whether it is a policy: linting reuses them. */
   read?: LoadedText;
   compiled?: CompileResult;

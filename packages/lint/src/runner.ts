@@ -5,7 +5,7 @@
  * that file, and so does a compiler crash.
  */
 import { createHash } from 'node:crypto';
-import { compileSource } from '@verdict/compiler';
+import { compileSource, isBlocking, SourceEditor } from '@verdict/compiler';
 import type { CompileResult } from '@verdict/compiler';
 import { codePointCount, MAX_PATTERN_CHARS, normalizeApproverMode } from '@verdict/engine';
 import type { Diagnostic, HookAgent, PolicyFileIR, Severity, Span } from '@verdict/engine';
@@ -39,7 +39,7 @@ export interface LintSourceOptions {
   regexes?: RegexCache;
   /** Run only these rules and drop compiler findings (rule tests). */
   only?: readonly string[];
-  /** The text already compiled by `compileForLint` (with the same `driver`): it is not parsed again. */
+  /** `text` already compiled by `compileForLint` (with the same `driver`): it is not parsed again. */
   compiled?: CompileResult;
 }
 
@@ -113,7 +113,8 @@ export function lintSource(text: string, file: string, options: LintSourceOption
   };
 
   try {
-    compiled = options.compiled ?? compileForLint(text, file, options.driver);
+    // A compilation handed in is reused only for the very text it read (`--fix` lints new texts).
+    compiled = options.compiled !== undefined && options.compiled.text === text ? options.compiled : compileForLint(text, file, options.driver);
     source = new SourceInfo(file, compiled.text ?? text, compiled.syntax);
   } catch (e) {
     internal('the compiler', e);
@@ -230,17 +231,24 @@ function hasOverlongPattern(ir: PolicyFileIR): boolean {
 }
 
 function fromCompilerDiagnostic(d: Diagnostic, config: LintConfig | undefined, source: SourceInfo): LintMessage | undefined {
-  // The compiler's errors (`yaml/syntax`, `schema/*`, `load/*`, `regex/invalid`, …) mean the file
-  // cannot load: neither a rule setting nor a category quiets or lowers them. A setting or the
-  // `compiler` category may change the compiler's warnings and notes only.
-  const severity = d.severity === 'error' ? 'error' : (config?.rules[d.code]?.severity ?? config?.categories.compiler ?? d.severity);
+  const setting = config?.rules[d.code]?.severity;
+  // A category setting may quiet the compiler's warnings and notes, never its errors. An error that
+  // stops the compiler (`yaml/syntax`, `schema/*`, `load/*`: a file no command can load) stays an
+  // error whatever the configuration says, or a CI lint would pass a file every other command refuses.
+  const locked = isBlocking(d);
+  const category = d.severity === 'error' ? undefined : config?.categories.compiler;
+  const severity = locked ? 'error' : (setting ?? category ?? d.severity);
   if (severity === 'off') return undefined;
+  const overruled = locked && setting !== undefined && setting !== 'error';
+  const help = overruled
+    ? `${d.help !== undefined ? `${d.help}; ` : ''}the configuration's \`${setting}\` for \`${d.code}\` does not apply: no command can load a file with this error`
+    : d.help;
   return {
     ruleId: d.code,
     category: 'compiler',
     severity,
     message: d.message,
-    ...(d.help !== undefined ? { help: d.help } : {}),
+    ...(help !== undefined ? { help } : {}),
     span: d.span ?? source.fileStart(),
     ...(d.path !== undefined ? { path: d.path } : {}),
     ...(d.related !== undefined ? { related: d.related } : {}),
@@ -262,9 +270,12 @@ interface FileContext {
   regex: RuleContext['regex'];
   scalarStyleAt: RuleContext['scalarStyleAt'];
   isRuleEnabled: RuleContext['isRuleEnabled'];
+  fixPattern: RuleContext['fixPattern'];
 }
 
 function fileContext(ir: PolicyFileIR, compiled: CompileResult, source: SourceInfo, regexes: RegexCache, enabled: ReadonlySet<string>, hookAgent: HookAgent | undefined): FileContext {
+  // One editor per file: the YAML document is read once however many findings carry a fix.
+  let editor: SourceEditor | undefined;
   return {
     hookAgent,
     approverPath: () =>
@@ -278,6 +289,12 @@ function fileContext(ir: PolicyFileIR, compiled: CompileResult, source: SourceIn
     regex: (pattern) => regexes.get(pattern),
     scalarStyleAt: (span) => compiled.scalarStyleAt(span),
     isRuleEnabled: (id) => enabled.has(id),
+    fixPattern: (rule, pattern) => {
+      const at = rule.matchSpan;
+      if (at === undefined || source.syntax === undefined || pattern === rule.match) return undefined;
+      editor ??= new SourceEditor(source.text, source.syntax);
+      return editor.patternEdit({ start: at.start.offset, end: at.end.offset }, pattern);
+    },
   };
 }
 
@@ -309,9 +326,12 @@ function makeContext(
     scalarStyleAt: shared.scalarStyleAt,
     approverPath: shared.approverPath,
     isRuleEnabled: shared.isRuleEnabled,
+    fixPattern: shared.fixPattern,
     report(d: ReportDescriptor) {
       const template = rule.meta.messages[d.messageId];
       if (template === undefined) throw new Error(`unknown message id \`${d.messageId}\``);
+      // As in ESLint: only a rule that says it is fixable may report a fix.
+      if (d.fix !== undefined && rule.meta.fixable === undefined) throw new Error('reported a fix without `meta.fixable`');
       const helpTemplate = rule.meta.help?.[d.messageId];
       const related = (d.related ?? []).map((rel) => {
         const t = rule.meta.messages[rel.messageId];
@@ -330,6 +350,7 @@ function makeContext(
         ...(related.length > 0 ? { related } : {}),
         source: 'rule',
         fingerprint: '',
+        ...(d.fix !== undefined ? { fix: { range: [d.fix.range[0], d.fix.range[1]] as [number, number], text: d.fix.text } } : {}),
       });
     },
   };

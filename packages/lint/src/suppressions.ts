@@ -5,6 +5,7 @@
  */
 import type { Span } from '@verdict/engine';
 import type { LintMessage } from './types.ts';
+import { isBlocking } from '@verdict/compiler';
 import type { SourceInfo } from './support/source.ts';
 
 export interface Suppression {
@@ -41,7 +42,9 @@ export function findSuppressions(source: SourceInfo): Suppression[] {
 
 /** Findings that can never be silenced: the linter's own failures, and the compiler's errors (the file cannot load). */
 const UNSUPPRESSIBLE = new Set(['lint/internal-error', 'lint/unused-suppression']);
-const unsuppressible = (m: LintMessage): boolean => UNSUPPRESSIBLE.has(m.ruleId) || (m.source === 'compiler' && m.severity === 'error');
+// Nor can an error that stops the compiler: a file no command can load.
+const unsuppressible = (m: LintMessage): boolean =>
+  UNSUPPRESSIBLE.has(m.ruleId) || (m.source === 'compiler' && isBlocking({ code: m.ruleId, severity: m.severity, message: m.message }));
 
 /** Splits findings into kept and suppressed, marking which suppressions were used. */
 export function applySuppressions(

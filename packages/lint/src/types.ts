@@ -72,6 +72,11 @@ export interface RuleMeta<M extends string = string> {
    * rule is on to stay quiet.
    */
   supersedes?: readonly (string | Supersedes)[];
+  /**
+   * `'code'`: some findings carry a fix (`verdict lint --fix`). A rule without it may not report
+   * one, as in ESLint.
+   */
+  fixable?: 'code';
 }
 
 /**
@@ -81,6 +86,15 @@ export interface RuleMeta<M extends string = string> {
 export interface Supersedes {
   rule: string;
   scope: 'file';
+}
+
+/**
+ * A fix as data, in ESLint's shape: replace the UTF-16 code units `[range[0], range[1])` of the
+ * file's text (after a leading byte order mark, if any, is removed) with `text`.
+ */
+export interface LintFix {
+  range: [number, number];
+  text: string;
 }
 
 /** Anything with a span: IR nodes, `Located` values. */
@@ -109,6 +123,8 @@ export interface ReportDescriptor<M extends string = string> {
   /** With `path`: point at the key of the last step rather than its value. */
   atKey?: boolean;
   related?: readonly RelatedReport<M>[];
+  /** The one safe rewrite of the finding (`ctx.fixPattern` builds one), for `verdict lint --fix`. */
+  fix?: LintFix | undefined;
 }
 
 /** The scalar style of a YAML value, as written (the compiler's tree keeps it). */
@@ -144,6 +160,12 @@ export interface RuleContext<M extends string = string> {
   approverPath(): (string | number)[];
   /** Whether another rule is enabled for this run (to avoid saying one thing twice). */
   isRuleEnabled(id: string): boolean;
+  /**
+   * The fix that rewrites `rule`'s pattern as `pattern`, written in the file's syntax and the
+   * value's own quoting (through the compiler's source editor, as `verdict fmt` writes); undefined
+   * when it cannot be written without touching anything else (an anchored YAML value, a tag).
+   */
+  fixPattern(rule: RuleIR, pattern: string): LintFix | undefined;
   report(descriptor: ReportDescriptor<M>): void;
 }
 
@@ -178,6 +200,8 @@ export interface LintMessage {
   source: 'rule' | 'compiler' | 'linter';
   /** Stable across unrelated edits: rule id, file, the flagged text and its occurrence index. */
   fingerprint: string;
+  /** The finding's one safe rewrite, when it has one (`verdict lint --fix` applies it). */
+  fix?: LintFix;
 }
 
 export interface FileResult {
@@ -194,6 +218,15 @@ export interface FileResult {
   parsed: boolean;
   /** The file could not be read at all (not a regular file, too large, not UTF-8): a load failure, exit 2. */
   unreadable?: boolean;
+  /**
+   * With fixing on: the whole fixed text (a byte order mark kept) when fixes changed it; the
+   * findings are then those of the fixed text.
+   */
+  output?: string;
+  /** With fixing on: the path to write `output` to. */
+  filePath?: string;
+  /** Fixes that were found but not applied, and why (a fixed text that would lose something). */
+  fixDiagnostics?: Diagnostic[];
 }
 
 export interface LintRun {

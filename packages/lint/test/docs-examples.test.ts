@@ -10,7 +10,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { ruleFileName } from '../src/create-rule.ts';
-import { emptyConfig, lintSource, rules } from '../src/index.ts';
+import { emptyConfig, fixSource, lintSource, rules } from '../src/index.ts';
 
 const docsDir = join(dirname(fileURLToPath(import.meta.url)), '..', 'docs', 'rules');
 const MARK = /#\s*flagged\s*$/;
@@ -87,5 +87,19 @@ describe('rule pages: Bad draws the rule on the marked lines, Good is clean', ()
         expect(markedLines(example.text), 'a Good example marks no line `# flagged`').toEqual([]);
       }),
     );
+  }
+});
+
+describe('rule pages: the Fix example is what `verdict lint --fix` makes of it', () => {
+  for (const { file, page, id } of pages) {
+    if (id === undefined || !page.includes('\n## Fix\n')) continue;
+    it(`${file}: the first example under Fix becomes the second`, () => {
+      const [before, after, ...rest] = examples(page, 'Fix');
+      expect(rest).toEqual([]);
+      expect(before?.lang).toBe(after?.lang);
+      const fixed = fixSource(before!.text, `fix.${ext[before!.lang]}`, { only: [id] });
+      expect(fixed.diagnostics).toEqual([]);
+      expect(fixed.output).toBe(after!.text);
+    });
   }
 });

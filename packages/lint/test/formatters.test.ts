@@ -42,6 +42,13 @@ describe('stylish', () => {
   it('prints nothing for a clean run', () => {
     expect(formatters.stylish([results[2] as (typeof results)[number]])).toBe('');
   });
+  it('says how many findings `--fix` would rewrite, as ESLint does, and nothing when none', () => {
+    const fixable = lintSource("mode: pattern\ndeny:\n  - {tool: bash, match: '^sudo '}\n  - {tool: bash, match: 'rm\\\\s'}\n", 'p.yaml', {
+      config: { rules: { 'regex/yaml-escape': { severity: 'info' } }, categories: {}, include: [], ignore: [] },
+    });
+    expect(formatters.stylish([fixable])).toMatch(/\n {2}1 error, 0 warnings and 1 info potentially fixable with the `--fix` option\n$/);
+    expect(formatters.stylish(results)).not.toContain('fixable');
+  });
 });
 
 describe('json', () => {

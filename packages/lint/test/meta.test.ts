@@ -78,6 +78,12 @@ describe('rule catalogue', () => {
         for (const option of Object.keys(r.meta.options ?? {})) expect(page).toContain(`\`${option}\``);
       });
 
+      it('says on its page whether `verdict lint --fix` rewrites its findings, and its tests show the fix', () => {
+        const page = readFileSync(join(docsDir, `${base}.md`), 'utf8');
+        expect(page.includes('\n## Fix\n'), `${base}.md has a "## Fix" section exactly when the rule is fixable`).toBe(r.meta.fixable !== undefined);
+        if (r.meta.fixable !== undefined) expect(readFileSync(join(rulesDir, `${base}.test.ts`), 'utf8')).toMatch(/output: (?!null)/);
+      });
+
       it('writes messages in the house style and tests every message id', () => {
         const testText = readFileSync(join(rulesDir, `${base}.test.ts`), 'utf8');
         const ids = Object.keys(r.meta.messages);

@@ -2,27 +2,41 @@
  * A lint run parses each policy file once: the compiler's parse builds the tree that locates
  * findings, tells scalar styles apart and answers whether a file names a Verdict `$schema`.
  * Every YAML and JSON parse goes through yaml's `Lexer.lex`, which is counted here per text.
+ * Not counted: what `SourceEditor` reads to write a fix (`verdict lint --fix`, and the `fix` a
+ * fixable finding carries): it needs yaml's concrete syntax tree, which the compiler does not keep.
  */
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { SourceEditor } from '@verdict/compiler';
 import { Lexer } from 'yaml';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { lintFiles } from '../src/lint-files.ts';
 import { project } from './support/project.ts';
 
 
-/** How many times each distinct text was lexed while `run` ran. */
+/** How many times each distinct text was lexed while `run` ran (outside the fix editor). */
 function parsesOf(run: () => void): Map<string, number> {
   const counts = new Map<string, number>();
   const lex = Lexer.prototype.lex;
+  let fixing = 0;
   const spy = vi.spyOn(Lexer.prototype, 'lex').mockImplementation(function (this: Lexer, source: string, incomplete?: boolean) {
-    counts.set(source, (counts.get(source) ?? 0) + 1);
+    if (fixing === 0) counts.set(source, (counts.get(source) ?? 0) + 1);
     return lex.call(this, source, incomplete);
+  });
+  const edit = SourceEditor.prototype.patternEdit;
+  const editSpy = vi.spyOn(SourceEditor.prototype, 'patternEdit').mockImplementation(function (this: SourceEditor, at, pattern) {
+    fixing++;
+    try {
+      return edit.call(this, at, pattern);
+    } finally {
+      fixing--;
+    }
   });
   try {
     run();
   } finally {
     spy.mockRestore();
+    editSpy.mockRestore();
   }
   return counts;
 }

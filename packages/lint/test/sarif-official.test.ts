@@ -31,6 +31,7 @@ const results = [
       '  # verdict-disable-next-line rules/escape-evasion -- tested elsewhere',
       '  - {tool: bash, match: "rm -rf"}',
       '  - {tool: bash, match: "(?=x)"}',
+      "  - {tool: bash, match: '^sudo '}",
       '',
     ].join('\n'),
     'policies/bad policy.yaml',
@@ -44,6 +45,18 @@ describe('sarif against the official SARIF 2.1.0 schema', () => {
   it('is valid for findings, suppressions and files that fail to parse', () => {
     const log = JSON.parse(formatters.sarif(results, { cwd: '/repo' })) as { runs: { results: unknown[] }[] };
     expect(log.runs[0]!.results.length).toBeGreaterThan(3);
+    expect(errorsOf(log)).toEqual([]);
+  });
+
+  it('carries a fix as SARIF `fixes` (a replacement of UTF-16 offsets), and is still valid', () => {
+    const log = JSON.parse(formatters.sarif(results, { cwd: '/repo' })) as {
+      runs: { results: { ruleId: string; fixes?: { artifactChanges: { replacements: unknown[] }[] }[] }[] }[];
+    };
+    const anchor = log.runs[0]!.results.find((r) => r.ruleId === 'regex/impossible-anchor');
+    const text = results[0]!.messages.find((m) => m.ruleId === 'regex/impossible-anchor')!;
+    expect(anchor?.fixes?.[0]?.artifactChanges[0]?.replacements).toEqual([
+      { deletedRegion: { charOffset: text.fix!.range[0], charLength: 1 }, insertedContent: { text: '' } },
+    ]);
     expect(errorsOf(log)).toEqual([]);
   });
 

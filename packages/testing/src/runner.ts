@@ -11,7 +11,7 @@ import { basename, dirname, join } from 'node:path';
 import { compileFile, findFiles, POLICY_EXTENSIONS } from '@verdict/compiler';
 import type { ApproverIR, Diagnostic, Explanation, RuleIR, RuleList, Span, TestCaseIR } from '@verdict/engine';
 import { hasErrors, inlineTestMismatches, normalizeApproverMode, rulesOf } from '@verdict/engine';
-import { decide, loadPolicy, type PolicyUnderTest } from './policy.ts';
+import { decide, loadPolicy, policyFromSource, type PolicyUnderTest } from './policy.ts';
 import { ruleName } from './properties.ts';
 
 export { POLICY_EXTENSIONS };
@@ -40,6 +40,8 @@ export interface TestTarget {
   /** Inline tests of the policy file itself: run them (false when only a case file was named). */
   inline: boolean;
   caseFiles: string[];
+  /** The policy's text when it was not read from `policyFile` (standard input, which `policyFile` then names). */
+  source?: string;
 }
 
 export interface DiscoverOptions {
@@ -187,7 +189,7 @@ function at(file: string): Span {
 /** Loads a target's policy and case files and runs every test. */
 export function runTarget(target: TestTarget): TargetRun {
   const run: TargetRun = { target, diagnostics: [], loadFailed: false, outcomes: [] };
-  const loaded = loadPolicy(target.policyFile);
+  const loaded = target.source !== undefined ? policyFromSource(target.source, target.policyFile) : loadPolicy(target.policyFile);
   for (const d of loaded.diagnostics) run.diagnostics.push(d);
   if (!loaded.ok) {
     run.loadFailed = true;

@@ -1,17 +1,20 @@
 import { encodePolicy, formatGoDuration, type Policy, policyFieldsIn } from '@verdict/engine';
 import { checkPolicyFile } from '@verdict/compiler';
 import { type Command, parse, UsageError, write } from '../args.ts';
+import { readPolicyInput, stdinFilenameOption, stdinName } from '../load.ts';
 import { renderDiagnostics } from '../render.ts';
 
-const USAGE = `usage: verdict check FILE [--driver NAME|FILE|all] [--format text|json]
+const USAGE = `usage: verdict check FILE|- [--driver NAME|FILE|all] [--format text|json] [--stdin-filename NAME]
 
 Validates the run Policy of FILE against a driver descriptor exactly as the agent-adaptor SDK does,
-and prints the effective (materialised) policy.
+and prints the effective (materialised) policy. \`-\` reads the policy from standard input.
 
 options:
   --driver D      a built-in driver (codex, claude, cursor, codebuddy), a descriptor file, or \`all\`
                   to check against every built-in; defaults to the file's \`driver:\`
   --format F      text (default) or json
+  --stdin-filename NAME
+                  the name standard input goes by in messages; its extension picks the syntax
   -h, --help      show this help
 
 exit: 0 valid (or no policy to validate), 1 invalid, 2 cannot load`;
@@ -38,14 +41,21 @@ export const checkCommand: Command = {
     const { values, positionals } = parse(argv, {
       driver: { type: 'string', short: 'd' },
       format: { type: 'string', short: 'f' },
+      ...stdinFilenameOption,
     });
     if (values.help) return write(io.stdout, USAGE), 0;
-    const [file, extra] = positionals;
-    if (file === undefined) throw new UsageError('missing FILE');
+    const [given, extra] = positionals;
+    if (given === undefined) throw new UsageError('missing FILE');
     if (extra !== undefined) throw new UsageError(`unexpected argument \`${extra}\``);
     const format = values.format ?? 'text';
     if (format !== 'text' && format !== 'json') throw new UsageError(`unknown format \`${format}\` (want text or json)`);
-    const checked = checkPolicyFile(file, values.driver === undefined ? {} : { driver: values.driver });
+    const input = await readPolicyInput(given, io, stdinName(positionals, values['stdin-filename']));
+    if (!input) return 2;
+    const file = input.file;
+    const checked = checkPolicyFile(file, {
+      ...(values.driver === undefined ? {} : { driver: values.driver }),
+      ...(input.source === undefined ? {} : { source: input.source }),
+    });
     if (checked.status === 'unloadable') {
       io.stderr.write(renderDiagnostics(checked.diagnostics, file));
       return 2;

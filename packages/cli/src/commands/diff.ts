@@ -1,19 +1,21 @@
 import { ruleWhere } from '@verdict/engine';
 import { type DiffChange, diffPolicies, type DiffWitness, type PolicyDiff } from '@verdict/lint';
 import { type Command, parse, UsageError, write } from '../args.ts';
-import { compileOrReport } from '../load.ts';
+import { compileOrReport, readPolicyInput, stdinFilenameOption, stdinName } from '../load.ts';
 
-const USAGE = `usage: verdict diff OLD NEW [--format text|json]
+const USAGE = `usage: verdict diff OLD NEW [--format text|json] [--stdin-filename NAME]
 
 Compares the approvers of two policy files semantically and lists, for every tool whose decisions
 changed, a call the old policy allows and the new one denies (or the reverse): a witness you can
 paste into \`verdict explain\`, checked against the real engine. Then a verdict: stricter, looser,
 equivalent, neither or unknown (the analysis is bounded; it says unknown rather than guess).
 With ask rules on either side, decisions are ordered allow < ask < deny, and the calls the new
-policy newly asks about are listed too.
+policy newly asks about are listed too. Either file (not both) may be \`-\`: standard input.
 
 options:
   --format F   text (default) or json
+  --stdin-filename NAME
+               the name standard input goes by in messages; its extension picks the syntax
   -h, --help   show this help
 
 exit: 0 equivalent, 1 the policies differ (or unknown), 2 a file cannot load`;
@@ -65,24 +67,28 @@ export const diffCommand: Command = {
   summary: 'calls one policy allows and the other denies, with witnesses',
   usage: USAGE,
   async run(argv, io) {
-    const { values, positionals } = parse(argv, { format: { type: 'string', short: 'f' } });
+    const { values, positionals } = parse(argv, { format: { type: 'string', short: 'f' }, ...stdinFilenameOption });
     if (values.help) return write(io.stdout, USAGE), 0;
     const [oldFile, newFile, extra] = positionals;
     if (oldFile === undefined || newFile === undefined) throw new UsageError('want two files: OLD NEW');
     if (extra !== undefined) throw new UsageError(`unexpected argument \`${extra}\``);
     const format = values.format ?? 'text';
     if (format !== 'text' && format !== 'json') throw new UsageError(`unknown format \`${format}\` (want text or json)`);
-    const older = compileOrReport(oldFile, io, { compat: true });
-    const newer = compileOrReport(newFile, io, { compat: true });
+    const name = stdinName([oldFile, newFile], values['stdin-filename']);
+    const oldInput = await readPolicyInput(oldFile, io, name);
+    const newInput = await readPolicyInput(newFile, io, name);
+    if (!oldInput || !newInput) return 2;
+    const older = compileOrReport(oldInput, io, { compat: true });
+    const newer = compileOrReport(newInput, io, { compat: true });
     if (!older || !newer) return 2;
     const oldIr = older.ir?.approver;
     const newIr = newer.ir?.approver;
     if (!oldIr || !newIr) {
-      io.stderr.write(`verdict diff: ${!oldIr ? oldFile : newFile} has no approver block [cli/no-approver]\n`);
+      io.stderr.write(`verdict diff: ${!oldIr ? oldInput.file : newInput.file} has no approver block [cli/no-approver]\n`);
       return 2;
     }
     const d = diffPolicies(oldIr, newIr);
-    write(io.stdout, format === 'json' ? JSON.stringify(d, null, 2) : renderDiff(d, newFile));
+    write(io.stdout, format === 'json' ? JSON.stringify(d, null, 2) : renderDiff(d, newInput.file));
     return d.verdict === 'equivalent' ? 0 : 1;
   },
 };

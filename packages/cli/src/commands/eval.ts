@@ -1,5 +1,5 @@
 import type { ApprovalRequest, CompiledApprover, RuledResult } from '@verdict/engine';
-import { type Command, type CommandIo, parse, UsageError, write } from '../args.ts';
+import { type Command, type CommandIo, parse, POLICY_FROM_STDIN_HELP, policyFromStdinRefused, STDIN_ARG, UsageError, write } from '../args.ts';
 import { loadApproverOrReport } from '../load.ts';
 import { createChunkDecoder, inputChunks } from './eval-input.ts';
 import { parseRequestLine, requestOfDecodedLine } from './eval-request.ts';
@@ -16,7 +16,7 @@ text it is written as in the line. A line that is not a valid request (not JSON,
 even in another case, no string "toolName") is denied, never skipped.
 
 options:
-  --policy FILE   the policy file (YAML, JSON or .verdict)
+  --policy FILE   the policy file (YAML, JSON or .verdict); not "-": stdin carries the requests
   --compat        load a policy whose only errors are invalid regexes and deny every call, as the
                   reference agent does (\`approver: pattern compile: …\`)
   -h, --help      show this help
@@ -38,6 +38,7 @@ export const evalCommand: Command = {
     if (values.help) return write(io.stdout, USAGE), 0;
     if (!values.policy) throw new UsageError('missing `--policy FILE`');
     if (positionals.length > 0) throw new UsageError(`unexpected argument \`${positionals[0]}\``);
+    if (values.policy === STDIN_ARG) throw new UsageError(policyFromStdinRefused('eval', 'the requests'), POLICY_FROM_STDIN_HELP);
     const loaded = loadApproverOrReport(values.policy, io, { compat: values.compat === true });
     if (!loaded) return 2;
     await streamDecisions(loaded.approver, io);

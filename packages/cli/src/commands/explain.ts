@@ -1,18 +1,22 @@
 import { ruleWhere, SPAN_BUDGET, type Explanation, type RuleRef } from '@verdict/engine';
-import { type Command, parse, UsageError, write } from '../args.ts';
-import { loadApproverOrReport } from '../load.ts';
+import { type Command, parse, STDIN_ARG, UsageError, write } from '../args.ts';
+import { loadApproverOrReport, readPolicyInput, stdinFilenameOption, stdinName } from '../load.ts';
 
-const USAGE = `usage: verdict explain --policy FILE --tool NAME --input JSON [--format text|json] [--compat]
+const USAGE = `usage: verdict explain --policy FILE|- --tool NAME --input JSON|- [--format text|json] [--compat] [--stdin-filename NAME]
 
 Decides one tool call and says why: which rule decided and where it is written, what span of the
 input its pattern matched, and which other rules matched too.
 
 options:
-  --policy FILE     the policy file (YAML, JSON or .verdict)
+  --policy FILE     the policy file (YAML, JSON or .verdict); "-" reads it from stdin
   --tool NAME       the tool name of the call (compared case-insensitively)
-  --input JSON      the raw JSON text of the tool input, exactly as the model sent it ("-" reads stdin)
+  --input JSON      the raw JSON text of the tool input, exactly as the model sent it ("-" reads stdin;
+                    only one of --policy and --input can be "-")
   --format FORMAT   text (default) or json
   --compat          behave as the reference agent on a policy with invalid regexes
+  --stdin-filename NAME
+                    the name a policy read from stdin goes by in messages; its extension picks
+                    the syntax
   -h, --help        show this help
 
 exit: 0 (whatever the decision), or 2 when the policy cannot load`;
@@ -104,6 +108,7 @@ export const explainCommand: Command = {
       input: { type: 'string', short: 'i' },
       format: { type: 'string', short: 'f' },
       compat: { type: 'boolean' },
+      ...stdinFilenameOption,
     });
     if (values.help) return write(io.stdout, USAGE), 0;
     if (!values.policy) throw new UsageError('missing `--policy FILE`');
@@ -111,9 +116,13 @@ export const explainCommand: Command = {
     if (positionals.length > 0) throw new UsageError(`unexpected argument \`${positionals[0]}\``);
     const format = values.format ?? 'text';
     if (format !== 'text' && format !== 'json') throw new UsageError(`unknown format \`${format}\` (want text or json)`);
-    const loaded = loadApproverOrReport(values.policy, io, { compat: values.compat === true });
+    // Standard input is read once: for the policy or for the input, not both.
+    stdinName([values.policy, values.input], undefined);
+    const policy = await readPolicyInput(values.policy, io, stdinName([values.policy], values['stdin-filename']));
+    if (!policy) return 2;
+    const loaded = loadApproverOrReport(policy, io, { compat: values.compat === true });
     if (!loaded) return 2;
-    const input = values.input === '-' ? await readAll(io.stdin) : (values.input ?? '');
+    const input = values.input === STDIN_ARG ? await readAll(io.stdin) : (values.input ?? '');
     const e = loaded.approver.explain({ toolName: values.tool, input });
     write(io.stdout, format === 'json' ? JSON.stringify(explanationJson(e), null, 2) : renderExplanation(e, input));
     return 0;

@@ -1,8 +1,7 @@
-import { chmodSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { basename, dirname, join, resolve } from 'node:path';
+import { readFileSync, statSync } from 'node:fs';
+import { basename, resolve } from 'node:path';
 import {
   carriesVerdictSchema,
-  compileFile,
   conversionLosses,
   findFiles,
   formatPolicySource,
@@ -13,14 +12,17 @@ import {
   readSourceFile,
 } from '@verdict/compiler';
 import { type Diagnostic, printable } from '@verdict/engine';
-import { type Command, type CommandIo, parse, UsageError, write } from '../args.ts';
+import { type Command, type CommandIo, parse, STDIN_ARG, UsageError, write } from '../args.ts';
+import { compileInput, type PolicyInput, readPolicyInput, stdinFilenameOption, stdinName } from '../load.ts';
+import { replaceFile } from '../output.ts';
 import { renderDiagnostics } from '../render.ts';
 
-const USAGE = `usage: verdict fmt FILE [--to verdict|yaml] [--write] [--check] [--force]
+const USAGE = `usage: verdict fmt FILE|- [--to verdict|yaml] [--write] [--check] [--force] [--stdin-filename NAME]
        verdict fmt (FILE | FOLDER | GLOB)… (--check | --write) [--ignore-pattern P]…
 
 Prints FILE in the canonical layout of its own syntax, or converts it: \`--to yaml\` turns a .verdict
-file into YAML, \`--to verdict\` turns a YAML or JSON policy into the DSL.
+file into YAML, \`--to verdict\` turns a YAML or JSON policy into the DSL. \`-\` reads the policy from
+standard input and prints the result (\`--write\` needs a file).
 
 Formatting never loses anything: a YAML file is laid out again through its own document (comments,
 anchors, tags, key order and keys that are not the policy's stay as they are; rules and inline tests
@@ -44,6 +46,9 @@ options:
   --force              convert even when the conversion drops comments or keys that are not the policy's
   --ignore-pattern P   leave out the files and folders P names (a .gitignore line relative to the
                        working directory); repeatable
+  --stdin-filename NAME
+                       the name standard input goes by in messages; its extension picks the syntax
+                       (default \`<stdin>\`: YAML, or JSON by content)
   -h, --help           show this help
 
 exit: 0, 1 (with --check, a file is not formatted), 2 when a file cannot load or cannot be laid out
@@ -62,6 +67,7 @@ export const fmtCommand: Command = {
       check: { type: 'boolean' },
       force: { type: 'boolean' },
       'ignore-pattern': { type: 'string', multiple: true },
+      ...stdinFilenameOption,
     });
     if (values.help) return write(io.stdout, USAGE), 0;
     if (positionals.length === 0) throw new UsageError('missing FILE');
@@ -69,9 +75,16 @@ export const fmtCommand: Command = {
       throw new UsageError(`unknown syntax \`${values.to}\` (want verdict or yaml)`);
     }
     if (values.write && values.to) throw new UsageError('`--write` cannot be combined with `--to`');
+    const name = stdinName(positionals, values['stdin-filename']);
     const [first] = positionals;
+    if (positionals.includes(STDIN_ARG)) {
+      if (positionals.length > 1) throw new UsageError('`-` formats standard input alone: name no other file with it');
+      if (values.write) throw new UsageError('`--write` needs a file: standard input (`-`) has nowhere to be written back', 'leave out `--write` to print the formatted policy');
+      const input = await readPolicyInput(STDIN_ARG, io, name);
+      return input ? formatOne(input, values, io) : 2;
+    }
     if (positionals.length === 1 && first !== undefined && isFile(resolve(io.cwd, first)) && values['ignore-pattern'] === undefined) {
-      return formatOne(first, values, io);
+      return formatOne({ file: first }, values, io);
     }
     if (values.to !== undefined) throw new UsageError('`--to` converts one FILE: name a single file');
     if (!values.write && !values.check) {
@@ -105,7 +118,7 @@ export const fmtCommand: Command = {
     let failed = problems.length > 0;
     let changed = 0;
     for (const f of files) {
-      const out = layout(f.display, io);
+      const out = layout({ file: f.display }, io);
       if (out === undefined) {
         failed = true;
         continue;
@@ -131,27 +144,30 @@ function isFile(path: string): boolean {
  * `file` in its canonical layout, with its own line endings and byte order mark, beside its text as
  * it is; `undefined` when it cannot load or cannot be laid out without loss (diagnostics printed).
  */
-function layout(file: string, io: CommandIo, result = compileFile(file, { stopAfter: 'parse' })): { text: string; original: string } | undefined {
+function layout(input: PolicyInput, io: CommandIo, result = compileInput(input, { stopAfter: 'parse' })): { text: string; original: string } | undefined {
+  const file = input.file;
   io.stderr.write(renderDiagnostics(result.diagnostics, file));
   if (!result.ir || result.text === undefined || result.syntax === undefined || result.diagnostics.some((d) => d.severity === 'error')) return undefined;
   const formatted = formatPolicySource(result.text, file, result.syntax);
   io.stderr.write(renderDiagnostics(formatted.diagnostics, file));
   if (formatted.text === undefined) return undefined;
   // The file's own line endings and byte order mark are kept: they are not the layout's to change.
-  const original = readFileSync(file, 'utf8');
+  const original = input.source ?? readFileSync(file, 'utf8');
   return { text: withFileConventions(formatted.text, original), original };
 }
 
-/** One FILE: printed (or converted) to standard output, checked, or rewritten. */
-function formatOne(file: string, values: { to?: string; write?: boolean; check?: boolean; force?: boolean }, io: CommandIo): number {
-  const result = compileFile(file, { stopAfter: 'parse' });
+/** One FILE (or standard input): printed (or converted) to standard output, checked, or rewritten. */
+function formatOne(input: PolicyInput, values: { to?: string; write?: boolean; check?: boolean; force?: boolean }, io: CommandIo): number {
+  const file = input.file;
+  const result = compileInput(input, { stopAfter: 'parse' });
   const converting = result.syntax !== undefined && values.to !== undefined && (values.to !== (result.syntax === 'verdict' ? 'verdict' : 'yaml') || result.syntax === 'json');
   if (!converting) {
-    const out = layout(file, io, result);
+    const out = layout(input, io, result);
     if (out === undefined) return 2;
     if (values.check) {
       if (out.text === out.original) return 0;
-      write(io.stdout, file);
+      // A file is named, as in a list of several; standard input has no name worth listing.
+      if (input.source === undefined) write(io.stdout, file);
       return 1;
     }
     if (values.write) {
@@ -190,22 +206,4 @@ function withFileConventions(text: string, original: string): string {
   if (/\r\n/.test(original) && !/(^|[^\r])\n/.test(original)) out = out.replace(/\n/g, '\r\n');
   if (original.startsWith(BOM)) out = BOM + out;
   return out;
-}
-
-/**
- * Writes `text` over `file` through a temporary file in the same folder and a rename, so the file is
- * never left half written; a symbolic link is followed (the link stays a link), and the file's mode
- * is kept.
- */
-function replaceFile(file: string, text: string): void {
-  const target = realpathSync(file);
-  const temp = join(dirname(target), `.${basename(target)}.verdict-fmt-${process.pid}`);
-  try {
-    writeFileSync(temp, text, { flag: 'wx' });
-    chmodSync(temp, statSync(target).mode & 0o7777);
-    renameSync(temp, target);
-  } catch (e) {
-    rmSync(temp, { force: true });
-    throw e;
-  }
 }

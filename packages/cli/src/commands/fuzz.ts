@@ -5,6 +5,7 @@ import {
   type FuzzSkipped,
   fuzzPolicy,
   loadPolicy,
+  policyFromSource,
   NEEDS_OTHER,
   NEEDS_WHERE,
   type PolicyUnderTest,
@@ -12,10 +13,12 @@ import {
   wherePredicate,
 } from '@verdict/testing';
 import { type Command, type CommandIo, parse, UsageError, write } from '../args.ts';
+import { type PolicyInput, readPolicyInput, stdinFilenameOption, stdinName } from '../load.ts';
 import { renderDiagnostics } from '../render.ts';
 
-const USAGE = `usage: verdict fuzz --policy FILE [--property NAME]… [--other FILE] [--tool NAME] [--where REGEX]
+const USAGE = `usage: verdict fuzz --policy FILE|- [--property NAME]… [--other FILE|-] [--tool NAME] [--where REGEX]
                     [--reason TEXT] [--runs N] [--seed S] [--time-limit SECONDS] [-f text|json]
+                    [--stdin-filename NAME]
 
 Checks properties of a policy on generated tool calls: calls shaped like real agent calls, calls
 aimed at each rule (inputs that match its regex and inputs one edit away), and variants of the
@@ -35,13 +38,17 @@ properties:
                   call at least as strictly, allow < ask < deny)
 
 options:
-  --policy FILE     the policy file (YAML, JSON or .verdict)
+  --policy FILE     the policy file (YAML, JSON or .verdict); "-" reads it from stdin (one of
+                    --policy and --other at most)
   --property NAME   a property above; repeat for several
   --other FILE      the second policy of equivalent and stricter
   --tool NAME       limit never-allows / always-denies to this tool (case-insensitive)
   --where REGEX     the calls never-allows / always-denies are about (RE2, searched in each string
                     value of the decoded input, or in the raw input when it is not JSON)
   --reason TEXT     the reason always-denies expects
+  --stdin-filename NAME
+                    the name a policy read from stdin goes by in messages; its extension picks
+                    the syntax
   --runs N          generated calls per property (default 200)
   --seed S          the seed (default: random, printed)
   --time-limit S    seconds for the whole run (default 120): past it no new call is generated, and
@@ -66,9 +73,9 @@ function skippedText(s: FuzzSkipped): string {
   return lines.join('\n');
 }
 
-function load(file: string, io: CommandIo): PolicyUnderTest | undefined {
-  const result = loadPolicy(file);
-  const text = renderDiagnostics(result.diagnostics, file);
+function load(input: PolicyInput, io: CommandIo): PolicyUnderTest | undefined {
+  const result = input.source !== undefined ? policyFromSource(input.source, input.file) : loadPolicy(input.file);
+  const text = renderDiagnostics(result.diagnostics, input.file);
   if (text) io.stderr.write(text);
   return result.ok ? result.policy : undefined;
 }
@@ -101,6 +108,7 @@ export const fuzzCommand: Command = {
       seed: { type: 'string' },
       'time-limit': { type: 'string' },
       format: { type: 'string', short: 'f' },
+      ...stdinFilenameOption,
     });
     if (values.help) return write(io.stdout, USAGE), 0;
     if (!values.policy) throw new UsageError('missing `--policy FILE`');
@@ -126,11 +134,15 @@ export const fuzzCommand: Command = {
       if (!w.ok) throw new UsageError(`\`--where\` is not a valid regex: ${w.error}`);
     }
 
-    const policy = load(values.policy, io);
-    const other = values.other === undefined ? undefined : load(values.other, io);
+    const name = stdinName([values.policy, values.other], values['stdin-filename']);
+    const policyInput = await readPolicyInput(values.policy, io, name);
+    const otherInput = values.other === undefined ? undefined : await readPolicyInput(values.other, io, name);
+    if (!policyInput || (values.other !== undefined && !otherInput)) return 2;
+    const policy = load(policyInput, io);
+    const other = otherInput === undefined ? undefined : load(otherInput, io);
     if (!policy || (values.other !== undefined && !other)) return 2;
 
-    if (format === 'text') write(io.stdout, `verdict fuzz: ${values.policy}, ${runs} runs per property, seed ${seed}`);
+    if (format === 'text') write(io.stdout, `verdict fuzz: ${policyInput.file}, ${runs} runs per property, seed ${seed}`);
     let showingProgress = false;
     const run = fuzzPolicy({
       policy,
@@ -154,7 +166,7 @@ export const fuzzCommand: Command = {
     });
     const { reports, failed, notRun, skipped } = run;
     if (format === 'json') {
-      write(io.stdout, JSON.stringify({ policy: values.policy, seed, runs, properties: reports.map(propertyReportJson), ...(skipped ? { skipped } : {}) }, null, 2));
+      write(io.stdout, JSON.stringify({ policy: policyInput.file, seed, runs, properties: reports.map(propertyReportJson), ...(skipped ? { skipped } : {}) }, null, 2));
     } else {
       if (skipped) write(io.stdout, skippedText(skipped));
       const total = reports.length;

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import type { HookAgent } from '@verdict/engine';
-import { type Command, parse, write } from '../args.ts';
+import { type Command, parse, policyFromStdinRefused, STDIN_ARG, write } from '../args.ts';
 
 const AGENTS: readonly HookAgent[] = ['claude', 'codex', 'gemini', 'cursor'];
 
@@ -21,7 +21,7 @@ not load, an internal error, the deadline) answers the agent's deny.
 options:
   --agent NAME       the agent that runs the hook; a payload from another agent is answered in
                      its sender's dialect (and the mismatch is logged)
-  --policy FILE      the policy file (YAML, JSON or .verdict)
+  --policy FILE      the policy file (YAML, JSON or .verdict); not "-": stdin carries the payload
   --deadline D       answer deny when no decision is made within D of the process start
                      (a Go duration: 500ms, 5s; default 10s)
   --log FILE         append one JSON line per call (time, agent, event, tool, decision, rule, ms)
@@ -93,6 +93,7 @@ export const hookCommand: Command = {
       usageProblem = `bad command line for \`verdict hook\`: ${err instanceof Error ? err.message.split('\n')[0] : String(err)}`;
     }
     if (values['help'] === true && usageProblem === undefined) return write(io.stdout, USAGE), 0;
+    if (values['policy'] === STDIN_ARG) usageProblem ??= policyFromStdinRefused('hook', 'the hook payload');
     const agentFlag = typeof values['agent'] === 'string' ? values['agent'] : undefined;
     const agent = AGENTS.find((a) => a === agentFlag);
     if (agentFlag !== undefined && !agent) usageProblem ??= `unknown agent \`${agentFlag}\` (want claude, codex, gemini or cursor)`;

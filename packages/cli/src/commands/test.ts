@@ -1,11 +1,12 @@
 import { ruleLabel, ruleWhere, spanText } from '@verdict/engine';
 import type { Explanation, RuleRef, Span } from '@verdict/engine';
 import { type CoverageReport, discover, runTarget, type TargetRun, type TestOutcome } from '@verdict/testing';
-import { type Command, type CommandIo, parse, UsageError, write } from '../args.ts';
+import { type Command, type CommandIo, parse, STDIN_ARG, UsageError, write } from '../args.ts';
+import { readPolicyInput, stdinFilenameOption, stdinName } from '../load.ts';
 import { writeReportFile } from '../output.ts';
 import { renderDiagnostics } from '../render.ts';
 
-const USAGE = `usage: verdict test [paths… | globs…] [--coverage] [--min-coverage N] [-f stylish|json|junit] [-o FILE] [--ignore-pattern P]… [--pass-with-no-tests]
+const USAGE = `usage: verdict test [paths… | globs… | -] [--coverage] [--min-coverage N] [-f stylish|json|junit] [-o FILE] [--ignore-pattern P]… [--pass-with-no-tests] [--stdin-filename NAME]
 
 Runs the inline tests of policy files (\`tests:\` in YAML and JSON, \`test\` blocks in .verdict) and the
 cases of case files: NAME.test.yaml (.yml, .json, .verdict) holds only \`tests:\`, which run against
@@ -13,6 +14,7 @@ the policy NAME.yaml (.yml, .json, .verdict) in the same folder. Folders are sea
 for .yaml, .yml, .json and .verdict files, as \`verdict lint\` walks them (.gitignore files honoured,
 no dot folders, node_modules, dist or coverage); a glob (\`'policies/**/*.yaml'\`, quoted) takes the
 files it matches and fails the run when it matches none; no path means the current folder.
+\`-\` reads one policy from standard input and runs its inline tests.
 
 A test gives the tool, the input (a string is the raw JSON text; any other value its JSON text),
 the expected decision, and optionally the expected reason and the expected deciding rule
@@ -28,6 +30,9 @@ options:
   --ignore-pattern P   leave out the files and folders P names (a .gitignore line relative to the
                        working directory); repeatable
   --pass-with-no-tests exit 0 when no test is found
+  --stdin-filename NAME
+                       the name a policy read from standard input goes by in messages; its
+                       extension picks the syntax
   -h, --help           show this help
 
 exit: 0 every test passed, 1 a test failed (or coverage is below --min-coverage, or no test was
@@ -214,6 +219,7 @@ export const testCommand: Command = {
       output: { type: 'string', short: 'o' },
       'pass-with-no-tests': { type: 'boolean' },
       'ignore-pattern': { type: 'string', multiple: true },
+      ...stdinFilenameOption,
     });
     if (values.help) return write(io.stdout, USAGE), 0;
     const format = (values.format ?? 'stylish') as Format;
@@ -228,7 +234,15 @@ export const testCommand: Command = {
     }
     const withCoverage = values.coverage === true || minCoverage !== undefined;
 
-    const { targets, missing } = discover(positionals.length ? positionals : ['.'], values['ignore-pattern'] !== undefined ? { ignorePatterns: values['ignore-pattern'] } : {});
+    const name = stdinName(positionals, values['stdin-filename']);
+    const paths = positionals.filter((p) => p !== STDIN_ARG);
+    const fromStdin = paths.length < positionals.length;
+    const { targets, missing } = discover(paths.length > 0 || fromStdin ? paths : ['.'], values['ignore-pattern'] !== undefined ? { ignorePatterns: values['ignore-pattern'] } : {});
+    if (fromStdin) {
+      const input = await readPolicyInput(STDIN_ARG, io, name);
+      if (!input) return 2;
+      targets.unshift({ policyFile: input.file, inline: true, caseFiles: [], source: input.source! });
+    }
     const runs = targets.map(runTarget);
     const diagnostics = [...missing, ...runs.flatMap((r) => r.diagnostics)];
     const diagText = renderDiagnostics(diagnostics);

@@ -13,7 +13,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isDeepStrictEqual } from 'node:util';
 import type { HookAgent } from '@verdict/engine';
-import { type CommandIo, type Parsed, UsageError } from '../args.ts';
+import { type CommandIo, type Parsed, POLICY_FROM_STDIN_HELP, policyFromStdinRefused, STDIN_ARG, UsageError } from '../args.ts';
 import { appendItem, detectLayout, insertMember, jsonTree, type JsonNode, removeItem, removeMember } from './json-edit.ts';
 
 const AGENTS: readonly HookAgent[] = ['claude', 'codex', 'gemini', 'cursor'];
@@ -237,6 +237,7 @@ export async function runInstall(mode: 'install' | 'uninstall', args: Parsed<Rec
   let command: string | undefined;
   if (mode === 'install') {
     if (typeof v['policy'] !== 'string') throw new UsageError('missing `--policy FILE`');
+    if (v['policy'] === STDIN_ARG) throw new UsageError(policyFromStdinRefused('hook', 'the hook payload'), POLICY_FROM_STDIN_HELP);
     const policy = resolve(io.cwd, v['policy']);
     if (!existsSync(policy)) io.stderr.write(`verdict hook install: warning: the policy \`${policy}\` does not exist yet: every call will be denied until it does\n`);
     command = hookCommandLine(agent, policy, typeof v['binary'] === 'string' ? v['binary'] : undefined, typeof v['log'] === 'string' ? resolve(io.cwd, v['log']) : undefined);

@@ -30,7 +30,8 @@ function lossDiagnostic(message: string): Diagnostic {
   };
 }
 
-function keptTokens(text: string): string[] {
+/** The comments, anchors, tags, aliases and document markers of a YAML (or JSON) text, with their text, sorted. */
+export function keptTokens(text: string): string[] {
   const out: string[] = [];
   for (const token of new Lexer().lex(text)) {
     const kind = CST.tokenType(token);
@@ -105,7 +106,7 @@ function oneLineItems(root: unknown): void {
 }
 
 /** The values of a tree, without positions: what two layouts of one document must share. */
-function shape(node: JNode): unknown {
+export function shape(node: JNode): unknown {
   if (node.kind === 'scalar') return node.value;
   if (node.kind === 'seq') return node.items.map(shape);
   return node.entries.map((e) => [e.key, shape(e.value)]);

@@ -1,4 +1,10 @@
-/** `json`: the results as they are (findings with spans, counts), one JSON document. */
+/**
+ * `json`: the results as they are (findings with spans, counts), one JSON document. A finding with
+ * a safe rewrite carries it as ESLint does, `fix: {range: [start, end], text}`: replace the UTF-16
+ * code units `[start, end)` of the file's text (after a leading byte order mark, if any) with
+ * `text`. With `--fix` or `--fix-dry-run`, a file that fixes changed carries its fixed text as
+ * `output`, as ESLint's results do.
+ */
 import type { FileResult, Formatter } from '../types.ts';
 
 export const json: Formatter = (results: readonly FileResult[]): string =>
@@ -23,8 +29,10 @@ export const json: Formatter = (results: readonly FileResult[]): string =>
         ...(m.related !== undefined ? { related: m.related } : {}),
         category: m.category,
         fingerprint: m.fingerprint,
+        ...(m.fix !== undefined ? { fix: { range: m.fix.range, text: m.fix.text } } : {}),
       })),
       suppressedCount: r.suppressed.length,
+      ...(r.output !== undefined ? { output: r.output } : {}),
     })),
     null,
     2,

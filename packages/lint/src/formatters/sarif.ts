@@ -114,6 +114,24 @@ export const sarif: Formatter = (results: readonly FileResult[], ctx: FormatterC
           }
         : {}),
       ...(suppressed ? { suppressions: [{ kind: 'inSource' }] } : {}),
+      // The safe rewrite, as SARIF's `fixes` (offsets in UTF-16 code units, as `charOffset` above).
+      ...(m.fix !== undefined && !suppressed
+        ? {
+            fixes: [
+              {
+                description: { text: `fix \`${m.ruleId}\`` },
+                artifactChanges: [
+                  {
+                    artifactLocation: { ...fileUri(r.file), index: ai },
+                    replacements: [
+                      { deletedRegion: { charOffset: m.fix.range[0], charLength: m.fix.range[1] - m.fix.range[0] }, insertedContent: { text: m.fix.text } },
+                    ],
+                  },
+                ],
+              },
+            ],
+          }
+        : {}),
       properties: { category: m.category },
     });
   };

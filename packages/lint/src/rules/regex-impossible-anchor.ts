@@ -27,10 +27,11 @@ export default createRule({
     docs: { recommended: true },
     // The static proof says the rule is dead; this rule says why, at the same place.
     supersedes: ['analysis/dead-rule'],
+    fixable: 'code',
   },
   create(ctx) {
     return {
-      rule(rule, _list, _index, approver) {
+      rule(rule, list, _index, approver) {
         if (rule.field !== undefined || rule.match === '') return;
         if (!ctx.regex(rule.match).ok) return;
         if (setsFlag(rule.match, 'm')) return;
@@ -47,11 +48,29 @@ export default createRule({
           verdict ??= dead;
         }
         if (verdict === undefined) return;
-        ctx.report({ span: rule.matchSpan ?? rule.span, messageId: verdict, data: { pattern: rule.match } });
+        const dropped = list === 'deny' && branches.length === 1 && verdict !== 'empty' ? withoutAnchor(rule.match, verdict) : undefined;
+        const fix = dropped !== undefined && ctx.regex(dropped).ok ? ctx.fixPattern(rule, dropped) : undefined;
+        ctx.report({ span: rule.matchSpan ?? rule.span, messageId: verdict, data: { pattern: rule.match }, fix });
       },
     };
   },
 });
+
+/**
+ * The fix: the pattern without its `^` (or `$`), offered only for a deny rule with one branch
+ * whose first (last) atom is that plain anchor. A pattern searches the whole input, so dropping the
+ * anchor can only make the rule deny more, never less; in an allow or ask rule it would allow
+ * (ask) more, which a person must decide, so those are reported without a fix.
+ */
+function withoutAnchor(pattern: string, which: 'start' | 'end'): string | undefined {
+  const list = atoms(pattern);
+  if (list === null) return undefined;
+  const body = list.filter((a) => !isZeroWidth(a));
+  const anchor = which === 'start' ? body[0] : body[body.length - 1];
+  if (anchor === undefined || anchor.text !== (which === 'start' ? '^' : '$') || anchor.min !== 1 || anchor.max !== 1) return undefined;
+  if (pattern[anchor.start] !== anchor.text || /^[*+?{]/.test(pattern.slice(anchor.start + 1))) return undefined;
+  return pattern.slice(0, anchor.start) + pattern.slice(anchor.start + 1);
+}
 
 const isStart = (a: Atom): boolean => a.kind === 'anchor-start';
 const isEnd = (a: Atom): boolean => a.kind === 'anchor-end';

@@ -16,10 +16,11 @@ export default createRule({
     },
     help: { mixed: 'group the alternatives after the key: `{{fix}}`' },
     docs: { recommended: true },
+    fixable: 'code',
   },
   create(ctx) {
     return {
-      rule(rule) {
+      rule(rule, list) {
         if (rule.match === '' || !ctx.regex(rule.match).ok) return;
         const branches = topLevelBranches(rule.match);
         if (branches.length < 2) return;
@@ -30,6 +31,10 @@ export default createRule({
         if (bare === undefined) return;
         const prefix = firstKeyed[0];
         const rests = branches.map((b, i) => (keyed[i]?.[0] === prefix ? b.text.slice(prefix.length) : b.text));
+        const grouped = `${prefix}(?:${rests.join('|')})`;
+        // Fix: only in an allow rule, where grouping can only allow less (in a deny or ask rule it
+        // would deny or ask less, which a person must decide).
+        const fix = list === 'allow' && ctx.regex(grouped).ok ? ctx.fixPattern(rule, grouped) : undefined;
         ctx.report({
           span: rule.matchSpan ?? rule.span,
           messageId: 'mixed',
@@ -37,8 +42,9 @@ export default createRule({
             pattern: rule.match,
             branch: bare.text,
             key: firstKeyed[1] ?? '',
-            fix: `${prefix}(?:${rests.join('|')})`,
+            fix: grouped,
           },
+          fix,
         });
       },
     };

@@ -1,5 +1,5 @@
 import { createRule } from '../create-rule.ts';
-import { unsupportedConstruct } from '../support/re2-unsupported.ts';
+import { type UnsupportedConstruct, unsupportedConstruct } from '../support/re2-unsupported.ts';
 
 export default createRule({
   id: 'regex/unsupported-syntax',
@@ -31,6 +31,7 @@ export default createRule({
       repeatCount: 'use an open repetition such as `{1000,}` or `+`',
     },
     docs: { recommended: true },
+    fixable: 'code',
     supersedes: ['regex/invalid'],
   },
   create(ctx) {
@@ -40,12 +41,61 @@ export default createRule({
         if (ctx.regex(rule.match).ok) return;
         const found = unsupportedConstruct(rule.match);
         if (found === undefined) return;
+        const fixed = respellAll(rule.match, found, (p) => ctx.regex(p).ok);
         ctx.report({
           span: rule.matchSpan ?? rule.span,
           messageId: found.kind,
           data: { text: found.text, pattern: rule.match },
+          fix: fixed !== undefined ? ctx.fixPattern(rule, fixed) : undefined,
         });
       },
     };
   },
 });
+
+/**
+ * The pattern with the reported construct and every later one that has an RE2 spelling respelled,
+ * in one fix (a pattern of twenty `\\u` escapes is one pass, not twenty); it stops at the first
+ * construct without one, which stays reported. `undefined` when the reported one has none.
+ */
+function respellAll(pattern: string, first: UnsupportedConstruct, compiles: (p: string) => boolean): string | undefined {
+  let out = pattern;
+  let found: UnsupportedConstruct | undefined = first;
+  // Each step respells one construct; a pattern holds fewer constructs than characters.
+  for (let steps = 0; found !== undefined && steps <= pattern.length; steps++) {
+    const respelled = respell(found);
+    if (respelled === undefined) break;
+    out = out.slice(0, found.offset) + respelled + out.slice(found.offset + found.text.length);
+    if (compiles(out)) break;
+    found = unsupportedConstruct(out);
+  }
+  return out === pattern ? undefined : out;
+}
+
+/**
+ * The RE2 spelling of a construct, where there is exactly one: `\u263a` is `\x{263a}`, `\cA` is
+ * `\x01`, `(?>` is `(?:` and a possessive `*+` is `*` (RE2 never backtracks, so it matches what
+ * the group or the repeat matches). Lookaround, backreferences, `\Z` (end, or before a final
+ * newline) and repeat counts over 1000 have no equivalent: no fix.
+ */
+function respell(found: UnsupportedConstruct): string | undefined {
+  switch (found.kind) {
+    case 'atomic':
+      return '(?:';
+    case 'possessive':
+      return found.text.slice(0, -1);
+    case 'unicodeEscape': {
+      const m = /^\\u([0-9a-fA-F]{4})$/.exec(found.text);
+      // A lone surrogate is no character RE2 can match.
+      if (m === null || /^d[89a-f]/i.test(m[1] ?? '')) return undefined;
+      return `\\x{${m[1]}}`;
+    }
+    case 'controlEscape': {
+      const m = /^\\c([A-Za-z])$/.exec(found.text);
+      if (m === null) return undefined;
+      return `\\x${((m[1] ?? 'A').toUpperCase().charCodeAt(0) ^ 0x40).toString(16).padStart(2, '0')}`;
+    }
+    default:
+      return undefined;
+  }
+}

@@ -32,6 +32,37 @@ runRuleTests(rule, {
       name: 'block scalar',
       code: y('mode: pattern', 'deny:', '  - tool: bash', '    match: |-', '      sudo\\\\b'),
       errors: [{ messageId: 'doubled', line: 4, column: 12 }],
+      output: y('mode: pattern', 'deny:', '  - tool: bash', '    match: |-', '      sudo\\b'),
+    },
+    {
+      name: 'fix: each doubled backslash halved, in the same quoting; single ones stay',
+      code: y('mode: pattern', 'deny:', "  - {tool: bash, match: 'rm\\\\s+-rf\\d\\\\.'} # keep"),
+      errors: [{ messageId: 'doubled', line: 3, column: 25 }],
+      output: y('mode: pattern', 'deny:', "  - {tool: bash, match: 'rm\\s+-rf\\d\\.'} # keep"),
+    },
+    {
+      name: 'fix: plain scalar',
+      code: y('mode: pattern', 'deny:', '  - tool: bash', '    match: rm\\\\s+-rf'),
+      errors: [{ messageId: 'doubled', line: 4, column: 12 }],
+      output: y('mode: pattern', 'deny:', '  - tool: bash', '    match: rm\\s+-rf'),
+    },
+    {
+      name: 'no fix when `\\\\` also stands before a letter that is not a regex escape (`\\\\n`: a backslash in raw JSON?)',
+      code: y('mode: pattern', 'deny:', "  - {tool: bash, match: 'a\\\\nb\\\\s'}"),
+      errors: [{ messageId: 'doubled', line: 3, column: 25 }],
+      output: null,
+    },
+    {
+      name: 'no fix for three backslashes in a row',
+      code: y('mode: pattern', 'deny:', "  - {tool: bash, match: 'a\\\\\\\\s'}"),
+      errors: [{ messageId: 'doubled', line: 3, column: 25 }],
+      output: null,
+    },
+    {
+      name: 'no fix for an anchored value: its aliases would change too',
+      code: y('mode: pattern', 'deny:', "  - {tool: bash, match: &p 'rm\\\\s'}", '  - {tool: sh, match: *p}'),
+      errors: [{ messageId: 'doubled', line: 3, column: 28 }, { messageId: 'doubled', line: 3, column: 28 }],
+      output: null,
     },
   ],
 });

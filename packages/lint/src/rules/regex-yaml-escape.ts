@@ -27,6 +27,7 @@ export default createRule({
     docs: { recommended: true },
     // The static proof says the rule is dead; this rule says why, at the same place.
     supersedes: ['analysis/dead-rule'],
+    fixable: 'code',
   },
   create(ctx) {
     if (ctx.syntax !== 'yaml') return;
@@ -44,10 +45,12 @@ export default createRule({
             if (next !== undefined && ESCAPABLE.test(next)) {
               const style = ctx.scalarStyleAt(rule.matchSpan);
               if (style === undefined || style === 'QUOTE_DOUBLE') return;
+              const halved = halve(p);
               ctx.report({
                 span: rule.matchSpan,
                 messageId: 'doubled',
                 data: { style: STYLE_NAMES[style] ?? 'this', escape: `\\\\${next}`, next },
+                fix: halved !== undefined ? ctx.fixPattern(rule, halved) : undefined,
               });
               return;
             }
@@ -58,3 +61,34 @@ export default createRule({
     };
   },
 });
+
+/**
+ * The pattern as its author meant it, written for a double-quoted string: each `\\` before a
+ * regex escape letter (`\\s`, `\\.`) halved, in the same quoting. Only when that reading is the
+ * only one: a single backslash stays (it already escapes here), and a pattern with `\\` before
+ * anything else (`\\n`, which may mean a literal backslash in raw JSON) or three or more
+ * backslashes in a row gets no fix.
+ */
+function halve(p: string): string | undefined {
+  // Inside `\Q…\E` backslashes are literal text: no fix.
+  if (p.includes('\\Q')) return undefined;
+  let out = '';
+  for (let i = 0; i < p.length; i++) {
+    if (p[i] !== '\\') {
+      out += p[i];
+      continue;
+    }
+    let run = 1;
+    while (p[i + run] === '\\') run++;
+    const next = p[i + run];
+    if (run === 1) {
+      out += next === undefined ? '\\' : `\\${next}`;
+      i++;
+      continue;
+    }
+    if (run !== 2 || next === undefined || !ESCAPABLE.test(next)) return undefined;
+    out += `\\${next}`;
+    i += 2;
+  }
+  return out;
+}

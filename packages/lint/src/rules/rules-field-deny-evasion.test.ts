@@ -26,6 +26,18 @@ runRuleTests(rule, {
   ],
   invalid: [
     {
+      name: 'fix: `(?s)` in front',
+      code: policy("{tool: bash, field: command, match: '.*rm\\s+-rf.*'}", "{tool: bash, match: 'rm\\s+-rf'}"),
+      errors: [{ messageId: 'newline', line: 5, column: 41 }],
+      output: policy("{tool: bash, field: command, match: '(?s).*rm\\s+-rf.*'}", "{tool: bash, match: 'rm\\s+-rf'}"),
+    },
+    {
+      name: 'no fix when the pattern turns `s` off again',
+      code: policy("{tool: bash, field: command, match: '(?-s:.*)rm\\s+-rf.*'}", "{tool: bash, match: 'rm\\s+-rf'}"),
+      errors: [{ messageId: 'newline', line: 5, column: 41 }],
+      output: null,
+    },
+    {
       code: policy("{tool: bash, field: command, match: '.*rm\\s+-rf.*'}", "{tool: bash, match: 'rm\\s+-rf'}"),
       errors: [
         {

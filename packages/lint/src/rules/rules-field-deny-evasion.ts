@@ -29,6 +29,7 @@ export default createRule({
       fieldOnly: 'add a deny rule without `field` that searches the whole input for the same text, or deny by default',
     },
     docs: { recommended: true },
+    fixable: 'code',
   },
   create(ctx) {
     return {
@@ -44,7 +45,12 @@ export default createRule({
           // Only a pattern that tolerates other text there (`.*` around it) is defeated by the newline.
           if (matches(a.space(value)) !== true || matches(a.newline(value)) !== false) continue;
           const example = JSON.stringify({ [field]: a.newline(value) });
-          ctx.report({ span: rule.matchSpan ?? rule.span, messageId: 'newline', data: { where: a.where, example } });
+          // Fix: `(?s)` in front, which only widens what the deny rule denies; offered when it
+          // closes the gap shown (a pattern that turns `s` off again keeps the finding, unfixed).
+          const dotAll = `(?s)${rule.match}`;
+          const closes = ruleMatchesInput(ctx.regexCache, { ...rule, match: dotAll }, 'deny', approver.input, example) === true;
+          const fix = closes ? ctx.fixPattern(rule, dotAll) : undefined;
+          ctx.report({ span: rule.matchSpan ?? rule.span, messageId: 'newline', data: { where: a.where, example }, fix });
           return;
         }
       },

@@ -38,6 +38,14 @@ export function unsupportedConstruct(p: string): UnsupportedConstruct | undefine
       if (n === 'Z') return { kind: 'bigZ', text: '\\Z', offset: i };
       if (n === 'u') return { kind: 'unicodeEscape', text: p.slice(i, i + 6), offset: i };
       if (n === 'c') return { kind: 'controlEscape', text: p.slice(i, i + 3), offset: i };
+      // `\x{263a}`, `\p{Greek}`: the braces belong to the escape (a `+` after them is a plain repeat).
+      if ((n === 'x' || n === 'p' || n === 'P') && p[i + 2] === '{') {
+        const close = p.indexOf('}', i + 3);
+        if (close > 0) {
+          i = close;
+          continue;
+        }
+      }
       i++;
       continue;
     }

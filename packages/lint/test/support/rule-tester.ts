@@ -5,6 +5,7 @@
  * own findings are left out. A case that makes the rule crash fails.
  */
 import { describe, expect, it } from 'vitest';
+import { applySourceEdits } from '@verdict/compiler';
 import { lintSource } from '../../src/runner.ts';
 import { allRules } from '../../src/rules/index.ts';
 import type { Rule } from '../../src/types.ts';
@@ -33,6 +34,11 @@ export interface ExpectedFinding {
 
 export interface InvalidCase extends ValidCase {
   errors: ExpectedFinding[];
+  /**
+   * The source after one pass of the rule's fixes (as ESLint's RuleTester); `null`: the findings
+   * carry no fix. Left out: not checked.
+   */
+  output?: string | null;
 }
 
 export function lintWithRule(rule: Rule, c: ValidCase) {
@@ -81,6 +87,13 @@ export function runRuleTests(rule: Rule, cases: { valid: (ValidCase | string)[];
             return got;
           });
         expect(actual).toEqual(c.errors);
+        if (c.output === undefined) return;
+        const fixes = result.messages.filter((m) => m.ruleId === rule.id && m.fix !== undefined).map((m) => m.fix!);
+        if (c.output === null) return expect(fixes).toEqual([]);
+        expect(fixes.length, 'the findings carry a fix').toBeGreaterThan(0);
+        const fixed = applySourceEdits(c.code, c.filename ?? 'policy.yaml', result.syntax ?? 'yaml', fixes);
+        expect(fixed.diagnostics).toEqual([]);
+        expect(fixed.text).toBe(c.output);
       });
     });
   });
