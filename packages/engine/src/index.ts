@@ -47,6 +47,7 @@ export {
   shortRegexError,
   TOO_LARGE,
   TOO_LARGE_HELP,
+  unicodeClassRanges,
   wellFormed,
 } from './regex/regex.ts';
 export type { CompileRegexResult, CompiledRegex, RegexMatch } from './regex/regex.ts';
@@ -102,6 +103,8 @@ export type {
   CompileApproverResult,
 } from './approver/config.ts';
 export { DEFAULT_ASK_REASON, DEFAULT_PATTERN_REASON, SPAN_BUDGET } from './approver/pattern.ts';
+export { ruleMatches } from './approver/rule-matches.ts';
+export type { RuleInContext } from './approver/rule-matches.ts';
 
 // run policy
 export type {

@@ -39,9 +39,9 @@ export type { ExitCodeOptions } from './exit-code.ts';
 export { exitCodeFor } from './exit-code.ts';
 export { formatters } from './formatters/index.ts';
 export { DEFAULT_DOCS_BASE_URL } from './formatters/sarif.ts';
-export { RegexCache } from './support/regex-cache.ts';
+export { RegexCache } from '@verdict/analysis';
 // static analysis of rule sets (dead, shadowed, overlapping rules; policy diff)
-export { analyzeApprover, diffPolicies } from './analysis/index.ts';
+export { analyzeApprover, diffPolicies } from '@verdict/analysis';
 export type {
   AnalysisFinding,
   AnalysisOptions,
@@ -53,4 +53,4 @@ export type {
   PolicyDiff,
   RuleLocation,
   Witness,
-} from './analysis/index.ts';
+} from '@verdict/analysis';

@@ -6,6 +6,7 @@
  * `--debug`). A file named on the command line is linted whatever its name. Each file gets the
  * nearest configuration; all are linted with one shared regex cache.
  */
+import { RegexCache } from '@verdict/analysis';
 import { closeSync, existsSync, openSync, readSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { CompileResult } from '@verdict/compiler';
@@ -15,7 +16,6 @@ import type { Diagnostic, HookAgent } from '@verdict/engine';
 import { emptyConfig, findConfigFile, loadLintConfig } from './config.ts';
 import { compileForLint, lintSource, type LintSourceOptions, unreadableFile } from './runner.ts';
 import { fixSource } from './fix.ts';
-import { RegexCache } from './support/regex-cache.ts';
 import { allRules } from './rules/index.ts';
 import type { FileResult, LintConfig, LintMessage, LintRun, Rule } from './types.ts';
 

@@ -4,6 +4,7 @@
  * It never throws on user input: a rule that throws becomes a `lint/internal-error` finding for
  * that file, and so does a compiler crash.
  */
+import { RegexCache } from '@verdict/analysis';
 import { createHash } from 'node:crypto';
 import { compileSource, isBlocking, SourceEditor } from '@verdict/compiler';
 import type { CompileResult } from '@verdict/compiler';
@@ -12,7 +13,6 @@ import type { Diagnostic, HookAgent, PolicyFileIR, Severity, Span } from '@verdi
 import { hookAgentDirective } from './support/hook-agent.ts';
 import { interpolate } from './create-rule.ts';
 import { applySuppressions, findSuppressions } from './suppressions.ts';
-import { RegexCache } from './support/regex-cache.ts';
 import { SourceInfo } from './support/source.ts';
 import type {
   Category,

@@ -3,6 +3,7 @@
  * formatters and configuration. Rules report message ids with data, never free text; the runner
  * turns a report into a located finding.
  */
+import { type RegexCache } from '@verdict/analysis';
 import type {
   ApproverIR,
   CompileRegexResult,
@@ -20,7 +21,6 @@ import type {
   TestCaseIR,
 } from '@verdict/engine';
 import type { CompileResult, ScalarStyle } from '@verdict/compiler';
-import type { RegexCache } from './support/regex-cache.ts';
 
 /** Rule families; severities can be set per category in the configuration. */
 export type Category = 'compiler' | 'regex' | 'rules' | 'approver' | 'policy' | 'hook' | 'tests' | 'analysis' | 'lint';

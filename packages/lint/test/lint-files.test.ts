@@ -1,3 +1,4 @@
+import { RegexCache } from '@verdict/analysis';
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -5,7 +6,6 @@ import { project } from './support/project.ts';
 import { describe, expect, it } from 'vitest';
 import { exitCodeFor } from '../src/exit-code.ts';
 import { carriesVerdictSchema, hasPolicyName, lintFiles } from '../src/lint-files.ts';
-import { RegexCache } from '../src/support/regex-cache.ts';
 import { lintSource } from '../src/runner.ts';
 
 const clean = 'approver:\n  mode: deny_all\n  reason: denied — this job only reads; ask the operator for more\n';

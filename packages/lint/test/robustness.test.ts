@@ -3,11 +3,11 @@
  * with regex-like patterns (the probing rules build witnesses from them), random run policies, and
  * random text in every syntax.
  */
+import { RegexCache } from '@verdict/analysis';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { fixSource, MAX_FIX_PASSES } from '../src/fix.ts';
 import { lintSource } from '../src/runner.ts';
-import { RegexCache } from '../src/support/regex-cache.ts';
 
 const regexChar = fc.constantFrom('a', 'b', '"', ':', '{', '}', '\\', '^', '$', '(', ')', '|', '*', '+', '?', '.', '[', ']', '/', ' ', ';', 's', 'd', 'Q', 'E', 'x', '?=', '(?m)', '\\s', '\\"');
 const pattern = fc.array(regexChar, { maxLength: 14 }).map((xs) => xs.join(''));
@@ -130,15 +130,4 @@ describe('robustness of --fix', () => {
     );
     expect(fixedFiles).toBeGreaterThan(5);
   }, 120_000);
-});
-
-describe('lists as long as a policy are never spread into arguments', () => {
-  it('and/or over 300,000 formulas, and a string of 300,000 code points, do not overflow the stack', async () => {
-    const { andOf, orOf, TRUE, FALSE } = await import('../src/analysis/search.ts');
-    const { codePointsToString } = await import('../src/analysis/charset.ts');
-    const many = Array.from({ length: 300_000 }, () => ({ op: 'or' as const, xs: [TRUE, FALSE] }));
-    expect(() => andOf(many)).not.toThrow();
-    expect(() => orOf(many)).not.toThrow();
-    expect(codePointsToString(Array.from({ length: 300_000 }, () => 0x1f600))).toBe('😀'.repeat(300_000));
-  });
 });

@@ -1,5 +1,5 @@
 import { ruleWhere } from '@verdict/engine';
-import { type DiffChange, diffPolicies, type DiffWitness, type PolicyDiff } from '@verdict/lint';
+import { type DiffChange, diffPolicies, type DiffWitness, type PolicyDiff } from '@verdict/analysis';
 import { type Command, parse, UsageError, write } from '../args.ts';
 import { compileOrReport, readPolicyInput, stdinFilenameOption, stdinName } from '../load.ts';
 

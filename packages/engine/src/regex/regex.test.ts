@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { compileRegex, firstLoneSurrogate, GO_MAX_PROGRAM_SIZE, groupNames, MAX_PATTERN_CHARS, MAX_PROGRAM_SIZE, renameDuplicateGroups, shortRegexError, TOO_LARGE_HELP, wellFormed } from './regex.ts';
+import { compileRegex, firstLoneSurrogate, GO_MAX_PROGRAM_SIZE, groupNames, MAX_PATTERN_CHARS, MAX_PROGRAM_SIZE, renameDuplicateGroups, shortRegexError, TOO_LARGE_HELP, unicodeClassRanges, wellFormed } from './regex.ts';
 import type { CompiledRegex } from './regex.ts';
 
 /** Any UTF-16 code unit (lone surrogates included), plus some astral and JSON-ish characters. */
@@ -290,5 +290,27 @@ describe('compileRegex: patterns over the length limit are refused before parsin
     expect(short.ok ? '' : shortRegexError(short.error)).toBe('error parsing regexp: missing closing ): `a(`');
     const long = compileRegex('a'.repeat(1000) + '(');
     expect(long.ok ? '' : shortRegexError(long.error)).toBe(`error parsing regexp: missing closing ): \`${'a'.repeat(48)}…${'a'.repeat(31)}( (1001 characters)\``);
+  });
+});
+
+describe('unicodeClassRanges: the Unicode classes re2js (Go) matches with', () => {
+  const holds = (name: string, ch: string): boolean => {
+    const r = unicodeClassRanges(name) ?? [];
+    const cp = ch.codePointAt(0) as number;
+    for (let i = 0; i < r.length; i += 2) if (cp >= (r[i] as number) && cp <= (r[i + 1] as number)) return true;
+    return false;
+  };
+  it('gives each class the members the compiled pattern matches', () => {
+    for (const [name, ch] of [['L', 'é'], ['Lu', 'É'], ['Greek', 'λ'], ['Nd', '٣'], ['Zs', '\u3000'], ['C', '\u00ad'], ['Any', '\u{10ffff}']] as const) {
+      const re = compileRegex(`^\\p{${name}}$`);
+      if (!re.ok) throw new Error(re.error);
+      expect(re.regex.test(ch), name).toBe(true);
+      expect(holds(name, ch), name).toBe(true);
+      expect(holds(name, '\x01'), name).toBe(name === 'C' || name === 'Any');
+    }
+  });
+  it('is null for a name Go does not know', () => {
+    expect(unicodeClassRanges('NotAScript')).toBeNull();
+    expect(unicodeClassRanges('{')).toBeNull();
   });
 });

@@ -291,7 +291,7 @@ export function renameDuplicateGroups(pattern: string): string {
   return out + pattern.slice(last);
 }
 
-// --- Simple case folding, read from re2js's own tables ---
+// --- Simple case folding and Unicode classes, read from re2js's own tables ---
 
 /** re2js internals (2.10.0, src/Inst.js): the instruction fields read here. */
 interface Re2Inst {
@@ -357,4 +357,33 @@ export function foldRepresentative(cp: number): number {
     foldBlocks.set(block, reps);
   }
   return reps[cp - (block << FOLD_BLOCK_BITS)]!;
+}
+
+const unicodeClasses = new Map<string, readonly number[] | null>();
+
+/**
+ * The code points of the Unicode class `\p{name}` (a general category such as `L` or `Lu`, a script
+ * such as `Greek`, or `Any`) as flattened sorted ranges `[lo0, hi0, lo1, hi1, …]`, read from the
+ * program re2js compiles for `\p{name}`: Go's tables, which the engine matches with. `null` when
+ * Go knows no such class.
+ */
+export function unicodeClassRanges(name: string): readonly number[] | null {
+  let ranges = unicodeClasses.get(name);
+  if (ranges === undefined) {
+    ranges = null;
+    if (name === 'Any') ranges = [0, 0x10ffff]; // compiled as "any character", not a class
+    else if (/^[A-Za-z_]+$/.test(name)) {
+      try {
+        const prog = (RE2JS.compile(`\\p{${name}}`, 0) as unknown as { re2Input?: { prog?: { inst?: Re2Inst[] } } }).re2Input?.prog;
+        const runeInsts = (prog?.inst ?? []).filter((inst) => inst.op === INST_RUNE || inst.op === INST_RUNE1);
+        if (runeInsts.length !== 1) throw new Error(`unicode class ${name}: re2js compiled ${runeInsts.length} rune instructions`);
+        const inst = runeInsts[0]!;
+        ranges = inst.op === INST_RUNE1 ? [inst.runes[0]!, inst.runes[0]!] : Array.from(inst.runes);
+      } catch (e) {
+        if (!(e instanceof RE2JSSyntaxException)) throw e;
+      }
+    }
+    unicodeClasses.set(name, ranges);
+  }
+  return ranges;
 }

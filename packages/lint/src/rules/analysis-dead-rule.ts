@@ -1,6 +1,6 @@
 import { rulesOf } from '@verdict/engine';
 import { createRule } from '../create-rule.ts';
-import { BUDGET_OPTION, DEAD_RULE, findingsFor, shortInput } from '../analysis/lint-support.ts';
+import { BUDGET_OPTION, DEAD_RULE, findingsFor, shortInput } from '../support/analysis-findings.ts';
 
 /**
  * A rule whose pattern can never match a tool call. Proven on the rule's automaton: the pattern's

@@ -1,6 +1,6 @@
 import { rulesOf } from '@verdict/engine';
 import { createRule } from '../create-rule.ts';
-import { findingsFor, label, OVERLAP, shortInput } from '../analysis/lint-support.ts';
+import { findingsFor, label, OVERLAP, shortInput } from '../support/analysis-findings.ts';
 
 /**
  * An allow rule and a deny rule that both match some call (shown, and confirmed by the engine);

@@ -1,7 +1,7 @@
 import { rulesOf } from '@verdict/engine';
 import { createRule } from '../create-rule.ts';
 import { isCatchAll, sameTool } from '../support/approver-facts.ts';
-import { BUDGET_OPTION, findingsFor, label, SHADOWED_RULE, shortInput } from '../analysis/lint-support.ts';
+import { BUDGET_OPTION, findingsFor, label, SHADOWED_RULE, shortInput } from '../support/analysis-findings.ts';
 
 /**
  * An allow rule every call of which a deny rule of the same tool (or of every tool) also matches:

@@ -1,11 +1,10 @@
+import { type Atom, canBeginWith, patternBranches } from '@verdict/analysis';
 import { createRule } from '../create-rule.ts';
-import { atoms, canBeginWith, leadingFlags, setsFlag, topLevelBranches } from '../support/regex-text.ts';
-import type { Atom } from '../support/regex-text.ts';
 
 /**
  * Tool input is a JSON object: raw text starts with `{` and ends with `}` (JSON allows whitespace
  * around it); canonical text has no whitespace at all. Field rules are anchored on purpose and are
- * exempt; `(?m)` makes `^`/`$` match at line breaks, so such patterns are left alone.
+ * exempt; a `^` or `$` under `(?m)` also matches at line breaks, so it anchors nothing here.
  */
 export default createRule({
   id: 'regex/impossible-anchor',
@@ -34,16 +33,13 @@ export default createRule({
       rule(rule, list, _index, approver) {
         if (rule.field !== undefined || rule.match === '') return;
         if (!ctx.regex(rule.match).ok) return;
-        if (setsFlag(rule.match, 'm')) return;
         const canonical = approver.input === 'canonical';
-        const ci = leadingFlags(rule.match).flags.includes('i');
-        const branches = topLevelBranches(rule.match);
+        const branches = patternBranches(rule.match);
+        if (branches === null) return;
         // Every branch must be dead for the rule to be dead.
         let verdict: 'start' | 'end' | 'empty' | undefined;
         for (const b of branches) {
-          const list = atoms(b.text);
-          if (list === null) return;
-          const dead = deadBranch(list, canonical, ci);
+          const dead = deadBranch(b.atoms, canonical);
           if (dead === undefined) return;
           verdict ??= dead;
         }
@@ -63,20 +59,22 @@ export default createRule({
  * (ask) more, which a person must decide, so those are reported without a fix.
  */
 function withoutAnchor(pattern: string, which: 'start' | 'end'): string | undefined {
-  const list = atoms(pattern);
-  if (list === null) return undefined;
-  const body = list.filter((a) => !isZeroWidth(a));
+  const branches = patternBranches(pattern);
+  if (branches === null || branches.length !== 1) return undefined;
+  const body = branches[0]!.atoms.filter((a) => !isZeroWidth(a));
   const anchor = which === 'start' ? body[0] : body[body.length - 1];
-  if (anchor === undefined || anchor.text !== (which === 'start' ? '^' : '$') || anchor.min !== 1 || anchor.max !== 1) return undefined;
-  if (pattern[anchor.start] !== anchor.text || /^[*+?{]/.test(pattern.slice(anchor.start + 1))) return undefined;
-  return pattern.slice(0, anchor.start) + pattern.slice(anchor.start + 1);
+  if (anchor === undefined || !(which === 'start' ? isStart(anchor) : isEnd(anchor)) || anchor.min !== 1 || anchor.max !== 1) return undefined;
+  // Only the plain one-character spelling (`^`, `$`, not `\A`, `\z`), with no repetition after it.
+  const { start, end } = anchor.node;
+  if (pattern.slice(start, end) !== (which === 'start' ? '^' : '$') || /^[*+?{]/.test(pattern.slice(end))) return undefined;
+  return pattern.slice(0, start) + pattern.slice(end);
 }
 
-const isStart = (a: Atom): boolean => a.kind === 'anchor-start';
-const isEnd = (a: Atom): boolean => a.kind === 'anchor-end';
-const isZeroWidth = (a: Atom): boolean => a.kind === 'flags' || a.max === 0;
+const isStart = (a: Atom): boolean => a.kind === 'anchor-start' && a.line !== true;
+const isEnd = (a: Atom): boolean => a.kind === 'anchor-end' && a.line !== true;
+const isZeroWidth = (a: Atom): boolean => a.max === 0;
 
-function deadBranch(list: readonly Atom[], canonical: boolean, ci: boolean): 'start' | 'end' | 'empty' | undefined {
+function deadBranch(list: readonly Atom[], canonical: boolean): 'start' | 'end' | 'empty' | undefined {
   const body = list.filter((a) => !isZeroWidth(a));
   const first = body[0];
   const last = body[body.length - 1];
@@ -89,7 +87,7 @@ function deadBranch(list: readonly Atom[], canonical: boolean, ci: boolean): 'st
       return canonical ? 'empty' : undefined;
     }
   }
-  if (anchoredStart && !canBeginWith(body.slice(1), ['{'], !canonical, ci)) return 'start';
-  if (anchoredEnd && !canBeginWith([...body.slice(0, -1)].reverse(), ['}'], !canonical, ci)) return 'end';
+  if (anchoredStart && !canBeginWith(body.slice(1), ['{'], !canonical)) return 'start';
+  if (anchoredEnd && !canBeginWith([...body.slice(0, -1)].reverse(), ['}'], !canonical)) return 'end';
   return undefined;
 }

@@ -1,3 +1,4 @@
+import { unsupportedConstruct } from '@verdict/analysis';
 import { createRule } from '../create-rule.ts';
 
 export default createRule({

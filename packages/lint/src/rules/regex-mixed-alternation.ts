@@ -1,5 +1,5 @@
+import { patternBranches } from '@verdict/analysis';
 import { createRule } from '../create-rule.ts';
-import { topLevelBranches } from '../support/regex-text.ts';
 
 /** A branch that starts with a quoted JSON key: `"path":`, `\"path\"\s*:\s*"`. */
 const KEY_PREFIX = /^\\?"([^"\\]+)\\?"(?:\\s[*+?]?|[ \t])*:(?:\\s[*+?]?|[ \t])*(?:\\?")?/;
@@ -22,8 +22,8 @@ export default createRule({
     return {
       rule(rule, list) {
         if (rule.match === '' || !ctx.regex(rule.match).ok) return;
-        const branches = topLevelBranches(rule.match);
-        if (branches.length < 2) return;
+        const branches = patternBranches(rule.match);
+        if (branches === null || branches.length < 2) return;
         const keyed = branches.map((b) => KEY_PREFIX.exec(b.text));
         const firstKeyed = keyed.find((m) => m !== null);
         if (firstKeyed === undefined || firstKeyed === null) return;

@@ -1,5 +1,5 @@
+import { type UnsupportedConstruct, unsupportedConstruct } from '@verdict/analysis';
 import { createRule } from '../create-rule.ts';
-import { type UnsupportedConstruct, unsupportedConstruct } from '../support/re2-unsupported.ts';
 
 export default createRule({
   id: 'regex/unsupported-syntax',

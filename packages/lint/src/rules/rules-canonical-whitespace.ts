@@ -1,6 +1,5 @@
+import { findInputWitness, ruleMatchesInput, stringKeys } from '@verdict/analysis';
 import { createRule } from '../create-rule.ts';
-import { ruleMatchesInput } from '../support/rule-match.ts';
-import { findWitness, stringKeys } from '../support/witness.ts';
 
 /** Whitespace between two words of a decoded value: what a shell splits words on. */
 const BETWEEN_WORDS = /(?<=\S)[ \t]+(?=\S)/g;
@@ -24,7 +23,7 @@ export default createRule({
     return {
       rule(rule, list, _index, approver) {
         if (list !== 'deny' || approver.input !== 'canonical' || rule.field !== undefined || rule.match === '') return;
-        const witness = findWitness(ctx.regexCache, rule, 'deny', 'canonical');
+        const witness = findInputWitness(ctx.regexCache, rule, 'deny', 'canonical');
         if (witness === undefined) return;
         for (const key of stringKeys(witness.value)) {
           const value = witness.value[key] as string;

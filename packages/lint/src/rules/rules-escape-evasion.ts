@@ -1,6 +1,5 @@
+import { findInputWitness, ruleMatchesInput } from '@verdict/analysis';
 import { createRule } from '../create-rule.ts';
-import { ruleMatchesInput } from '../support/rule-match.ts';
-import { findWitness } from '../support/witness.ts';
 
 export default createRule({
   id: 'rules/escape-evasion',
@@ -22,7 +21,7 @@ export default createRule({
       rule(rule, list, _index, approver) {
         // An ask rule guards as a deny rule does: a call that gets past it is allowed without asking.
         if (list === 'allow' || approver.input === 'canonical' || rule.field !== undefined || rule.match === '') return;
-        const witness = findWitness(ctx.regexCache, rule, list, 'raw');
+        const witness = findInputWitness(ctx.regexCache, rule, list, 'raw');
         if (witness === undefined) return;
         for (const variant of [escapeFirstLetters, escapeAllLetters, escapeSlashes]) {
           const text = variant(witness.value);

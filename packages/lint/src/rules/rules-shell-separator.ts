@@ -1,9 +1,5 @@
-import { makeBudget } from '../analysis/automaton.ts';
-import { LanguageCache } from '../analysis/model.ts';
-import { and, atom, findWitness as searchLanguage } from '../analysis/search.ts';
-import type { SearchDfa } from '../analysis/automaton.ts';
+import { LanguageCache, and, atom, findWitness as searchLanguage, makeBudget, ruleMatchesInput, type SearchDfa } from '@verdict/analysis';
 import { createRule } from '../create-rule.ts';
-import { ruleMatchesInput } from '../support/rule-match.ts';
 
 /** Keys whose value a tool hands to a shell (compared case-insensitively). */
 export const SHELL_FIELDS = ['command', 'commands', 'cmd', 'cmdline', 'command_line', 'commandline', 'script', 'shell', 'shell_command', 'bash_command'];

@@ -1,8 +1,8 @@
 /** Facts about an approver block, read through the engine's own normalisation (semantics.md A2). */
 import { caseFold, normalizeApproverDefault, normalizeApproverMode, ruleLabel as engineRuleLabel } from '@verdict/engine';
 import type { ApproverIR, RuleIR, RuleList } from '@verdict/engine';
-import type { RegexCache } from './regex-cache.ts';
-import { atoms, topLevelBranches } from './regex-text.ts';
+import type { RegexCache } from '@verdict/analysis';
+import { patternBranches } from '@verdict/analysis';
 
 export type EffectiveMode = 'allow_all' | 'deny_all' | 'pattern' | undefined;
 
@@ -34,14 +34,13 @@ export function isCatchAll(rule: RuleIR, regexes: RegexCache): boolean {
   if (rule.match === '') return true;
   const compiled = regexes.get(rule.match);
   if (!compiled.ok || !compiled.regex.test('') || !compiled.regex.test('{\n  "k": "v"\n}')) return false;
-  return topLevelBranches(rule.match).some((b) => {
-    const list = atoms(b.text);
-    if (list === null) return false;
+  return (patternBranches(rule.match) ?? []).some((b) => {
+    const list = b.atoms;
     const starts = list.filter((a) => a.kind === 'anchor-start').length;
     const ends = list.filter((a) => a.kind === 'anchor-end').length;
     if (starts > 0 && ends > 0) return false;
     return list.every(
-      (a) => a.kind === 'flags' || a.kind === 'anchor-start' || a.kind === 'anchor-end' || (a.min === 0 && a.kind !== 'assert'),
+      (a) => a.kind === 'anchor-start' || a.kind === 'anchor-end' || (a.min === 0 && a.kind !== 'assert'),
     );
   });
 }

@@ -3,7 +3,7 @@
  * "solve" step that turns a formula into a verdict: proven empty, a witness the engine confirmed,
  * or unknown.
  */
-import type { RuleIR } from '@verdict/engine';
+import { caseFold, type RuleIR } from '@verdict/engine';
 import { cpuNow, makeBudget } from './automaton.ts';
 import {
   type Approx,
@@ -22,7 +22,6 @@ import { and, assign, findWitness, type Formula, propositionallySatisfiable } fr
 
 /** Inexact rules occurring with both polarities that a question is split on (2^n cases). */
 const MAX_SPLITS = 4;
-import { foldKey } from './unicode.ts';
 
 export interface AnalysisOptions {
   /** CPU time for one question (one rule, one pair, one direction of a diff), in ms. Default 200. */
@@ -138,18 +137,25 @@ export function toolClasses(tools: Iterable<string>): ToolClass[] {
   const byKey = new Map<string, string>();
   for (const t of tools) {
     if (t === '') continue;
-    const k = foldKey(t);
+    const k = caseFold(t);
     if (!byKey.has(k)) byKey.set(k, t);
   }
   const out: ToolClass[] = [...byKey].map(([key, name]) => ({ key, name }));
-  let other = 'other_tool';
-  for (let n = 2; byKey.has(foldKey(other)); n++) other = `other_tool_${n}`;
-  out.push({ key: null, name: other });
+  out.push({ key: null, name: unnamedTool(byKey.keys()) });
   return out;
 }
 
+/** A tool name none of `named` (tool names, or their fold keys) equals under case folding: `other_tool`, `other_tool_2`, … */
+export function unnamedTool(named: Iterable<string>): string {
+  const keys = new Set<string>();
+  for (const t of named) keys.add(caseFold(t));
+  let other = 'other_tool';
+  for (let n = 2; keys.has(caseFold(other)); n++) other = `other_tool_${n}`;
+  return other;
+}
+
 export function appliesTo(rule: RuleIR, cls: ToolClass): boolean {
-  return rule.tool === '' || (cls.key !== null && foldKey(rule.tool) === cls.key);
+  return rule.tool === '' || (cls.key !== null && caseFold(rule.tool) === cls.key);
 }
 
 export function shapesFor(domain: Domain): { any: ShapeName; object: ShapeName; flat: ShapeName } {
@@ -163,34 +169,34 @@ export function shapesFor(domain: Domain): { any: ShapeName; object: ShapeName; 
  * canonical form (which the engine decides exactly as the candidate); `null` when it is neither.
  */
 export function presentable(session: Session, domain: Domain, text: string): string | null {
-  if (domain === 'raw') return isJsonObject(text) ? text : null;
+  if (domain === 'raw') return parseJsonObject(text) !== undefined ? text : null;
   const c = session.oracle.canonicalOf(text);
-  return c !== undefined && isJsonObject(c) ? c : null;
+  return c !== undefined && parseJsonObject(c) !== undefined ? c : null;
 }
 
-/** A JSON object text (what a tool call's input is). */
-export function isJsonObject(text: string): boolean {
+/** The object a JSON object text (what a tool call's input is) holds, or `undefined` for any other text. */
+export function parseJsonObject(text: string): Record<string, unknown> | undefined {
+  // A JSON object starts with `{` and then `"` or `}` (JSON whitespace aside) and ends with `}`:
+  // other text cannot parse to an object, so the throw is skipped.
+  let i = skipJsonSpace(text, 0);
+  if (text[i] !== '{') return undefined;
+  i = skipJsonSpace(text, i + 1);
+  if (text[i] !== '"' && text[i] !== '}') return undefined;
+  let end = text.length - 1;
+  while (end > i && isJsonSpace(text[end])) end--;
+  if (text[end] !== '}') return undefined;
   try {
     const v: unknown = JSON.parse(text);
-    return typeof v === 'object' && v !== null && !Array.isArray(v);
+    if (typeof v === 'object' && v !== null && !Array.isArray(v)) return v as Record<string, unknown>;
   } catch {
-    return false;
+    // not JSON
   }
-}
-
-/** Go `strings.TrimSpace` then lowercase: how `mode` is read (semantics.md A2.1). */
-export function normalizeMode(mode: string): 'allow_all' | 'deny_all' | 'pattern' | undefined {
-  const m = mode.replace(/^[\t\n\v\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+|[\t\n\v\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+$/g, '').toLowerCase();
-  if (m === '' || m === 'allow_all' || m === 'allow') return 'allow_all';
-  if (m === 'deny_all' || m === 'deny') return 'deny_all';
-  if (m === 'pattern') return 'pattern';
   return undefined;
 }
 
-/** How `default` is read: lowercased, not trimmed (semantics.md A2.3). */
-export function normalizeDefault(value: string): 'allow' | 'deny' | undefined {
-  const v = value.toLowerCase();
-  if (v === 'allow') return 'allow';
-  if (v === '' || v === 'deny') return 'deny';
-  return undefined;
+const isJsonSpace = (c: string | undefined): boolean => c === ' ' || c === '\t' || c === '\n' || c === '\r';
+
+function skipJsonSpace(text: string, i: number): number {
+  while (i < text.length && isJsonSpace(text[i])) i++;
+  return i;
 }

@@ -1,65 +1,26 @@
 /**
- * Unicode tables for the analysis, computed at first use from the JavaScript engine's own tables.
- *
- * Go's `regexp` uses Go's `unicode` package; JavaScript's `\p{…}` uses the Unicode version of the
- * running V8. The two can differ for code points assigned in between (a few hundred per version,
- * none of them ASCII), so a verdict may in theory differ for such characters. Every witness is
- * re-checked against the real engine before it is reported, which catches a wrong one.
+ * The character classes of Go's regexp syntax, once: Unicode classes and simple case folding read
+ * from the engine (re2js's own tables, which are Go's, so the analysis reasons with the tables
+ * patterns match with), Perl and POSIX classes (ASCII, as in Go).
  */
-import { caseFold, foldCodePoint, LAST_FOLDING_CODE_POINT } from '@verdict/engine';
-import { ANY, type CharSet, EMPTY, fromRanges, fromSpec, has, union } from './charset.ts';
-
-/** Go's general categories (`unicode.Categories`). `C` is Go's: Cc|Cf|Co|Cs, without unassigned. */
-const CATEGORIES = new Set([
-  'C', 'Cc', 'Cf', 'Co', 'Cs', 'L', 'Ll', 'Lm', 'Lo', 'Lt', 'Lu', 'M', 'Mc', 'Me', 'Mn', 'N', 'Nd',
-  'Nl', 'No', 'P', 'Pc', 'Pd', 'Pe', 'Pf', 'Pi', 'Po', 'Ps', 'S', 'Sc', 'Sk', 'Sm', 'So', 'Z', 'Zl',
-  'Zp', 'Zs',
-]);
+import { foldCodePoint, LAST_FOLDING_CODE_POINT, unicodeClassRanges } from '@verdict/engine';
+import { type CharSet, fromRanges, fromSpec, has, union } from './charset.ts';
 
 const cache = new Map<string, CharSet | null>();
 
-function scan(re: RegExp): CharSet {
-  const pairs: [number, number][] = [];
-  let start = -1;
-  for (let c = 0; c <= 0x10ffff; c++) {
-    if (c === 0xd800) {
-      if (start >= 0) pairs.push([start, c - 1]);
-      start = -1;
-      c = 0xdfff;
-      continue;
-    }
-    const inside = re.test(String.fromCodePoint(c));
-    if (inside && start < 0) start = c;
-    else if (!inside && start >= 0) {
-      pairs.push([start, c - 1]);
-      start = -1;
-    }
-  }
-  if (start >= 0) pairs.push([start, 0x10ffff]);
-  return fromRanges(pairs);
-}
-
 /**
- * The code points of a Go Unicode class name (`L`, `Lu`, `Greek`, `Any`), or `null` when the name
- * is one this runtime cannot compute (the pattern is then treated as unknown).
+ * The code points of a Go Unicode class name (`L`, `Lu`, `Greek`, `Any`), or `null` when Go knows
+ * no such class (the pattern is then treated as unknown).
  */
 export function unicodeClass(name: string): CharSet | null {
-  const hit = cache.get(name);
-  if (hit !== undefined) return hit;
-  let set: CharSet | null = null;
-  if (name === 'Any') set = ANY;
-  else if (name === 'C') {
-    set = ['Cc', 'Cf', 'Co', 'Cs'].map((n) => unicodeClass(n) ?? EMPTY).reduce(union, EMPTY);
-  } else if (CATEGORIES.has(name)) {
-    set = scan(new RegExp(`^\\p{${name}}$`, 'u'));
-  } else if (/^[A-Z][A-Za-z_]*$/.test(name)) {
-    try {
-      set = scan(new RegExp(`^\\p{Script=${name}}$`, 'u'));
-    } catch {
-      set = null;
-    }
+  let set = cache.get(name);
+  if (set === undefined) {
+    const ranges = unicodeClassRanges(name);
+    const pairs: [number, number][] = [];
+    if (ranges !== null) for (let i = 0; i < ranges.length; i += 2) pairs.push([ranges[i] as number, ranges[i + 1] as number]);
+    set = ranges === null ? null : fromRanges(pairs);
+    cache.set(name, set);
   }
-  cache.set(name, set);
   return set;
 }
 
@@ -167,9 +128,4 @@ export function foldSet(set: CharSet): CharSet {
     if (has(set, c)) for (const d of g) extra.push([d, d]);
   }
   return extra.length === 0 ? set : union(set, fromRanges(extra));
-}
-
-/** A canonical fold key for a string: equal keys exactly when equal under simple case folding. */
-export function foldKey(s: string): string {
-  return caseFold(s);
 }

@@ -11,7 +11,7 @@ interface Case {
   findings: Record<string, unknown>[];
 }
 
-const fixture = JSON.parse(readFileSync(new URL('../../../../fixtures/analysis/findings.json', import.meta.url), 'utf8')) as {
+const fixture = JSON.parse(readFileSync(new URL('../../../fixtures/analysis/findings.json', import.meta.url), 'utf8')) as {
   cases: Case[];
 };
 
@@ -110,7 +110,7 @@ describe('analyzeApprover', () => {
     expect(findings.map((f) => f.kind)).toEqual(['unknown']);
   });
 
-  it('analyses a 100-rule policy well under a second', () => {
+  it('analyses a 100-rule policy without an unknown finding (its speed is measured in bench/)', () => {
     const tools = ['bash', 'read', 'write', 'edit', 'grep', 'glob', 'web_fetch', 'task', 'notebook', 'todo'];
     const allow: RuleIR[] = [];
     const deny: RuleIR[] = [];
@@ -120,12 +120,7 @@ describe('analyzeApprover', () => {
       else allow.push({ tool, match: tool === 'bash' ? `"command":\\s*"cmd${i}( |")` : `"path":"/workspace/${i}/[^"]*"` });
     }
     const ir: ApproverIR = { mode: 'pattern', default: 'deny', reason: '', input: 'raw', allow, deny };
-    analyzeApprover({ ...ir, allow: allow.slice(0, 2) }); // warm the Unicode tables
-    // CPU time, so that a loaded machine does not fail the test.
-    const before = process.cpuUsage();
     const findings = analyzeApprover(ir, { checks: { overlap: false } });
-    const used = process.cpuUsage(before);
-    expect((used.user + used.system) / 1000).toBeLessThan(1_000);
     expect(findings.filter((f) => f.kind === 'unknown')).toEqual([]);
   });
 });

@@ -1,14 +1,22 @@
 /**
- * Witnesses: a tool input (a JSON object) that a rule matches, built from a sample of its
- * pattern and confirmed with the engine's matcher. Probing rules start from a witness and change
- * it (extend a command, nest a key, escape characters) to show what else the rule lets through.
+ * Witnesses: a tool input (a JSON object) that a rule matches, confirmed with the engine's matcher.
+ * Probing rules start from a witness and change it (extend a command, nest a key, escape
+ * characters) to show what else the rule lets through, and quote it in their messages.
+ *
+ * Candidates come from a sample of the pattern's first branch wrapped in a few common shapes (an
+ * input a person would write, `{"command":"rm -rf"}`), and, when none of those matches, from the
+ * exact search (`search.ts`): a shortest flat JSON object in the rule's language.
  */
 import type { InputMode, RuleIR, RuleList } from '@verdict/engine';
+import { makeBudget } from './automaton.ts';
+import { LanguageCache } from './model.ts';
+import { ruleMatchesInput } from './oracle.ts';
+import { sample } from './pattern-text.ts';
 import type { RegexCache } from './regex-cache.ts';
-import { ruleMatchesInput } from './rule-match.ts';
-import { sample } from './regex-text.ts';
+import { and, atom, findWitness, type Formula } from './search.ts';
+import { parseJsonObject } from './session.ts';
 
-export interface Witness {
+export interface InputWitness {
   /** The input as JSON text (compact). */
   text: string;
   /** The parsed object. */
@@ -21,17 +29,17 @@ const COMMON_KEYS = ['command', 'cmd', 'path', 'file_path', 'input'];
  * Witnesses found so far, per run (regex cache): rules that probe the same pattern in the same
  * list and mode share one search. Bounded: cleared when it grows past `WITNESS_CACHE_LIMIT`.
  */
-const witnesses = new WeakMap<RegexCache, Map<string, Map<string, Witness | undefined>>>();
+const witnesses = new WeakMap<RegexCache, Map<string, Map<string, InputWitness | undefined>>>();
 const WITNESS_CACHE_LIMIT = 4096;
 let cachedWitnesses = 0;
 
 /** A compact JSON object input the rule matches, or `undefined` when none was found. */
-export function findWitness(
+export function findInputWitness(
   regexes: RegexCache,
   rule: Pick<RuleIR, 'match' | 'field'>,
   list: RuleList,
   mode: InputMode,
-): Witness | undefined {
+): InputWitness | undefined {
   let byKind = witnesses.get(regexes);
   if (byKind === undefined) {
     byKind = new Map();
@@ -61,7 +69,7 @@ function searchWitness(
   rule: Pick<RuleIR, 'match' | 'field'>,
   list: RuleList,
   mode: InputMode,
-): Witness | undefined {
+): InputWitness | undefined {
   const samples = [sample(rule.match), sample(rule.match, true)].filter((s): s is string => s !== null);
   if (rule.match === '') samples.push('');
   const candidates: string[] = [];
@@ -83,11 +91,17 @@ function searchWitness(
     return ruleMatchesInput(regexes, rule, list, mode, input) === true;
   };
   const seen = new Set<string>();
+  const found = firstMatching(candidates, seen, matches);
+  return found ?? firstMatching(exactCandidates(regexes, rule, mode), seen, matches);
+}
+
+/** The first candidate that parses to an object the rule matches (see `searchWitness`). */
+function firstMatching(candidates: Iterable<string>, seen: Set<string>, matches: (input: string) => boolean): InputWitness | undefined {
   for (const text of candidates) {
     // The same candidate twice gives the same answer: no match the first time.
     if (seen.has(text)) continue;
     seen.add(text);
-    const value = parseObject(text);
+    const value = parseJsonObject(text);
     if (value === undefined) continue;
     // The compact re-encoding is what probes extend, so it must match too.
     const compact = JSON.stringify(value);
@@ -100,30 +114,34 @@ function searchWitness(
   return undefined;
 }
 
-function parseObject(text: string): Record<string, unknown> | undefined {
-  // A JSON object starts with `{` and then `"` or `}` (JSON whitespace aside) and ends with `}`:
-  // other text cannot parse to an object, so the throw is skipped.
-  let i = skipJsonSpace(text, 0);
-  if (text[i] !== '{') return undefined;
-  i = skipJsonSpace(text, i + 1);
-  if (text[i] !== '"' && text[i] !== '}') return undefined;
-  let end = text.length - 1;
-  while (end > i && isJsonSpace(text[end])) end--;
-  if (text[end] !== '}') return undefined;
-  try {
-    const v: unknown = JSON.parse(text);
-    if (typeof v === 'object' && v !== null && !Array.isArray(v)) return v as Record<string, unknown>;
-  } catch {
-    // not JSON
+/** Per run: the languages the exact search builds (patterns recur across a run's files). */
+const languages = new WeakMap<RegexCache, LanguageCache>();
+/** CPU time for one exact search, in ms: a fallback, so kept short. */
+const EXACT_TIME_MS = 50;
+
+/**
+ * A shortest flat JSON object text the rule's language holds (for a `field` rule, the object of
+ * that one key and a shortest value), or nothing when the search finds none within its limits.
+ */
+function exactCandidates(regexes: RegexCache, rule: Pick<RuleIR, 'match' | 'field'>, mode: InputMode): string[] {
+  let cache = languages.get(regexes);
+  if (cache === undefined) {
+    cache = new LanguageCache();
+    languages.set(regexes, cache);
   }
-  return undefined;
-}
-
-const isJsonSpace = (c: string | undefined): boolean => c === ' ' || c === '\t' || c === '\n' || c === '\r';
-
-function skipJsonSpace(text: string, i: number): number {
-  while (i < text.length && isJsonSpace(text[i])) i++;
-  return i;
+  let formula: Formula;
+  if (rule.field !== undefined) {
+    const value = cache.valueDfa(rule.field, rule.match);
+    if (value === null) return [];
+    formula = atom(value);
+  } else {
+    const lang = cache.rule(rule.match, undefined, mode);
+    if (lang.lower === 'none') return [];
+    formula = and(atom(lang.lower), cache.shapeFormula(mode === 'canonical' ? 'canonical-object-flat' : 'raw-object-flat'));
+  }
+  const r = findWitness(formula, makeBudget({ timeMs: EXACT_TIME_MS }));
+  if (r.status !== 'witness') return [];
+  return [rule.field === undefined ? r.text : JSON.stringify({ [rule.field]: r.text })];
 }
 
 /** The top-level keys whose value is a string. */

@@ -19,7 +19,12 @@ export const ANY: CharSet = [0, SURROGATE_LO - 1, SURROGATE_HI + 1, MAX_RUNE];
 
 /** Normalises a list of `[lo, hi]` pairs (any order, overlapping) and removes surrogates. */
 export function fromRanges(pairs: readonly (readonly [number, number])[]): CharSet {
-  const sorted = pairs.filter(([lo, hi]) => lo <= hi).sort((a, b) => a[0] - b[0]);
+  return intersect(merge(pairs.filter(([lo, hi]) => lo <= hi)), ANY);
+}
+
+/** Sorted, disjoint, non-adjacent ranges covering the given (valid) pairs. */
+function merge(pairs: readonly (readonly [number, number])[]): number[] {
+  const sorted = [...pairs].sort((a, b) => a[0] - b[0]);
   const out: number[] = [];
   for (const [lo, hi] of sorted) {
     const n = out.length;
@@ -29,7 +34,7 @@ export function fromRanges(pairs: readonly (readonly [number, number])[]): CharS
       out.push(lo, hi);
     }
   }
-  return intersect(out, ANY);
+  return out;
 }
 
 export function single(cp: number): CharSet {
@@ -60,19 +65,8 @@ export function union(a: CharSet, b: CharSet): CharSet {
   if (a.length === 0) return b;
   if (b.length === 0) return a;
   const pairs: [number, number][] = [];
-  for (let i = 0; i < a.length; i += 2) pairs.push([a[i] as number, a[i + 1] as number]);
-  for (let i = 0; i < b.length; i += 2) pairs.push([b[i] as number, b[i + 1] as number]);
-  const sorted = pairs.sort((x, y) => x[0] - y[0]);
-  const out: number[] = [];
-  for (const [lo, hi] of sorted) {
-    const n = out.length;
-    if (n > 0 && lo <= (out[n - 1] as number) + 1) {
-      if (hi > (out[n - 1] as number)) out[n - 1] = hi;
-    } else {
-      out.push(lo, hi);
-    }
-  }
-  return out;
+  for (const set of [a, b]) for (let i = 0; i < set.length; i += 2) pairs.push([set[i] as number, set[i + 1] as number]);
+  return merge(pairs);
 }
 
 export function intersect(a: CharSet, b: CharSet): CharSet {

@@ -8,11 +8,10 @@
  * rules and outside those of its false rules (a group with no true rule can be absent). This is a
  * small DPLL search with the value-language check as its theory; no text approximation is involved.
  */
-import type { RuleIR } from '@verdict/engine';
+import { caseFold, type RuleIR } from '@verdict/engine';
 import { makeBudget, type SearchDfa } from './automaton.ts';
 import { and, andOf, assign, atom, findWitness, firstAtom, type Formula, not } from './search.ts';
 import type { Outcome, Session } from './session.ts';
-import { foldKey } from './unicode.ts';
 
 export interface FieldAtoms {
   /** The proposition "`rule` matches", or `null` when the rule is not a modelled field rule. */
@@ -25,7 +24,7 @@ export function fieldAtoms(session: Session): FieldAtoms {
   const group = new Map<SearchDfa, { key: string; name: string }>();
   const of = (rule: RuleIR): Formula | null => {
     if (rule.field === undefined) return null;
-    const key = foldKey(rule.field);
+    const key = caseFold(rule.field);
     const dfa = session.cache.valueDfa(key, rule.match);
     if (dfa === null) return null;
     if (!group.has(dfa)) group.set(dfa, { key, name: rule.field });

@@ -1,5 +1,7 @@
 /**
- * A parser of Go's regexp syntax (RE2, `syntax.Perl` flags) into a small tree for the analysis.
+ * The one parser of Go's regexp syntax (RE2, `syntax.Perl` flags) in Verdict: a tree with source
+ * offsets, from which the analysis builds automata, lint reads a pattern's shape and the testing
+ * package generates strings.
  *
  * It follows Go's `regexp/syntax` parser closely enough to give every valid pattern its exact
  * language: flags `i m s U` (`U` does not change the language), groups `(?:…)` `(?P<n>…)`
@@ -7,6 +9,11 @@
  * escapes (`\x{…}`, octal, `\Q…\E`), anchors and repetition. Callers compile the pattern with the
  * engine first: this parser is not the judge of validity, and throws `UnsupportedPattern` for
  * anything it cannot give an exact language to (the analysis then says "unknown").
+ *
+ * Shape: every `|`-separated branch is a `cat` node whose `subs` are its items as written (a
+ * group is one item: its own `cat` or `alt`; a flag group such as `(?i)` is no item), and every
+ * node carries `start` and `end`, UTF-16 offsets into the pattern (a branch's span includes its
+ * flag groups; a group's span its parentheses and quantifier-free text).
  */
 import {
   ANY,
@@ -22,13 +29,27 @@ import { foldSet, orbit, PERL_CLASSES, POSIX_CLASSES, unicodeClass } from './uni
 
 export type AssertKind = 'bot' | 'eot' | 'bol' | 'eol' | 'wb' | 'nwb';
 
-export type RegexNode =
-  | { t: 'chars'; set: CharSet }
-  | { t: 'empty' }
-  | { t: 'cat'; subs: RegexNode[] }
-  | { t: 'alt'; subs: RegexNode[] }
-  | { t: 'rep'; sub: RegexNode; min: number; max: number }
-  | { t: 'assert'; kind: AssertKind };
+/** Where a node is written: UTF-16 offsets into the pattern, `end` exclusive. */
+export interface SourceSpan {
+  start: number;
+  end: number;
+}
+
+export type RegexNode = SourceSpan &
+  (
+    | {
+        t: 'chars';
+        set: CharSet;
+        /** How it is written: one literal character (`lit`: its code point, before folding), `.`, or a class or class escape. */
+        form: 'literal' | 'dot' | 'class';
+        lit?: number;
+      }
+    | { t: 'cat'; subs: RegexNode[] }
+    | { t: 'alt'; subs: RegexNode[] }
+    /** `max` is -1 for no upper bound. */
+    | { t: 'rep'; sub: RegexNode; min: number; max: number }
+    | { t: 'assert'; kind: AssertKind }
+  );
 
 export class UnsupportedPattern extends Error {}
 
@@ -44,13 +65,44 @@ export function parseRegex(pattern: string): RegexNode {
   return new Parser(pattern).parse();
 }
 
+const parsed = new Map<string, RegexNode | UnsupportedPattern>();
+const PARSED_MAX = 4_096;
+
+/**
+ * `parseRegex` for callers that read trees and never change them (lint's pattern rules, the
+ * generators): one parse per pattern, shared, bounded; `null` when the pattern cannot be modelled.
+ */
+export function parsedRegex(pattern: string): RegexNode | null {
+  let r = parsed.get(pattern);
+  if (r === undefined) {
+    try {
+      r = parseRegex(pattern);
+    } catch (e) {
+      if (!(e instanceof UnsupportedPattern)) throw e;
+      r = e;
+    }
+    if (parsed.size >= PARSED_MAX) parsed.clear();
+    parsed.set(pattern, r);
+  }
+  return r instanceof UnsupportedPattern ? null : r;
+}
+
 class Parser {
   private readonly cps: number[];
+  /** UTF-16 offset of each code point, and of the end. */
+  private readonly offs: number[];
   private pos = 0;
   private flags: Flags = { i: false, m: false, s: false };
 
   constructor(pattern: string) {
     this.cps = Array.from(pattern, (c) => c.codePointAt(0) as number);
+    this.offs = new Array<number>(this.cps.length + 1);
+    let o = 0;
+    for (let k = 0; k < this.cps.length; k++) {
+      this.offs[k] = o;
+      o += (this.cps[k] as number) > 0xffff ? 2 : 1;
+    }
+    this.offs[this.cps.length] = o;
   }
 
   parse(): RegexNode {
@@ -75,23 +127,38 @@ class Parser {
     return false;
   }
 
+  /** The source span from code point index `from` to the current position. */
+  private span(from: number): SourceSpan {
+    return { start: this.offs[from] as number, end: this.offs[this.pos] as number };
+  }
+
+  private chars(from: number, set: CharSet, form: 'literal' | 'dot' | 'class', lit?: number): RegexNode {
+    return lit === undefined ? { t: 'chars', set, form, ...this.span(from) } : { t: 'chars', set, form, lit, ...this.span(from) };
+  }
+
   private alternation(): RegexNode {
+    const from = this.pos;
     const alts: RegexNode[] = [this.concatenation()];
     while (this.eat('|')) alts.push(this.concatenation());
-    return alts.length === 1 ? (alts[0] as RegexNode) : { t: 'alt', subs: alts };
+    return alts.length === 1 ? (alts[0] as RegexNode) : { t: 'alt', subs: alts, ...this.span(from) };
   }
 
   private concatenation(): RegexNode {
+    const from = this.pos;
     const items: RegexNode[] = [];
     for (;;) {
       const c = this.peek();
       if (c === undefined || c === 0x7c /* | */ || c === 0x29 /* ) */) break;
-      const atom = this.atom();
-      if (atom === null) continue; // a flag group such as `(?i)`
-      items.push(this.repetitions(atom));
+      // \Q…\E: each character a literal of its own. A flag group such as `(?i)`: no item.
+      const atoms = c === 0x5c && this.peek(1) === 0x51 ? this.quoted() : [this.atom()].filter((a) => a !== null);
+      // As in Go, a repetition takes the last item pushed: the last quoted character, or the item
+      // before a flag group or an empty `\Q\E` (`a(?i)*` is `a*`).
+      const last = atoms.pop() ?? items.pop();
+      items.push(...atoms);
+      if (last !== undefined) items.push(this.repetitions(last));
+      else if (this.atRepetition()) this.fail('missing argument to repetition operator');
     }
-    if (items.length === 0) return { t: 'empty' };
-    return items.length === 1 ? (items[0] as RegexNode) : { t: 'cat', subs: items };
+    return { t: 'cat', subs: items, ...this.span(from) };
   }
 
   private repetitions(atom: RegexNode): RegexNode {
@@ -111,8 +178,19 @@ class Parser {
       } else return node;
       this.pos++;
       this.eat('?'); // non-greedy: same language
-      node = { t: 'rep', sub: node, min, max };
+      node = { t: 'rep', sub: node, min, max, start: node.start, end: this.offs[this.pos] as number };
     }
+  }
+
+  /** Whether a repetition operator starts at `pos` (nothing consumed). */
+  private atRepetition(): boolean {
+    const c = this.peek();
+    if (c === 0x2a || c === 0x2b || c === 0x3f) return true;
+    if (c !== 0x7b) return false;
+    const at = this.pos;
+    const r = this.braces();
+    this.pos = at;
+    return r !== null;
   }
 
   /** Parses `{n}`, `{n,}`, `{n,m}` at `pos`; `null` (nothing consumed) when it is a literal `{`. */
@@ -148,13 +226,15 @@ class Parser {
     return text.length > 8 ? 100_000_000 : Number(text);
   }
 
-  private literal(cp: number): RegexNode {
-    if (this.flags.i) return { t: 'chars', set: fromRanges(orbit(cp).map((c) => [c, c] as [number, number])) };
-    return { t: 'chars', set: single(cp) };
+  /** The literal `cp`, written from `from` to here (its fold orbit under `(?i)`). */
+  private literal(from: number, cp: number): RegexNode {
+    const set = this.flags.i ? fromRanges(orbit(cp).map((c) => [c, c] as [number, number])) : single(cp);
+    return this.chars(from, set, 'literal', cp);
   }
 
   /** One atom, or `null` for a flag-only group. */
   private atom(): RegexNode | null {
+    const from = this.pos;
     const c = this.peek() as number;
     switch (c) {
       case 0x28: // (
@@ -163,13 +243,13 @@ class Parser {
         return this.charClass();
       case 0x2e: // .
         this.pos++;
-        return { t: 'chars', set: this.flags.s ? ANY : NL_FREE };
+        return this.chars(from, this.flags.s ? ANY : NL_FREE, 'dot');
       case 0x5e: // ^
         this.pos++;
-        return { t: 'assert', kind: this.flags.m ? 'bol' : 'bot' };
+        return { t: 'assert', kind: this.flags.m ? 'bol' : 'bot', ...this.span(from) };
       case 0x24: // $
         this.pos++;
-        return { t: 'assert', kind: this.flags.m ? 'eol' : 'eot' };
+        return { t: 'assert', kind: this.flags.m ? 'eol' : 'eot', ...this.span(from) };
       case 0x2a:
       case 0x2b:
       case 0x3f:
@@ -178,11 +258,12 @@ class Parser {
         return this.escapeAtom();
       default:
         this.pos++;
-        return this.literal(c);
+        return this.literal(from, c);
     }
   }
 
   private paren(): RegexNode | null {
+    const from = this.pos;
     this.pos++;
     const saved = { ...this.flags };
     if (this.eat('?')) {
@@ -216,42 +297,47 @@ class Parser {
     const inner = this.alternation();
     if (!this.eat(')')) this.fail('missing closing )');
     this.flags = saved;
-    return inner;
+    // The group is its inner node (a `cat` or an `alt`), spanning the parentheses.
+    return { ...inner, ...this.span(from) };
+  }
+
+  /** `\Q…\E` at `pos`: its literals, consumed (through `\E`, or the end of the pattern). */
+  private quoted(): RegexNode[] {
+    this.pos += 2;
+    const lits: RegexNode[] = [];
+    while (this.pos < this.cps.length) {
+      if (this.peek() === 0x5c && this.peek(1) === 0x45) {
+        this.pos += 2;
+        break;
+      }
+      const from = this.pos;
+      this.pos++;
+      lits.push(this.literal(from, this.cps[from] as number));
+    }
+    return lits;
   }
 
   private escapeAtom(): RegexNode {
+    const from = this.pos;
     const c = this.peek(1);
+    const assert = (kind: AssertKind): RegexNode => {
+      this.pos += 2;
+      return { t: 'assert', kind, ...this.span(from) };
+    };
     switch (c) {
       case 0x41: // \A
-        this.pos += 2;
-        return { t: 'assert', kind: 'bot' };
+        return assert('bot');
       case 0x7a: // \z
-        this.pos += 2;
-        return { t: 'assert', kind: 'eot' };
+        return assert('eot');
       case 0x62: // \b
-        this.pos += 2;
-        return { t: 'assert', kind: 'wb' };
+        return assert('wb');
       case 0x42: // \B
-        this.pos += 2;
-        return { t: 'assert', kind: 'nwb' };
-      case 0x51: {
-        // \Q…\E: literal text
-        this.pos += 2;
-        const lits: RegexNode[] = [];
-        while (this.pos < this.cps.length) {
-          if (this.peek() === 0x5c && this.peek(1) === 0x45) {
-            this.pos += 2;
-            break;
-          }
-          lits.push(this.literal(this.peek() as number));
-          this.pos++;
-        }
-        return lits.length === 1 ? (lits[0] as RegexNode) : lits.length === 0 ? { t: 'empty' } : { t: 'cat', subs: lits };
-      }
+        return assert('nwb');
       default: {
         const cls = this.classEscape();
-        if (cls !== null) return { t: 'chars', set: cls };
-        return this.literal(this.escapeChar());
+        if (cls !== null) return this.chars(from, cls, 'class');
+        const cp = this.escapeChar();
+        return this.literal(from, cp);
       }
     }
   }
@@ -287,7 +373,7 @@ class Parser {
         name = name.slice(1);
       }
       const set = unicodeClass(name);
-      if (set === null) this.fail(`unicode class \`${name}\` is not known to this runtime`);
+      if (set === null) this.fail(`unknown unicode class \`${name}\``);
       // Go folds before negating: `(?i)\PL` excludes every letter and its case variants.
       const base = this.flags.i ? foldSet(set) : set;
       return positive ? base : negate(base);
@@ -350,6 +436,7 @@ class Parser {
   }
 
   private charClass(): RegexNode {
+    const from = this.pos;
     this.pos++; // [
     const negated = this.eat('^');
     let set: CharSet = EMPTY;
@@ -387,7 +474,7 @@ class Parser {
     // Go folds every item of a class under (?i), then negates the whole class. Negated items are
     // already closed under folding, so folding the union again changes only the plain ranges.
     if (this.flags.i) set = foldSet(set);
-    return { t: 'chars', set: negated ? negate(set) : set };
+    return this.chars(from, negated ? negate(set) : set, 'class');
   }
 
   private classChar(): number {

@@ -85,8 +85,6 @@ export class NfaBuilder {
     switch (node.t) {
       case 'chars':
         return this.add({ op: 'char', set: node.set, out: next });
-      case 'empty':
-        return next;
       case 'assert':
         return this.add({ op: 'assert', kind: node.kind, out: next });
       case 'cat': {

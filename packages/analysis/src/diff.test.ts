@@ -14,7 +14,7 @@ interface Case {
   compat?: boolean;
 }
 
-const fixture = JSON.parse(readFileSync(new URL('../../../../fixtures/analysis/diffs.json', import.meta.url), 'utf8')) as { cases: Case[] };
+const fixture = JSON.parse(readFileSync(new URL('../../../fixtures/analysis/diffs.json', import.meta.url), 'utf8')) as { cases: Case[] };
 
 export const approver = (b: Block): ApproverIR => ({ default: '', reason: '', input: 'raw', ...b });
 

@@ -5,6 +5,7 @@
  * sound over-approximation; every witness has been confirmed by the engine; anything else is
  * reported as `unknown` (or, for overlaps, not reported).
  */
+import { caseFold, normalizeApproverMode } from '@verdict/engine';
 import type { ApproverIR, CompiledApprover, InputMode, RuleIR, RuleList, Span } from '@verdict/engine';
 import type { Domain, RuleLanguage } from './model.ts';
 import { matches, misses } from './model.ts';
@@ -13,7 +14,6 @@ import { and, andOf, type Formula, not } from './search.ts';
 import {
   type AnalysisOptions,
   appliesTo,
-  normalizeMode,
   presentable,
   type Outcome,
   Session,
@@ -21,7 +21,6 @@ import {
   type ToolClass,
   toolClasses,
 } from './session.ts';
-import { foldKey } from './unicode.ts';
 
 export interface RuleLocation {
   list: RuleList;
@@ -89,7 +88,7 @@ function locate(list: RuleList, index: number, rule: RuleIR): RuleLocation {
  * yield no findings; rules whose regex does not compile are left to the regex rules.
  */
 export function analyzeApprover(ir: ApproverIR, options: AnalysisOptions = {}): AnalysisFinding[] {
-  if (normalizeMode(ir.mode) !== 'pattern') return [];
+  if (normalizeApproverMode(ir.mode) !== 'pattern') return [];
   const session = new Session(options);
   try {
     return analyze(ir, options, session);
@@ -160,7 +159,7 @@ function analyze(ir: ApproverIR, options: AnalysisOptions, session: Session): An
     const tool = toolFor(x.rule);
     // An example must be a text the rule really sees: under canonical input, a canonical text.
     const hit = (w: string): string | null =>
-      (input === 'raw' || session.oracle.canonicalOf(w) === w) && session.oracle.ruleMatches(x.rule, input, tool, w) === true ? w : null;
+      (input === 'raw' || session.oracle.canonicalOf(w) === w) && session.oracle.ruleMatches(x.rule, x.loc.list, input, tool, w) === true ? w : null;
     const onObjects = session.solve((m) => matches(lang, m), shapes.object, shapes.flat, (w) => w);
     if (onObjects.status === 'witness') {
       sample.set(x, onObjects.text);
@@ -193,7 +192,7 @@ function analyze(ir: ApproverIR, options: AnalysisOptions, session: Session): An
   const rank = new Map<Indexed, number>(liveWinners.map((d, i) => [d, i]));
   const classesOf = new Map<string, ToolClass[]>();
   const mineOf = (tool: string): ToolClass[] => {
-    const key = tool === '' ? '' : foldKey(tool);
+    const key = tool === '' ? '' : caseFold(tool);
     let m = classesOf.get(key);
     if (m === undefined) {
       m = classes.filter((c) => (tool === '' ? true : c.key === key));
@@ -259,7 +258,7 @@ function analyze(ir: ApproverIR, options: AnalysisOptions, session: Session): An
       let w = sample.get(a);
       for (let round = 0; round < MAX_COVER_ROUNDS && w !== undefined && w !== ''; round++) {
         const v = show(w);
-        if (v === null || session.oracle.ruleMatches(a.rule, input, tool, v) !== true) return null;
+        if (v === null || session.oracle.ruleMatches(a.rule, a.loc.list, input, tool, v) !== true) return null;
         const decided = approver.decide({ toolName: tool, input: v });
         // Decided by a rule of a list that does not win over `a` (an allow rule, or for an ask rule
         // an ask rule): no winning rule matches this call. Anything else not by a winning rule (a
@@ -296,13 +295,13 @@ function analyze(ir: ApproverIR, options: AnalysisOptions, session: Session): An
     const by: RuleLocation[] = [];
     for (const d of cover === undefined ? winners : []) {
       if (dead.has(d) || !(shadowed || checks.overlap)) continue;
-      if (a.rule.tool !== '' && d.rule.tool !== '' && foldKey(a.rule.tool) !== foldKey(d.rule.tool)) continue;
+      if (a.rule.tool !== '' && d.rule.tool !== '' && caseFold(a.rule.tool) !== caseFold(d.rule.tool)) continue;
       const langD = (): RuleLanguage => session.language(d.rule, domain);
       const tool = toolFor(a.rule, d.rule);
       const both = (w: string): string | null => {
         const v = show(w);
         if (v === null) return null;
-        const ok = session.oracle.ruleMatches(a.rule, input, tool, v) === true && session.oracle.ruleMatches(d.rule, input, tool, v) === true;
+        const ok = session.oracle.ruleMatches(a.rule, a.loc.list, input, tool, v) === true && session.oracle.ruleMatches(d.rule, d.loc.list, input, tool, v) === true;
         return ok ? v : null;
       };
       const fa = exactFields(a.rule, d.rule);
@@ -330,7 +329,7 @@ function analyze(ir: ApproverIR, options: AnalysisOptions, session: Session): An
     const tool = toolFor(a.rule);
     const denied = (w: string): string | null => {
       const v = show(w);
-      if (v === null || session.oracle.ruleMatches(a.rule, input, tool, v) !== true) return null;
+      if (v === null || session.oracle.ruleMatches(a.rule, a.loc.list, input, tool, v) !== true) return null;
       const approver = whole();
       if (approver === undefined) return null;
       const e = session.oracle.explain(approver, tool, v);

@@ -47,6 +47,15 @@ describe('regex languages agree with the engine', () => {
     ['[[:^alpha:]]', 'a', false],
     ['\\Q.*\\E', 'a', false],
     ['\\Q.*\\E', '.*', true],
+    // A repetition after `\Q…\E` takes its last character only, as in Go.
+    ['^\\Qab\\E*$', 'a', true],
+    ['^\\Qab\\E*$', 'abab', false],
+    ['^\\Qab\\E{2}$', 'abb', true],
+    // …and one after a flag group or an empty `\Q\E` the item before it.
+    ['^a(?i)*$', 'aa', true],
+    ['^a(?i)*$', 'aA', false],
+    ['^a\\Q\\E+$', 'aaa', true],
+    ['^ab(?s){2}$', 'abb', true],
     ['a{01}', 'a{01}', true],
     ['a{2,3}$', 'aa', true],
     ['^a{2,3}$', 'aaaa', false],

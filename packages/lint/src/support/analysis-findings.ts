@@ -4,8 +4,8 @@
  */
 import type { ApproverIR } from '@verdict/engine';
 import type { RuleContext } from '../types.ts';
-import type { AnalysisFinding, RuleLocation, Witness } from './analyze.ts';
-import { analyzeApprover } from './analyze.ts';
+import type { AnalysisFinding, RuleLocation, Witness } from '@verdict/analysis';
+import { analyzeApprover } from '@verdict/analysis';
 
 export const DEAD_RULE = 'analysis/dead-rule';
 export const SHADOWED_RULE = 'analysis/shadowed-rule';

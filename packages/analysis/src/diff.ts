@@ -9,6 +9,7 @@
  * search DFAs; their disagreement is searched in the product. The domain is JSON object inputs
  * (raw text, or canonical text under `input: canonical`), over-approximated for proofs.
  */
+import { normalizeApproverDefault, normalizeApproverMode } from '@verdict/engine';
 import type { ApproverIR, CompiledApprover, Decision, RuleIR, RuledDecision, RuleRef } from '@verdict/engine';
 import { type Approx, type Domain, matches, misses } from './model.ts';
 import { fieldAtoms } from './fields.ts';
@@ -16,8 +17,6 @@ import { and, andOf, FALSE, type Formula, not, or, orOf, TRUE } from './search.t
 import {
   type AnalysisOptions,
   appliesTo,
-  normalizeDefault,
-  normalizeMode,
   type Outcome,
   presentable,
   Session,
@@ -81,7 +80,7 @@ type Model =
 function model(ir: ApproverIR, session: Session, label: string): Model {
   const approver = session.oracle.compile(ir);
   if (approver === undefined) return { kind: 'invalid', why: `the ${label} policy does not load` };
-  const mode = normalizeMode(ir.mode);
+  const mode = normalizeApproverMode(ir.mode);
   if (mode === 'allow_all') return { kind: 'const', decision: 'allow', approver };
   if (mode === 'deny_all') return { kind: 'const', decision: 'deny', approver };
   const rules = [...ir.allow, ...ir.deny, ...(ir.ask ?? [])];
@@ -89,7 +88,7 @@ function model(ir: ApproverIR, session: Session, label: string): Model {
   if (rules.some((r) => (r.match !== '' || r.field !== undefined) && !session.oracle.regexOk(r.match))) {
     return { kind: 'const', decision: 'deny', approver };
   }
-  const def = normalizeDefault(ir.default);
+  const def = normalizeApproverDefault(ir.default);
   if (def === undefined) return { kind: 'invalid', why: `the ${label} policy has an unknown default` };
   const domain = ir.input === 'canonical' ? 'canonical' : 'raw';
   return { kind: 'pattern', def, domain, allow: ir.allow, deny: ir.deny, ask: ir.ask ?? [], approver };
