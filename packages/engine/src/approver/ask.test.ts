@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { fc, test as fcTest } from '@fast-check/vitest';
 import type { ApproverIR, InputMode, RuleIR, RuleList } from '../ir.ts';
-import { approverIRFromCase } from './case-files.ts';
+import { approverIRFromCase } from '../../test/support/case-files.ts';
 import { compileApprover } from './config.ts';
 import { buildPlan, decideTool } from './decide.ts';
 import { decidingRule, matches } from './definition.ts';

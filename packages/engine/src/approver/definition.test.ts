@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { InputMode, RuleList } from '../ir.ts';
-import type { CaseApproverConfig, CaseRule } from './case-files.ts';
+import type { CaseApproverConfig, CaseRule } from '../../test/support/case-files.ts';
 import { LIST_ORDER, ruleMatches } from './definition.ts';
 
 interface Expected {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import type { InputMode } from '../ir.ts';
-import { approverIRFromCase } from './case-files.ts';
+import { approverIRFromCase } from '../../test/support/case-files.ts';
 import type { ApprovalRequest } from './types.ts';
 import { buildApprover as build, decisionCases, decisionRows, ruleName } from '../../test/support/generators.ts';
 

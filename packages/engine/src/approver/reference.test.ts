@@ -6,8 +6,8 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import type { InputMode } from '../ir.ts';
-import { approverIRFromCase } from './case-files.ts';
-import type { CaseRule } from './case-files.ts';
+import { approverIRFromCase } from '../../test/support/case-files.ts';
+import type { CaseRule } from '../../test/support/case-files.ts';
 import { compileApprover } from './config.ts';
 import type { ApprovalRequest } from './types.ts';
 import { definitionOf, fuzzRuns, fuzzTimeout, leadingPattern, placedTexts } from '../../test/support/generators.ts';

@@ -22,7 +22,7 @@ import { CANONICAL_REJECT_REASON } from '../../src/canonical/canonical.ts';
 import { caseFold } from '../../src/canonical/casefold.ts';
 import type { ApproverIR, InputMode, RuleList } from '../../src/ir.ts';
 import { compileRegex, wellFormed } from '../../src/regex/regex.ts';
-import type { CaseApproverConfig } from '../../src/approver/case-files.ts';
+import type { CaseApproverConfig } from './case-files.ts';
 import { analyse, compileApprover } from '../../src/approver/config.ts';
 import type { CompileApproverOptions } from '../../src/approver/config.ts';
 import { decidingRule, decisionOf, readInput } from '../../src/approver/definition.ts';
