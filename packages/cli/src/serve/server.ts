@@ -28,9 +28,9 @@ import type { AuditLog } from './audit.ts';
 import type { ErrorKind, Metrics } from './metrics.ts';
 import type { LoadedPolicy, PolicyHolder } from './policy.ts';
 
-
 /** The most of a refused body read and dropped before its connection is closed. */
 const DISCARD_LIMIT = 1024 * 1024 * 1024;
+
 export const AGENTS: readonly HookAgent[] = ['claude', 'codex', 'gemini', 'cursor'];
 
 export interface ServerOptions {
