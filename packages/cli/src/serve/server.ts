@@ -66,6 +66,10 @@ interface Context {
   approve?: boolean;
   nativeAsk?: boolean;
   batch?: boolean;
+  /** The rest of the body is being read and dropped (`discardRest`). */
+  discarding?: boolean;
+  /** An answer written once the body has arrived (`send` before the body's end). */
+  pending?: (() => void) | undefined;
 }
 
 export interface DecisionServer {
@@ -122,12 +126,21 @@ export function createDecisionServer(options: ServerOptions): DecisionServer {
   const send = (ctx: Context, status: number, body: string, version: string, extra: Record<string, string> = {}): void => {
     if (ctx.answered) return;
     ctx.answered = true;
-    try {
-      ctx.res.writeHead(status, { ...headers(ctx, version, extra), 'Content-Length': String(Buffer.byteLength(body)) });
-      ctx.res.end(body);
-    } catch {
-      // the client is gone; nothing to answer
-    }
+    const write = (): void => {
+      try {
+        ctx.res.writeHead(status, { ...headers(ctx, version, extra), 'Content-Length': String(Buffer.byteLength(body)) });
+        ctx.res.end(body);
+      } catch {
+        // the client is gone; nothing to answer
+      }
+    };
+    // Node closes the connection as soon as a response ends before its request's body has: a client
+    // still writing then fails with EPIPE and never reads the answer. So an answer given early is
+    // written once the rest of the body has been dropped (unless the connection is to be closed).
+    if (!ctx.req.complete && extra['Connection'] !== 'close') {
+      ctx.pending = write;
+      discardRest(ctx);
+    } else write();
     done(ctx);
   };
 
@@ -154,29 +167,48 @@ export function createDecisionServer(options: ServerOptions): DecisionServer {
   };
 
   /**
-   * After an early answer the rest of the body is read and dropped: closing a socket with unread data
-   * resets it, and the client would lose the answer along with it (a slow client still writing a
-   * 100 MB body is reset long after its answer was sent, and the reset throws the answer away). The
-   * connection is closed once the body stops arriving for the deadline, or past 1 GiB dropped.
+   * After an early answer the rest of the body is read and dropped, and the answer written when it
+   * ends (`send`). The connection is closed, answer written first, once the body stops arriving for
+   * the deadline or past 1 GiB dropped.
    */
-  const discardRest = (ctx: Context): void => {
+  function discardRest(ctx: Context): void {
+    if (ctx.discarding) return;
+    ctx.discarding = true;
     ctx.req.removeAllListeners('data');
     ctx.req.removeAllListeners('end');
     ctx.req.on('error', () => {});
-    if (ctx.req.complete) return void ctx.req.on('data', () => {});
     let dropped = 0;
-    let t = setTimeout(() => ctx.req.socket.destroy(), options.deadlineMs);
-    t.unref();
+    let t: NodeJS.Timeout | undefined;
+    const finish = (close: boolean): void => {
+      if (t !== undefined) clearTimeout(t);
+      const write = ctx.pending;
+      ctx.pending = undefined;
+      write?.();
+      if (close) {
+        ctx.req.socket.destroySoon?.();
+        setTimeout(() => ctx.req.socket.destroy(), 1000).unref();
+      }
+    };
+    if (ctx.req.complete) {
+      ctx.req.on('data', () => {});
+      return finish(false);
+    }
+    const arm = (): void => {
+      t = setTimeout(() => finish(true), options.deadlineMs);
+      t.unref();
+    };
+    arm();
     ctx.req.on('data', (chunk: Buffer) => {
       dropped += chunk.length;
-      clearTimeout(t);
-      if (dropped > DISCARD_LIMIT) return void ctx.req.socket.destroy();
-      t = setTimeout(() => ctx.req.socket.destroy(), options.deadlineMs);
-      t.unref();
+      if (t !== undefined) clearTimeout(t);
+      if (dropped > DISCARD_LIMIT) return finish(true);
+      arm();
     });
-    ctx.req.on('end', () => clearTimeout(t));
-    ctx.req.on('close', () => clearTimeout(t));
-  };
+    ctx.req.on('end', () => finish(false));
+    ctx.req.on('close', () => {
+      if (t !== undefined) clearTimeout(t);
+    });
+  }
 
   // The deadline: one sweep over the requests in progress instead of a timer per request.
   const sweep = setInterval(() => {
