@@ -1,4 +1,5 @@
 import { caseFold, compileRegex, type RuleIR } from '@verdict/engine';
+import { DECIDING } from '../command-rules.ts';
 import fc from 'fast-check';
 import {
   alwaysDenies,
@@ -114,7 +115,7 @@ const PROPERTIES = ['respelling', 'duplicate-keys', 'never-allows', 'always-deni
 type PropertyName = (typeof PROPERTIES)[number];
 
 function load(input: PolicyInput, io: CommandIo): PolicyUnderTest | undefined {
-  const result = input.source !== undefined ? policyFromSource(input.source, input.file) : loadPolicy(input.file);
+  const result = input.source !== undefined ? policyFromSource(input.source, input.file, DECIDING) : loadPolicy(input.file, DECIDING);
   const text = renderDiagnostics(result.diagnostics, input.file);
   if (text) io.stderr.write(text);
   return result.ok ? result.policy : undefined;

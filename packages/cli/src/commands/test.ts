@@ -2,6 +2,7 @@ import type { Explanation, RuleRef, Span } from '@verdict/engine';
 import { type CoverageReport, discover, runTarget, type TargetRun, type TestOutcome } from '@verdict/testing';
 import { type Command, type CommandIo, parse, STDIN_ARG, UsageError, write } from '../args.ts';
 import { readPolicyInput, stdinFilenameOption, stdinName } from '../load.ts';
+import { DECIDING } from '../command-rules.ts';
 import { writeReportFile } from '../output.ts';
 import { renderDiagnostics } from '../render.ts';
 
@@ -66,6 +67,10 @@ function decidedBy(e: Explanation): string {
       break;
     case 'compile-error':
       s = 'a pattern that does not compile';
+      break;
+    case 'command':
+      s = e.rule ? `command rule ${e.rule.list}[${e.rule.index}]` : 'the command rules (what cannot be judged is never allowed)';
+      if (e.shell?.command !== undefined) s += `, on the executed command ${JSON.stringify(e.shell.command)}`;
       break;
     default:
       s = 'an internal error (fail closed)';
@@ -246,7 +251,7 @@ export const testCommand: Command = {
       if (!input) return 2;
       targets.unshift({ policyFile: input.file, inline: true, caseFiles: [], source: input.source! });
     }
-    const runs = targets.map(runTarget);
+    const runs = targets.map((t) => runTarget(t, { compile: DECIDING }));
     const diagnostics = [...missing, ...runs.flatMap((r) => r.diagnostics)];
     const diagText = renderDiagnostics(diagnostics);
     if (diagText) io.stderr.write(diagText);

@@ -206,8 +206,8 @@ async function fromServer(options: HookOptions, text: string, state: CallState):
 
 async function loadPolicy(file: string | undefined) {
   if (!file) throw new Deny('no policy: pass `--policy FILE`');
-  const { compileFile } = await import('@verdict/compiler');
-  const result = compileFile(file);
+  const [{ compileFile }, { DECIDING }] = await Promise.all([import('@verdict/compiler'), import('../command-rules.ts')]);
+  const result = compileFile(file, DECIDING);
   const error = result.diagnostics.find((d) => d.severity === 'error');
   if (error) {
     const at = error.span ? ` (${error.span.file}:${error.span.start.line}:${error.span.start.column})` : '';
