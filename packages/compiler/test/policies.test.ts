@@ -7,6 +7,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { getBuiltinDescriptor, validatePolicy } from '@verdict/engine';
+import { commandJudgeFactory } from '@verdict/shell';
 import { compileFile } from '../src/index.ts';
 
 const dir = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'fixtures', 'policies');
@@ -15,7 +16,8 @@ const invalid = readdirSync(join(dir, 'invalid')).filter((f) => /\.(ya?ml|json)$
 
 describe('fixtures/policies', () => {
   it.each(valid)('%s compiles cleanly and passes its inline tests, if any', (name) => {
-    const r = compileFile(join(dir, name));
+    // As the CLI compiles them: command rules judged by @verdict/shell.
+    const r = compileFile(join(dir, name), { commandJudge: commandJudgeFactory });
     expect(r.diagnostics).toEqual([]);
     expect(r.stoppedAfter).toBe('compile');
     expect(r.approver === undefined).toBe(r.ir?.approver === undefined);
