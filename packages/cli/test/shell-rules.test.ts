@@ -6,7 +6,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { compileFile } from '@verdict/compiler';
+import { compileFile, compileSource, printVerdict, printYaml } from '@verdict/compiler';
+import type { PolicyFileIR } from '@verdict/engine';
 import { DEFAULT_SHELL_TOOLS } from '@verdict/engine';
 import { loadPolicy } from '../src/serve/policy.ts';
 import { repoRoot, runCli } from './harness.ts';
@@ -90,5 +91,29 @@ describe('every deciding command judges commands', () => {
     expect(await run('ls -la && cat README.md')).toEqual({ code: 0, stdout: '', stderr: '' });
     expect(await run('ls -la && bash -c "rm -rf /"')).toMatchObject({ code: 2, stdout: '' });
     expect(await run('ls -la; eval "$CMD"')).toMatchObject({ code: 2, stderr: expect.stringContaining('`eval`') });
+  });
+});
+
+describe('command rules in both syntaxes', () => {
+  /** The IR without where things were written. */
+  const bare = (ir: PolicyFileIR | undefined): unknown =>
+    JSON.parse(JSON.stringify(ir?.approver ?? null, (k, v: unknown) => (k === 'span' || k.endsWith('Span') ? undefined : v)));
+
+  it('YAML → DSL → YAML keeps every command rule, `args`, `redirect` and `unknown`', () => {
+    const yaml = compileFile(join(SHELL, 'starter.policy.yaml'));
+    const dsl = compileSource(printVerdict(yaml.ir!), 'starter.verdict', { stopAfter: 'validate' });
+    expect(dsl.diagnostics).toEqual([]);
+    expect(bare(dsl.ir)).toEqual(bare(yaml.ir));
+    const back = compileSource(printYaml(dsl.ir!), 'starter.yaml', { stopAfter: 'validate' });
+    expect(back.diagnostics).toEqual([]);
+    expect(bare(back.ir)).toEqual(bare(yaml.ir));
+  });
+
+  it('YAML keeps `shell:` and `wrappers:` through the printer', () => {
+    const yaml = compileFile(join(SHELL, 'term.policy.yaml'));
+    const back = compileSource(printYaml(yaml.ir!), 'term.yaml', { stopAfter: 'validate' });
+    expect(back.diagnostics).toEqual([]);
+    expect(bare(back.ir)).toEqual(bare(yaml.ir));
+    expect(bare(back.ir)).toMatchObject({ shell: [{ tool: 'term', field: 'script' }], wrappers: { retry: { options: ['-n'] } } });
   });
 });

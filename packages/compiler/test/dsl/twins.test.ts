@@ -60,7 +60,7 @@ const EXPECTED_SKIPPED_FILES = 22;
 const NOT_CANONICAL: Record<string, string> = {};
 
 /** `.verdict` policies written only in the DSL (no YAML original). */
-const DSL_ONLY = ['lint/fix/two-pass.verdict', 'lint/policies/failing-tests.verdict', 'testing/dsl/workspace.verdict'];
+const DSL_ONLY = ['cli/eval-bad-dsl-command/policy.verdict', 'lint/fix/two-pass.verdict', 'lint/policies/failing-tests.verdict', 'testing/dsl/workspace.verdict'];
 
 const SOURCE = /\.(ya?ml|json)$/;
 
