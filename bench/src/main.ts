@@ -12,6 +12,7 @@ import type { ApprovalRequest, ApproverIR } from '@verdict/engine';
 import { type BenchEngine, naiveRe2js, type Outcome } from './baselines.ts';
 import { ADVERSARIAL_RULES, makeAdversarialInputs, makeCalls, makePolicy, makeSizedCalls, SEED, sizeStats } from './corpus.ts';
 import { BASELINES, compileVerdict, verdictEngine } from './engines.ts';
+import { measureScaling } from './front-end-scaling.ts';
 import { consume, fmt, gc, heapUsed, interleavedThroughput, latency, timeMs } from './measure.ts';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -223,6 +224,23 @@ function adversarialSection(opts: Options): { worstMs: number; linear: boolean }
   return { worstMs: worst, linear };
 }
 
+/**
+ * The inputs the unit tests use to show the front end and the engine never blow up, at a quarter
+ * and at the full size: linear work keeps the ratio near 4, a quadratic path would put it near 16.
+ */
+function scalingSection(): boolean {
+  line('### Front end and engine on oversized inputs (a quarter of the size, then all of it)');
+  line();
+  const rows = measureScaling();
+  // Linear: 4× the input takes at most ~8× the time (timer noise on small numbers allowed).
+  const linear = rows.every((r) => r.fullMs <= 8 * r.quarterMs + 5);
+  table(
+    ['input', 'quarter size', 'full size', 'full / quarter'],
+    rows.map((r) => [r.name, fmt.ms(r.quarterMs), fmt.ms(r.fullMs), fmt.ratio(r.ratio)]),
+  );
+  return linear;
+}
+
 /** A fixed loop's time per character: how fast the machine is during this run. */
 function machineNsPerChar(): number {
   const text = 'x'.repeat(100) + JSON.stringify({ a: 'hello world this is a test of the table loop speed'.repeat(50) });
@@ -391,6 +409,7 @@ export async function main(argv: string[]): Promise<number> {
     : (by.get(10_000)?.get('compile Verdict') ?? NaN);
   timed('input sizes', () => sizesSection(opts));
   const adv = timed('adversarial', () => adversarialSection(opts));
+  const scaling = timed('oversized inputs', () => scalingSection());
   const mem = timed('memory', () => memorySection(opts));
   const tc = timed('toolchain', () => toolchainSection(opts));
 
@@ -409,6 +428,7 @@ export async function main(argv: string[]): Promise<number> {
       ['≥ 4× the naive re2js loop, 1,000 rules', fmt.ratio(ratio1k), ok(ratio1k >= 4)],
       ['≥ 1M decisions/s per core, 100-rule corpus', `${fmt.n(perSec100)}/s`, ok(perSec100 >= 1e6)],
       ['compile 10,000 rules < 2 s', fmt.ms(compile10k), ok(compile10k < 2000)],
+      ['oversized inputs of the unit tests: 4× the input ≤ 8× the time', scaling ? 'linear' : 'not linear', ok(scaling)],
       ['1 MB adversarial input ≤ 50 ms, linear', `${fmt.ms(adv.worstMs)} worst, ${adv.linear ? 'linear' : 'not linear'}`, ok(adv.worstMs <= 50 && adv.linear)],
       [`memory flat over ${mem.decisions.toLocaleString('en')} decisions`, `${(mem.decisionsDrift / 1024).toFixed(0)} KB`, ok(mem.decisionsDrift < 2 * 1048576)],
       [`memory flat over ${mem.reloads.toLocaleString('en')} reloads`, `${(mem.reloadDrift / 1024).toFixed(0)} KB`, ok(mem.reloadDrift < 2 * 1048576)],

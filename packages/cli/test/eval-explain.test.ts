@@ -88,9 +88,7 @@ describe('verdict eval: line handling', () => {
     const big = req('read', JSON.stringify({ path: '/w/' + 'x'.repeat(10 * 1024 * 1024) }));
     const bigDotDot = req('read', JSON.stringify({ path: '/w/../' + 'y'.repeat(1024 * 1024) }));
     const pieces = `${big}\n${bigDotDot}\n${req('read', '{"path":"/w/z"}')}\n`.match(/[\s\S]{1,65536}/g)!;
-    const t0 = performance.now();
     const lines = await evalChunks(pieces);
-    expect(performance.now() - t0).toBeLessThan(5000);
     expect(lines).toEqual([
       ALLOW0,
       '{"decision":"deny","reason":"no","rule":{"list":"deny","index":0,"file":"p.yaml","line":10,"column":7}}',

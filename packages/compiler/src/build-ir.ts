@@ -3,7 +3,7 @@
  * Lenient about types on purpose: a value of the wrong type is left out of the IR, and the JSON
  * Schema check in `validate` reports it once, at its position.
  */
-import { getPreset, PRESET_NAMES } from '@verdict/engine';
+import { getPreset, POLICY_FIELDS, PRESET_NAMES } from '@verdict/engine';
 import type {
   ApprovalsIR,
   ApproverIR,
@@ -19,6 +19,7 @@ import type {
   WrapperIR,
 } from '@verdict/engine';
 import { didYouMeanHelp } from './did-you-mean.ts';
+import { presetIR } from './lower.ts';
 import { entryOf, toJsonText } from './tree.ts';
 import type { JMap, JNode } from './tree.ts';
 
@@ -231,11 +232,6 @@ function buildTests(node: JNode | undefined, diagnostics: Diagnostic[]): TestCas
   return out;
 }
 
-function presetField(value: string, span: Span | undefined): Located<string> | undefined {
-  if (value === '') return undefined;
-  return span ? { value, span } : { value };
-}
-
 function buildPolicy(block: JMap, diagnostics: Diagnostic[]): PolicyIR {
   const ir: PolicyIR = { span: block.span };
   const presetEntry = entryOf(block, 'preset');
@@ -257,42 +253,26 @@ function buildPolicy(block: JMap, diagnostics: Diagnostic[]): PolicyIR {
       diagnostics.push(d);
     } else {
       // A preset is a starting point: keys written beside it replace its values.
-      const set = (v: string, apply: (l: Located<string>) => void): void => {
-        const l = presetField(v, span);
-        if (l) apply(l);
-      };
-      set(preset.sandbox, (l) => (ir.sandbox = l));
-      set(preset.webSearch, (l) => (ir.webSearch = l));
-      set(preset.browser, (l) => (ir.browser = l));
-      const a = preset.approvals;
-      const approvals: ApprovalsIR = {};
-      set(a.permission, (l) => (approvals.permission = l));
-      set(a.planReview, (l) => (approvals.planReview = l));
-      set(a.question, (l) => (approvals.question = l));
-      set(a.onTimeout, (l) => (approvals.onTimeout = l));
-      set(a.onReject, (l) => (approvals.onReject = l));
+      const { policy: top, approvals } = presetIR(preset, span);
+      Object.assign(ir, top);
       if (Object.keys(approvals).length > 0) ir.approvals = approvals;
     }
   }
-  const sandbox = located(entryOf(block, 'sandbox')?.value);
-  if (sandbox) ir.sandbox = sandbox;
-  const web = located(entryOf(block, 'web_search')?.value);
-  if (web) ir.webSearch = web;
-  const browser = located(entryOf(block, 'browser')?.value);
-  if (browser) ir.browser = browser;
+  // The string fields of a fixed set; `timeout` and `max_retries` are read below.
+  const enums = POLICY_FIELDS.filter((f) => f.domain !== undefined);
+  for (const f of enums) {
+    if (f.group !== 'policy') continue;
+    const l = located(entryOf(block, f.name)?.value);
+    if (l) ir[f.prop] = l;
+  }
   const appr = entryOf(block, 'approvals')?.value;
   if (appr && appr.kind === 'map') {
     const a: ApprovalsIR = { ...(ir.approvals ?? {}), span: appr.span };
-    const permission = located(entryOf(appr, 'permission')?.value);
-    if (permission) a.permission = permission;
-    const planReview = located(entryOf(appr, 'plan_review')?.value);
-    if (planReview) a.planReview = planReview;
-    const question = located(entryOf(appr, 'question')?.value);
-    if (question) a.question = question;
-    const onTimeout = located(entryOf(appr, 'on_timeout')?.value);
-    if (onTimeout) a.onTimeout = onTimeout;
-    const onReject = located(entryOf(appr, 'on_reject')?.value);
-    if (onReject) a.onReject = onReject;
+    for (const f of enums) {
+      if (f.group !== 'approvals') continue;
+      const l = located(entryOf(appr, f.name)?.value);
+      if (l) (a as Record<string, Located<string>>)[f.prop] = l;
+    }
     const timeout = entryOf(appr, 'timeout')?.value;
     if (timeout && timeout.kind === 'scalar') {
       // A number is kept as written (`30`, `-0`): Go's duration parser then judges it, with its message.

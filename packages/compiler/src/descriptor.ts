@@ -30,8 +30,8 @@ export function parseDescriptorSource(text: string, file: string): LoadedDescrip
       });
       return { diagnostics };
     }
-    const sourceMap = new SourceMap();
-    const plain = toPlain(tree, sourceMap);
+    const sourceMap = new SourceMap(tree);
+    const plain = toPlain(tree);
     const validate = getValidators().descriptor;
     if (!validate(plain)) {
       for (const d of schemaDiagnostics(validate.errors ?? [], sourceMap)) diagnostics.push(d);

@@ -2,11 +2,14 @@
 
 // pipeline (YAML / JSON front end, stages, results)
 export type { CompileOptions, CompileResult, StageId, Syntax } from './types.ts';
+export type { ScalarStyle } from './tree.ts';
 export { STAGE_IDS } from './types.ts';
 export { compileFile, compileSource, STAGES } from './pipeline.ts';
 export type { Stage } from './pipeline.ts';
 export { GO_TEXT_CODES, goMessage, isBlocking, NON_BLOCKING_CODES } from './validate.ts';
 export { lowerPolicy } from './lower.ts';
+export type { CheckOptions, DriverCheck, PolicyCheck } from './check.ts';
+export { checkPolicyFile } from './check.ts';
 export type { LoadedDescriptor } from './descriptor.ts';
 export { loadDescriptorFile, parseDescriptorSource } from './descriptor.ts';
 export { schemas, writeSchemaFiles } from './schemas.ts';

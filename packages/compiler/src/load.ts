@@ -8,6 +8,7 @@ import type { Diagnostic } from '@verdict/engine';
 import { LineIndex, spanOf } from './positions.ts';
 import type { CompileState, Syntax } from './types.ts';
 import { checkJsonSyntax } from './json-syntax.ts';
+import type { POLICY_EXTENSIONS } from './files/policy-files.ts';
 
 export const MAX_SOURCE_BYTES = 10 * 1024 * 1024;
 
@@ -261,12 +262,18 @@ export function firstInvalidUtf8(b: Uint8Array): number {
   return n;
 }
 
+/** The syntax each policy-file extension means. */
+const SYNTAX_OF_EXTENSION: Readonly<Record<(typeof POLICY_EXTENSIONS)[number], Syntax>> = {
+  '.yaml': 'yaml',
+  '.yml': 'yaml',
+  '.json': 'json',
+  '.verdict': 'verdict',
+};
+
 /** The syntax of a file by extension, then by content. */
 export function detectSyntax(file: string, text: string): Syntax {
   const ext = extname(file).toLowerCase();
-  if (ext === '.yaml' || ext === '.yml') return 'yaml';
-  if (ext === '.json') return 'json';
-  if (ext === '.verdict') return 'verdict';
+  if (Object.hasOwn(SYNTAX_OF_EXTENSION, ext)) return SYNTAX_OF_EXTENSION[ext as (typeof POLICY_EXTENSIONS)[number]];
   const first = /\S/.exec(text)?.[0];
   if ((first === '{' || first === '[') && checkJsonSyntax(text) === undefined) return 'json';
   return 'yaml';

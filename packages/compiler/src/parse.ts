@@ -2,7 +2,7 @@
  * Stage `parse`: text to the document tree and the IR. YAML and JSON go through the `yaml` parser
  * (with a strict JSON syntax check first for JSON); `.verdict` files go to the DSL parser.
  */
-import { CST, Composer, Lexer, Parser, type Document, type YAMLError, YAMLParseError } from 'yaml';
+import { CST, Composer, isMap, isScalar, Lexer, Parser, type Document, type YAMLError, YAMLParseError } from 'yaml';
 import type { Diagnostic } from '@verdict/engine';
 import { buildFileIR } from './build-ir.ts';
 import { MAX_FILE_DIAGNOSTICS, TooManyErrors } from './cap.ts';
@@ -26,6 +26,17 @@ function tidy(message: string): string {
   return m.charAt(0).toLowerCase() + m.slice(1);
 }
 
+/** What parsing noticed besides the tree. */
+export interface ParseNotes {
+  /** Where the parser stopped early, at its error limit. */
+  at?: number;
+  /**
+   * The string values of the document's top-level `$schema` keys (one, unless the key is repeated,
+   * an error), read even when the document has errors and no tree is built; set once a document was read.
+   */
+  schemas?: string[];
+}
+
 /** Parses YAML or JSON text into the document tree, reporting every syntax error with its position. */
 export function parseTree(
   file: string,
@@ -33,7 +44,7 @@ export function parseTree(
   index: LineIndex,
   syntax: Exclude<Syntax, 'verdict'>,
   diagnostics: Diagnostic[],
-  stopped: { at?: number } = {},
+  stopped: ParseNotes = {},
 ): JNode | undefined {
   if (syntax === 'json') {
     const err = checkJsonSyntax(text);
@@ -76,6 +87,7 @@ export function parseTree(
   }
   const { doc, errors, warnings } = composed;
   if (composed.stoppedAt !== undefined) stopped.at = composed.stoppedAt;
+  if (doc !== undefined) stopped.schemas = schemasOf(doc);
   let failed = false;
   let exhausted = false;
   for (const e of errors) {
@@ -223,6 +235,16 @@ function composeYaml(text: string): Composed {
   return { doc, errors: doc?.errors ?? [], warnings: doc?.warnings ?? [] };
 }
 
+function schemasOf(doc: Document): string[] {
+  const root = doc.contents;
+  if (!isMap(root)) return [];
+  const out: string[] = [];
+  for (const p of root.items) {
+    if (isScalar(p.key) && p.key.value === '$schema' && isScalar(p.value) && typeof p.value.value === 'string') out.push(p.value.value);
+  }
+  return out;
+}
+
 /** Where the composer's error `source` (an offset, a range or a token) starts. */
 function errorOffset(source: unknown): number {
   if (typeof source === 'number') return source;
@@ -261,8 +283,9 @@ export function runParse(state: CompileState): void {
     if (out.ir) state.ir = out.ir;
     return;
   }
-  const stopped: { at?: number } = {};
+  const stopped: ParseNotes = {};
   const tree = parseTree(file, text, index, syntax, state.diagnostics, stopped);
+  if (stopped.schemas !== undefined) state.schemas = stopped.schemas;
   if (stopped.at !== undefined) state.stopped = spanOf(file, index, stopped.at, Math.min(stopped.at + 1, text.length));
   if (!tree) return;
   if (tree.kind !== 'map') {

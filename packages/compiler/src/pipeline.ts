@@ -10,6 +10,7 @@ import { runLoad } from './load.ts';
 import { runParse } from './parse.ts';
 import { runResolve } from './resolve.ts';
 import type { CompileOptions, CompileResult, CompileState, StageId } from './types.ts';
+import { locateIn, scalarStyleIn } from './tree.ts';
 import { isBlocking, runValidate } from './validate.ts';
 
 export interface Stage {
@@ -43,8 +44,16 @@ export function runPipeline(state: CompileState, stages: readonly Stage[] = STAG
 
 function resultOf(state: CompileState, stoppedAfter: StageId): CompileResult {
   const diagnostics = capDiagnostics(state.file, sortDiagnostics(state.diagnostics), state.stopped);
-  const r: CompileResult = { file: state.file, diagnostics, stoppedAfter };
+  const tree = state.tree;
+  const r: CompileResult = {
+    file: state.file,
+    diagnostics,
+    stoppedAfter,
+    locate: (path, atKey = false) => (tree === undefined ? undefined : locateIn(tree, path, atKey)),
+    scalarStyleAt: (span) => (tree === undefined || span === undefined ? undefined : scalarStyleIn(tree, span.start.offset)),
+  };
   if (state.syntax !== undefined) r.syntax = state.syntax;
+  if (state.schemas !== undefined) r.schemas = state.schemas;
   if (state.text !== undefined) r.text = state.text;
   if (state.ir !== undefined) r.ir = state.ir;
   if (state.driverName !== undefined) r.driverName = state.driverName;

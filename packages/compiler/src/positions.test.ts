@@ -72,12 +72,14 @@ describe('JSON pointers', () => {
     expect(pathFromJsonPointer('')).toEqual([]);
   });
   it('SourceMap.lookup falls back to the nearest ancestor', () => {
-    const ix = new LineIndex('x');
-    const m = new SourceMap();
-    const span = spanOf('f', ix, 0, 1);
-    m.set(['approver'], { value: span });
+    const ix = new LineIndex('approver: {}');
+    const span = spanOf('f', ix, 10, 12);
+    const keySpan = spanOf('f', ix, 0, 8);
+    const m = new SourceMap({ kind: 'map', span: spanOf('f', ix, 0, 12), size: 2, entries: [{ key: 'approver', keySpan, value: { kind: 'map', entries: [], span, size: 1 } }] });
     const hit = m.lookup('/approver/allow/0');
     expect(hit?.exact).toBe(false);
     expect(hit?.path).toEqual(['approver']);
+    expect(hit?.entry).toEqual({ key: keySpan, value: span });
+    expect(m.lookup('')?.exact).toBe(true);
   });
 });

@@ -4,6 +4,7 @@
  * Offsets are UTF-16 code units (JS string indices); lines and columns are 1-based; ends exclusive.
  */
 import type { Position, Span } from '@verdict/engine';
+import type { JMapEntry, JNode } from './tree.ts';
 
 /** Offset → 1-based line/column for one source text. Line breaks: `\n`, `\r\n` and lone `\r`. */
 export class LineIndex {
@@ -107,7 +108,7 @@ export function pathFromJsonPointer(pointer: string): string[] {
     .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
 }
 
-/** Path segments as a JSON Pointer (the key of `SourceMap`). */
+/** Path segments as a JSON Pointer. */
 export function jsonPointer(path: readonly (string | number)[]): string {
   return path.map((s) => '/' + String(s).replace(/~/g, '~0').replace(/\//g, '~1')).join('');
 }
@@ -119,25 +120,42 @@ export interface SourceEntry {
 }
 
 /**
- * JSON Pointer → source spans, filled while the plain JSON view is built from yaml nodes, so an
- * ajv error's `instancePath` leads straight back to the line and column of the node.
+ * JSON Pointer → source spans, read from the document tree (the one the parse stage built, which
+ * `CompileResult.locate` reads too), so an ajv error's `instancePath` leads straight back to the
+ * line and column of the node. A path through an alias leads to the anchored node, as the plain
+ * JSON view that ajv validates holds the anchored value there.
  */
 export class SourceMap {
-  private readonly entries = new Map<string, SourceEntry>();
-
-  set(path: readonly (string | number)[], entry: SourceEntry): void {
-    this.entries.set(jsonPointer(path), entry);
-  }
+  constructor(private readonly root: JNode | undefined) {}
 
   get(path: readonly (string | number)[]): SourceEntry | undefined {
-    return this.entries.get(jsonPointer(path));
+    let node = this.root;
+    if (node === undefined) return undefined;
+    let entry: SourceEntry = { value: node.span };
+    for (const step of path) {
+      if (node.kind === 'map') {
+        const e: JMapEntry | undefined = node.entries.find((x) => x.key === String(step));
+        if (e === undefined) return undefined;
+        entry = { key: e.keySpan, value: e.value.span };
+        node = e.value;
+      } else if (node.kind === 'seq') {
+        const i = typeof step === 'number' ? step : /^(?:0|[1-9]\d*)$/.test(step) ? Number(step) : -1;
+        const item: JNode | undefined = node.items[i];
+        if (item === undefined) return undefined;
+        entry = { value: item.span };
+        node = item;
+      } else {
+        return undefined;
+      }
+    }
+    return entry;
   }
 
   /** The entry for an ajv `instancePath`, or the nearest ancestor that has one. */
   lookup(pointer: string): { entry: SourceEntry; path: string[]; exact: boolean } | undefined {
     const path = pathFromJsonPointer(pointer);
     for (let n = path.length; n >= 0; n--) {
-      const e = this.entries.get(jsonPointer(path.slice(0, n)));
+      const e = this.get(path.slice(0, n));
       if (e) return { entry: e, path: path.slice(0, n), exact: n === path.length };
     }
     return undefined;

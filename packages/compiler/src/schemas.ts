@@ -8,6 +8,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as generated from './generated/validators.ts';
 import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
+import { POLICY_FIELDS } from '@verdict/engine';
 import type { Diagnostic } from '@verdict/engine';
 import { didYouMean } from './did-you-mean.ts';
 import { pathFromJsonPointer } from './positions.ts';
@@ -58,12 +59,7 @@ export const LOADER_CHECKED: Readonly<Partial<Record<SchemaName, readonly string
   approver: ['/properties/mode', '/properties/default'],
   policy: [
     '/properties/preset',
-    '/properties/sandbox',
-    '/properties/web_search',
-    '/properties/browser',
-    ...['permission', 'plan_review', 'question', 'timeout', 'on_timeout', 'on_reject', 'max_retries'].map(
-      (k) => `/properties/approvals/properties/${k}`,
-    ),
+    ...POLICY_FIELDS.map((f) => (f.group === 'policy' ? `/properties/${f.name}` : `/properties/approvals/properties/${f.name}`)),
   ],
   'policy-file': ['/properties/driver'],
 });

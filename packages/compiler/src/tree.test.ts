@@ -4,12 +4,10 @@ import { compileSource } from './index.ts';
 const codes = (r: ReturnType<typeof compileSource>) => r.diagnostics.map((d) => d.code);
 
 describe('tree: aliases resolve in linear time', () => {
-  it('20000 aliases of one anchor compile in well under a second each thousand (no quadratic lookup)', () => {
+  it('20000 aliases of one anchor compile (no quadratic lookup: bench/ measures the scaling)', () => {
     // yaml's Alias.resolve walks the whole document per alias: 20000 aliases took minutes.
     const text = ['mode: pattern', 'default: deny', 'allow:', '  - &r {tool: bash, match: "^ls$"}', `deny: [${Array(20000).fill('*r').join(',')}]`].join('\n');
-    const t0 = performance.now();
     const r = compileSource(text, 'many-aliases.yaml');
-    expect(performance.now() - t0).toBeLessThan(10000);
     expect(codes(r)).toEqual([]);
     expect(r.ir?.approver?.deny).toHaveLength(20000);
     expect(r.approver?.approve({ toolName: 'bash', input: 'ls' })).toEqual({ decision: 'deny', reason: 'denied by pattern policy' });
@@ -51,10 +49,8 @@ describe('tree: depth counts aliases expanded', () => {
   it.each([
     ['under an unknown key', chain('x')],
     ['as a test input', chain('other') + 'tests:\n  - {tool: t, expect: deny, input: *a27}\n'],
-  ])('an alias chain nesting 7000 levels deep is refused quickly, %s', (_name, text) => {
-    const t0 = performance.now();
+  ])('an alias chain nesting 7000 levels deep is refused, %s', (_name, text) => {
     const r = compileSource(text, 'deep-aliases.yaml');
-    expect(performance.now() - t0).toBeLessThan(2000);
     expect(codes(r)).toEqual(['yaml/too-deep']);
     expect(r.diagnostics[0]?.span?.start.line).toBe(3);
     expect(r.approver).toBeUndefined();
@@ -69,11 +65,9 @@ describe('tree: depth counts aliases expanded', () => {
 });
 
 describe('tree: duplicate keys in linear time', () => {
-  it('a mapping of 40000 keys compiles in seconds, not minutes (yaml checks each key against every earlier one)', () => {
+  it('a mapping of 40000 keys compiles (yaml checks each key against every earlier one: bench/ measures the scaling)', () => {
     const text = 'approver:\n  mode: pattern\nextra:\n' + Array.from({ length: 40000 }, (_, i) => `  k${i}: 1`).join('\n') + '\n';
-    const t0 = performance.now();
     const r = compileSource(text, 'wide.yaml');
-    expect(performance.now() - t0).toBeLessThan(10000);
     expect(r.diagnostics.map((d) => `${d.code}@${d.span?.start.line}:${d.span?.start.column}`)).toEqual(['schema/unknown-key@3:1']);
   });
 

@@ -7,15 +7,25 @@
 import { isAlias, isCollection, isMap, isPair, isScalar, isSeq } from 'yaml';
 import type { Alias, Document, Node as YamlNode } from 'yaml';
 import type { Diagnostic, Span } from '@verdict/engine';
-import { SourceMap, spanFromYamlRange, spanOf } from './positions.ts';
+import { spanFromYamlRange, spanOf } from './positions.ts';
 import type { LineIndex } from './positions.ts';
 
 export type JScalar = string | number | boolean | null;
 
+/** How a YAML scalar is written (yaml's `Scalar.type`); JSON strings are `QUOTE_DOUBLE`. */
+export type ScalarStyle = 'PLAIN' | 'QUOTE_SINGLE' | 'QUOTE_DOUBLE' | 'BLOCK_LITERAL' | 'BLOCK_FOLDED';
+
 export interface JMapEntry {
   key: string;
   keySpan: Span;
+  /** How the key is written, when it is a scalar. */
+  keyStyle?: ScalarStyle;
   value: JNode;
+  /**
+   * Where the value is written, when that is not `value.span`: the alias (`*name`) that stands for
+   * it, or the key itself when the entry has no value node (`{a, b: 1}`). `locate` stops here.
+   */
+  valueAt?: Span;
 }
 
 interface JBase {
@@ -30,12 +40,16 @@ export interface JMap extends JBase {
 export interface JSeq extends JBase {
   kind: 'seq';
   items: JNode[];
+  /** Items written as an alias (`- *name`): the alias's span, by index. `locate` stops there. */
+  itemsAt?: Map<number, Span>;
 }
 export interface JScalarNode extends JBase {
   kind: 'scalar';
   value: JScalar;
   /** The scalar as written (`-0`, `0x10`, `"a"` without quotes), when yaml keeps it. */
   source?: string;
+  /** How the scalar is written (quoted, block…); absent for a value no scalar was written for. */
+  style?: ScalarStyle;
 }
 export type JNode = JMap | JSeq | JScalarNode;
 
@@ -212,6 +226,7 @@ function build(ctx: BuildContext, node: YamlNode, depth: number): JNode | undefi
   let out: JNode | undefined;
   if (isScalar(node)) {
     out = scalarNode(ctx, node.value, span, (node as { source?: unknown }).source);
+    out.style = (node.type as ScalarStyle | undefined) ?? 'PLAIN';
   } else if (isMap(node)) {
     ctx.active.add(node);
     const entries: JMapEntry[] = [];
@@ -237,24 +252,31 @@ function build(ctx: BuildContext, node: YamlNode, depth: number): JNode | undefi
       seen.add(identity);
       const valueNode = pair.value as YamlNode | null;
       let value: JNode | undefined;
+      let valueAt: Span | undefined;
       if (valueNode === null || valueNode === undefined) {
         const at = keySpan ? keySpan.end.offset : span.start.offset;
         value = { kind: 'scalar', value: null, span: spanOf(ctx.file, ctx.index, at, at), size: 1 };
+        valueAt = keySpan;
       } else {
         value = build(ctx, valueNode, depth + 1);
+        if (isAlias(valueNode)) valueAt = spanFromYamlRange(ctx.file, ctx.index, valueNode.range);
       }
       if (value === undefined) {
         ctx.active.delete(node);
         return undefined;
       }
       size += value.size;
-      entries.push({ key, keySpan: keySpan ?? span, value });
+      const entry: JMapEntry = { key, keySpan: keySpan ?? span, value };
+      if (isScalar(keyNode)) entry.keyStyle = (keyNode.type as ScalarStyle | undefined) ?? 'PLAIN';
+      if (valueAt !== undefined) entry.valueAt = valueAt;
+      entries.push(entry);
     }
     ctx.active.delete(node);
     out = { kind: 'map', entries, span, size };
   } else if (isSeq(node)) {
     ctx.active.add(node);
     const items: JNode[] = [];
+    let itemsAt: Map<number, Span> | undefined;
     let size = 1;
     for (const item of node.items) {
       let value: JNode | undefined;
@@ -262,6 +284,8 @@ function build(ctx: BuildContext, node: YamlNode, depth: number): JNode | undefi
         value = { kind: 'scalar', value: null, span, size: 1 };
       } else {
         value = build(ctx, item as YamlNode, depth + 1);
+        const at = isAlias(item) ? spanFromYamlRange(ctx.file, ctx.index, item.range) : undefined;
+        if (at !== undefined) (itemsAt ??= new Map()).set(items.length, at);
       }
       if (value === undefined) {
         ctx.active.delete(node);
@@ -271,7 +295,7 @@ function build(ctx: BuildContext, node: YamlNode, depth: number): JNode | undefi
       items.push(value);
     }
     ctx.active.delete(node);
-    out = { kind: 'seq', items, span, size };
+    out = itemsAt !== undefined ? { kind: 'seq', items, span, size, itemsAt } : { kind: 'seq', items, span, size };
   } else {
     out = { kind: 'scalar', value: null, span, size: 1 };
   }
@@ -353,26 +377,81 @@ function keyString(ctx: BuildContext, keyNode: YamlNode | null, span: Span): str
 }
 
 /**
- * The plain JSON view of a tree, for JSON Schema validation, with a source map from JSON Pointers
- * to spans. Objects have no prototype: `__proto__` is an own, ordinary key here.
+ * The span of the node at `path` (object keys and list indices from the root), or of its deepest
+ * ancestor that exists; with `atKey`, the span of the last step's key. A path through an alias
+ * stops at the alias, where it is written.
  */
-export function toPlain(node: JNode, sourceMap: SourceMap, path: (string | number)[] = []): unknown {
-  if (node.kind === 'scalar') {
-    if (!sourceMap.get(path)) sourceMap.set(path, { value: node.span });
-    return node.value;
+export function locateIn(root: JNode, path: readonly (string | number)[], atKey = false): Span {
+  let node: JNode = root;
+  let best = root.span;
+  for (const [i, step] of path.entries()) {
+    if (node.kind === 'map') {
+      const entry = node.entries.find((e) => e.key === String(step));
+      if (entry === undefined) break;
+      if (atKey && i === path.length - 1) return entry.keySpan;
+      if (entry.valueAt !== undefined) return entry.valueAt;
+      node = entry.value;
+    } else if (node.kind === 'seq' && typeof step === 'number') {
+      const item = node.items[step];
+      if (item === undefined) break;
+      const at = node.itemsAt?.get(step);
+      if (at !== undefined) return at;
+      node = item;
+    } else {
+      break;
+    }
+    best = node.span;
   }
-  const existing = sourceMap.get(path);
-  sourceMap.set(path, existing?.key ? { key: existing.key, value: node.span } : { value: node.span });
-  if (node.kind === 'seq') {
-    return node.items.map((item, i) => toPlain(item, sourceMap, [...path, i]));
+  return best;
+}
+
+/**
+ * The style of the narrowest scalar whose text contains `offset` (ends included); the first one in
+ * document order wins a tie. `undefined` when none does.
+ */
+export function scalarStyleIn(root: JNode, offset: number): ScalarStyle | undefined {
+  let found: ScalarStyle | undefined;
+  let width = Infinity;
+  const consider = (span: Span, style: ScalarStyle | undefined): void => {
+    if (style === undefined || offset < span.start.offset || offset > span.end.offset) return;
+    if (span.end.offset - span.start.offset < width) {
+      width = span.end.offset - span.start.offset;
+      found = style;
+    }
+  };
+  // Document order (keys before their values); a subtree an alias repeats is looked at once.
+  const seen = new Set<JNode>();
+  const stack: (JNode | JMapEntry)[] = [root];
+  while (stack.length > 0) {
+    const item = stack.pop() as JNode | JMapEntry;
+    if ('key' in item) {
+      consider(item.keySpan, item.keyStyle);
+      stack.push(item.value);
+      continue;
+    }
+    if (seen.has(item)) continue;
+    seen.add(item);
+    if (item.kind === 'scalar') consider(item.span, item.style);
+    else {
+      const children = item.kind === 'map' ? item.entries : item.items;
+      for (let i = children.length - 1; i >= 0; i--) stack.push(children[i] as JNode | JMapEntry);
+    }
   }
+  return found;
+}
+
+/**
+ * The plain JSON view of a tree, for JSON Schema validation (`SourceMap` leads its paths back to
+ * the tree's spans). Objects have no prototype: `__proto__` is an own, ordinary key here.
+ */
+export function toPlain(node: JNode): unknown {
+  if (node.kind === 'scalar') return node.value;
+  if (node.kind === 'seq') return node.items.map((item) => toPlain(item));
   const obj = Object.create(null) as Record<string, unknown>;
   for (const e of node.entries) {
     if (Object.prototype.hasOwnProperty.call(obj, e.key)) continue;
-    const childPath = [...path, e.key];
-    sourceMap.set(childPath, { key: e.keySpan, value: e.value.span });
     Object.defineProperty(obj, e.key, {
-      value: toPlain(e.value, sourceMap, childPath),
+      value: toPlain(e.value),
       enumerable: true,
       writable: true,
       configurable: true,

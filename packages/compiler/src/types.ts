@@ -8,7 +8,7 @@ import type {
   Span,
 } from '@verdict/engine';
 import type { LineIndex } from './positions.ts';
-import type { JNode } from './tree.ts';
+import type { JNode, ScalarStyle } from './tree.ts';
 
 /** The compiler's named stages, in order. */
 export type StageId = 'load' | 'parse' | 'validate' | 'resolve' | 'compile';
@@ -47,6 +47,19 @@ export interface CompileResult {
   approver?: CompiledApprover;
   /** The last stage that ran. */
   stoppedAfter: StageId;
+  /**
+   * The string values of a YAML or JSON document's top-level `$schema` keys, read even when the
+   * document has errors; absent when no document was read (a `.verdict` file, a load error, invalid JSON).
+   */
+  schemas?: string[];
+  /**
+   * Where a document path (object keys and list indices) is written: the span of its node, or of
+   * its deepest ancestor that exists; with `atKey`, of the last step's key. From the tree the parse
+   * stage built: `undefined` for `.verdict` sources and for files that did not parse.
+   */
+  locate(path: readonly (string | number)[], atKey?: boolean): Span | undefined;
+  /** How the scalar whose text contains the start of `span` is written (YAML and JSON sources). */
+  scalarStyleAt(span: Span | undefined): ScalarStyle | undefined;
 }
 
 /** Everything the stages hand each other; internal. */
@@ -66,6 +79,7 @@ export interface CompileState {
   index?: LineIndex;
   /** The syntax-free document tree (YAML and JSON only), with spans. */
   tree?: JNode;
+  schemas?: string[];
   ir?: PolicyFileIR;
   driverName?: string;
   descriptor?: DriverDescriptor;

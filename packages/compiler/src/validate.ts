@@ -12,6 +12,9 @@ import {
   POLICY_DOMAIN_ORDER,
   POLICY_DOMAINS,
   POLICY_FIELD_NAMES,
+  policyField,
+  policyFieldIR,
+  ruleLabel,
   rulesOf,
   shortRegexError,
 } from '@verdict/engine';
@@ -131,7 +134,7 @@ export function approverIssueDiagnostic(
       at,
     );
   }
-  const where = issue.list !== undefined && issue.index !== undefined ? ` in \`${issue.list}[${issue.index}]\`` : '';
+  const where = issue.list !== undefined && issue.index !== undefined ? ` in \`${ruleLabel({ list: issue.list, index: issue.index })}\`` : '';
   const span = rule?.matchSpan ?? rule?.span;
   const detail = shortRegexError(issue.regexError ?? issue.message);
   return withSpan(
@@ -203,17 +206,6 @@ function checkApprover(state: CompileState): void {
   }
 }
 
-type PolicyAccess = (p: PolicyIR) => Located<string> | undefined;
-const POLICY_FIELDS: Readonly<Record<PolicyEnumKey, PolicyAccess>> = {
-  sandbox: (p) => p.sandbox,
-  web_search: (p) => p.webSearch,
-  browser: (p) => p.browser,
-  'approvals.permission': (p) => p.approvals?.permission,
-  'approvals.plan_review': (p) => p.approvals?.planReview,
-  'approvals.question': (p) => p.approvals?.question,
-  'approvals.on_timeout': (p) => p.approvals?.onTimeout,
-  'approvals.on_reject': (p) => p.approvals?.onReject,
-};
 
 function policyPath(key: string): string[] {
   return ['policy', ...key.split('.')];
@@ -235,7 +227,7 @@ function checkPolicy(state: CompileState): void {
   const p = state.ir?.policy;
   if (!p) return;
   for (const key of POLICY_DOMAIN_ORDER) {
-    const v = POLICY_FIELDS[key](p);
+    const v = policyFieldIR(p, policyField(key)) as Located<string> | undefined;
     if (!v || v.value === '') continue;
     const domain = POLICY_DOMAINS[key];
     if (domain.includes(v.value)) continue;
@@ -339,8 +331,8 @@ function checkPolicy(state: CompileState): void {
 export function runValidate(state: CompileState): void {
   const tree = state.tree;
   if (tree) {
-    const sourceMap = new SourceMap();
-    const plain = toPlain(tree, sourceMap);
+    const sourceMap = new SourceMap(tree);
+    const plain = toPlain(tree);
     const v = getValidators();
     const isAgentFile = tree.kind === 'map' && entryOf(tree, 'agent') !== undefined;
     const validate = isAgentFile ? v.agentFile : v.file;

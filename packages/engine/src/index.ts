@@ -3,6 +3,9 @@
 // diagnostics and IR
 export type { Diagnostic, Position, RelatedInformation, Severity, Span } from './diagnostics.ts';
 export { codePointCount, EXCERPT_CHARS, excerpt, hasErrors, printable, sortDiagnostics } from './diagnostics.ts';
+export { ruleLabel, ruleWhere, spanText } from './rule-ref.ts';
+export type { InlineTestMismatch } from './inline-test.ts';
+export { decidedBy, inlineTestMismatches } from './inline-test.ts';
 export { didYouMean, didYouMeanHelp, editDistance, normalizeWord } from './did-you-mean.ts';
 export type {
   ApprovalsIR,
@@ -50,7 +53,7 @@ export {
   wellFormed,
 } from './regex/regex.ts';
 export type { CompileRegexResult, CompiledRegex, RegexMatch } from './regex/regex.ts';
-export { programSize } from './approver/fast-dfa.ts';
+export { programSize } from './regex/re2-program.ts';
 export {
   CANONICAL_REJECT_REASON,
   MAX_JSON_DEPTH,
@@ -113,8 +116,8 @@ export type {
   ShellTool,
   WrapperSpecIR,
 } from './approver/shell.ts';
-export { ruleMatches } from './approver/rule-matches.ts';
-export type { RuleInContext } from './approver/rule-matches.ts';
+export { ruleMatches } from './approver/definition.ts';
+export type { RuleInContext } from './approver/definition.ts';
 
 // run policy
 export type {
@@ -160,8 +163,21 @@ export {
 } from './policy/defaults.ts';
 export { encodePolicy } from './policy/encode.ts';
 export type { PolicyFileShape } from './policy/encode.ts';
-export type { PolicyEnumKey, PolicyFileKey } from './policy/domains.ts';
-export { isInPolicyDomain, POLICY_DOMAIN_ORDER, POLICY_DOMAINS, POLICY_FIELD_NAMES } from './policy/domains.ts';
+export type { ApprovalsField, PolicyEnumKey, PolicyField, PolicyFileKey, TopPolicyField } from './policy/domains.ts';
+export {
+  clearPolicyField,
+  findPolicyField,
+  HUMAN_DECISION_KINDS,
+  isInPolicyDomain,
+  POLICY_DOMAIN_ORDER,
+  POLICY_DOMAINS,
+  POLICY_FIELD_NAMES,
+  POLICY_FIELDS,
+  policyField,
+  policyFieldIR,
+  policyFieldsIn,
+  policyFieldValue,
+} from './policy/domains.ts';
 export type { PolicyCapabilityDimension, PolicyError, PolicyErrorCode } from './policy/errors.ts';
 export {
   ErrHumanDecisionModeUnsupported,

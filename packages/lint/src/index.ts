@@ -2,6 +2,7 @@
 
 // linter: rules, runner, configuration, formatters
 export type {
+  Supersedes,
   Category,
   FileResult,
   Formatter,

@@ -9,11 +9,12 @@
 import { RegexCache } from '@verdict/analysis';
 import { closeSync, existsSync, openSync, readSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import type { CompileResult } from '@verdict/compiler';
 import { carriesVerdictSchema, checkText, compileGlob, displayPath, findFiles, hasPolicyName, type LoadedText, type PathGlob, POLICY_EXTENSIONS, readSourceFile } from '@verdict/compiler';
 import { printable } from '@verdict/engine';
 import type { Diagnostic, HookAgent } from '@verdict/engine';
 import { emptyConfig, findConfigFile, loadLintConfig } from './config.ts';
-import { lintSource, type LintSourceOptions, unreadableFile } from './runner.ts';
+import { compileForLint, lintSource, type LintSourceOptions, unreadableFile } from './runner.ts';
 import { fixSource } from './fix.ts';
 import { allRules } from './rules/index.ts';
 import type { FileResult, LintConfig, LintMessage, LintRun, Rule } from './types.ts';
@@ -65,6 +66,19 @@ export function lintFiles(paths: readonly string[], options: LintFilesOptions = 
   const skip = (abs: string, reason: string): void => {
     skipped.push({ file: printable(displayPath(cwd, abs)), reason });
   };
+  const driverOf = (f: FoundFile): string | undefined => {
+    const config = f.config.config;
+    return options.driver !== undefined ? resolveDriver(options.driver, cwd) : config.driver !== undefined ? resolveDriver(config.driver, f.config.base) : undefined;
+  };
+  // A file sniffed for a Verdict `$schema` is read and compiled once: linting reuses both.
+  const sniff = (f: FoundFile): boolean => {
+    const shown = printable(displayPath(cwd, f.abs));
+    const read = readSourceFile(shown, f.path);
+    f.read = read;
+    if (read.text === undefined) return false;
+    if (read.text.includes('$schema')) f.compiled = compileForLint(read.text, shown, driverOf(f));
+    return carriesVerdictSchema(read.text, f.compiled?.schemas);
+  };
 
   // `-`: standard input, linted as the file it is named after (its configuration and `ignore` apply).
   const given = paths.length > 0 ? paths : ['.'];
@@ -91,8 +105,9 @@ export function lintFiles(paths: readonly string[], options: LintFilesOptions = 
     const explicit = f.named || f.byGlob;
     if (!f.named && configs.isConfigFile(f.abs)) continue;
     const c = configs.forFile(f.abs);
-    const why = c.ignoredBy(f.abs) ?? (explicit ? undefined : c.notPolicy(f));
-    if (why === undefined) files.push({ abs: f.abs, path: f.path, config: c });
+    const file: FoundFile = { abs: f.abs, path: f.path, config: c };
+    const why = c.ignoredBy(f.abs) ?? (explicit ? undefined : c.notPolicy(f, () => sniff(file)));
+    if (why === undefined) files.push(file);
     else skip(f.abs, why);
   }
 
@@ -116,15 +131,22 @@ export function lintFiles(paths: readonly string[], options: LintFilesOptions = 
   const results: FileResult[] = [];
   for (const f of files) {
     const config = f.config.config;
-    const driver = options.driver !== undefined ? resolveDriver(options.driver, cwd) : config.driver !== undefined ? resolveDriver(config.driver, f.config.base) : undefined;
+    const driver = driverOf(f);
     // The compiler's reader, as every command reads: regular files only, bounded, strict UTF-8.
     const shown = printable(displayPath(cwd, f.abs));
-    const read = f.stdin === undefined ? readSourceFile(shown, f.path) : f.stdin.text !== undefined ? checkText(shown, f.stdin.text) : f.stdin;
+    const read = f.read ?? (f.stdin === undefined ? readSourceFile(shown, f.path) : f.stdin.text !== undefined ? checkText(shown, f.stdin.text) : f.stdin);
     if (read.text === undefined) {
       results.push(unreadableFile(shown, read.diagnostics, { config, rules }));
       continue;
     }
-    const lintOptions = { config, rules, regexes, ...(driver !== undefined ? { driver } : {}), ...(options.hookAgent !== undefined ? { hookAgent: options.hookAgent } : {}) };
+    const lintOptions = {
+      config,
+      rules,
+      regexes,
+      ...(driver !== undefined ? { driver } : {}),
+      ...(options.hookAgent !== undefined ? { hookAgent: options.hookAgent } : {}),
+      ...(f.compiled !== undefined ? { compiled: f.compiled } : {}),
+    };
     const fix = options.fix;
     results.push(fix === undefined || fix === false ? lintSource(read.text, shown, lintOptions) : fixedResult(read.text, shown, f.path, f.stdin === undefined, lintOptions, fix === true ? () => true : fix));
   }
@@ -209,15 +231,14 @@ class FolderConfig {
     return g === undefined ? undefined : `matched by \`ignore\` glob \`${printable(g.source)}\`${this.where()}`;
   }
   /** Why a file found in a folder is not a policy, or `undefined` when it is one. */
-  notPolicy(f: { abs: string; path: string | Uint8Array }): string | undefined {
+  notPolicy(f: { abs: string }, sniff: () => boolean): string | undefined {
     if (this.include.length > 0) {
       const rel = this.rel(f.abs);
       const inside = !rel.startsWith('..') && !isAbsolute(rel);
       return inside && this.include.some((g) => g.matchesWithin(rel)) ? undefined : `not matched by \`include\`${this.where()}`;
     }
     if (hasPolicyName(basename(f.abs))) return undefined;
-    const read = readSourceFile(f.abs, f.path);
-    if (read.text !== undefined && carriesVerdictSchema(read.text)) return undefined;
+    if (sniff()) return undefined;
     return 'not a policy by name (`*.verdict`, `*.policy.yaml`, `verdict.yaml`), by a Verdict `$schema`, or by `include`';
   }
 }
@@ -294,4 +315,7 @@ interface FoundFile {
   config: FolderConfig;
   /** What standard input held, when the file came from there rather than from `path`. */
   stdin?: LoadedText;
+  /** Read (and compiled) while deciding whether it is a policy: linting reuses them. */
+  read?: LoadedText;
+  compiled?: CompileResult;
 }

@@ -39,6 +39,13 @@ export interface LintSourceOptions {
   regexes?: RegexCache;
   /** Run only these rules and drop compiler findings (rule tests). */
   only?: readonly string[];
+  /** `text` already compiled by `compileForLint` (with the same `driver`): it is not parsed again. */
+  compiled?: CompileResult;
+}
+
+/** The compilation a lint run reads: the front end up to `resolve`. */
+export function compileForLint(text: string, file: string, driver: string | undefined): CompileResult {
+  return compileSource(text, file, { stopAfter: 'resolve', ...(driver !== undefined ? { driver } : {}) });
 }
 
 interface ResolvedRule {
@@ -106,10 +113,8 @@ export function lintSource(text: string, file: string, options: LintSourceOption
   };
 
   try {
-    compiled = compileSource(text, file, {
-      stopAfter: 'resolve',
-      ...(options.driver !== undefined ? { driver: options.driver } : {}),
-    });
+    // A compilation handed in is reused only for the very text it read (`--fix` lints new texts).
+    compiled = options.compiled !== undefined && options.compiled.text === text ? options.compiled : compileForLint(text, file, options.driver);
     source = new SourceInfo(file, compiled.text ?? text, compiled.syntax);
   } catch (e) {
     internal('the compiler', e);
@@ -118,7 +123,7 @@ export function lintSource(text: string, file: string, options: LintSourceOption
   const ruleMessages: LintMessage[] = [];
   if (compiled?.ir !== undefined && !hasOverlongPattern(compiled.ir)) {
     const ir = compiled.ir;
-    const shared = fileContext(ir, source, regexes, enabled, hookAgentDirective(text) ?? options.hookAgent ?? options.config?.hookAgent);
+    const shared = fileContext(ir, compiled, source, regexes, enabled, hookAgentDirective(text) ?? options.hookAgent ?? options.config?.hookAgent);
     for (const r of resolved) {
       try {
         const visitor = r.rule.create(makeContext(r, ir, compiled, source, regexes, shared, ruleMessages));
@@ -129,20 +134,27 @@ export function lintSource(text: string, file: string, options: LintSourceOption
     }
   }
 
-  // A rule that explains a finding of another rule better (its `supersedes`) wins at the same place.
+  // A rule that explains a finding of another rule better (its `supersedes`) wins at the same place,
+  // or in the whole file for an entry with `scope: 'file'`: the only precedence between findings.
   const explainedBy = new Map<number, Set<string>>();
+  const explainedInFile = new Set<string>();
   for (const m of ruleMessages) {
     const offset = m.span?.start.offset;
-    const codes = byId.get(m.ruleId)?.meta.supersedes;
-    if (offset === undefined || codes === undefined) continue;
-    const set = explainedBy.get(offset) ?? new Set<string>();
-    for (const c of codes) if (c !== m.ruleId) set.add(c);
-    explainedBy.set(offset, set);
+    for (const entry of byId.get(m.ruleId)?.meta.supersedes ?? []) {
+      if (typeof entry !== 'string') {
+        if (entry.rule !== m.ruleId) explainedInFile.add(entry.rule);
+        continue;
+      }
+      if (offset === undefined || entry === m.ruleId) continue;
+      const set = explainedBy.get(offset) ?? new Set<string>();
+      set.add(entry);
+      explainedBy.set(offset, set);
+    }
   }
   for (let i = ruleMessages.length - 1; i >= 0; i--) {
     const m = ruleMessages[i] as LintMessage;
     const offset = m.span?.start.offset;
-    if (offset !== undefined && explainedBy.get(offset)?.has(m.ruleId)) ruleMessages.splice(i, 1);
+    if (explainedInFile.has(m.ruleId) || (offset !== undefined && explainedBy.get(offset)?.has(m.ruleId))) ruleMessages.splice(i, 1);
   }
 
   // Compiler findings, minus the ones a rule reported better at the same place.
@@ -153,12 +165,12 @@ export function lintSource(text: string, file: string, options: LintSourceOption
       if (offset === undefined) continue;
       const codes = superseding.get(offset) ?? new Set<string>();
       codes.add(m.ruleId);
-      for (const c of byId.get(m.ruleId)?.meta.supersedes ?? []) codes.add(c);
+      for (const c of byId.get(m.ruleId)?.meta.supersedes ?? []) if (typeof c === 'string') codes.add(c);
       superseding.set(offset, codes);
     }
     for (const d of compiled.diagnostics) {
       const offset = d.span?.start.offset;
-      if (offset !== undefined && superseding.get(offset)?.has(d.code)) continue;
+      if (explainedInFile.has(d.code) || (offset !== undefined && superseding.get(offset)?.has(d.code))) continue;
       const m = fromCompilerDiagnostic(d, options.config, source);
       if (m !== undefined) messages.push(m);
     }
@@ -261,7 +273,7 @@ interface FileContext {
   fixPattern: RuleContext['fixPattern'];
 }
 
-function fileContext(ir: PolicyFileIR, source: SourceInfo, regexes: RegexCache, enabled: ReadonlySet<string>, hookAgent: HookAgent | undefined): FileContext {
+function fileContext(ir: PolicyFileIR, compiled: CompileResult, source: SourceInfo, regexes: RegexCache, enabled: ReadonlySet<string>, hookAgent: HookAgent | undefined): FileContext {
   // One editor per file: the YAML document is read once however many findings carry a fix.
   let editor: SourceEditor | undefined;
   return {
@@ -271,11 +283,11 @@ function fileContext(ir: PolicyFileIR, source: SourceInfo, regexes: RegexCache, 
     locate: (d) =>
       d.span ??
       d.node?.span ??
-      (d.path !== undefined ? source.pathSpan(d.path, d.atKey === true) : undefined) ??
+      (d.path !== undefined ? compiled.locate(d.path, d.atKey === true) : undefined) ??
       ir.approver?.span ??
       source.fileStart(),
     regex: (pattern) => regexes.get(pattern),
-    scalarStyleAt: (span) => source.scalarStyleAt(span),
+    scalarStyleAt: (span) => compiled.scalarStyleAt(span),
     isRuleEnabled: (id) => enabled.has(id),
     fixPattern: (rule, pattern) => {
       const at = rule.matchSpan;

@@ -20,7 +20,7 @@ import type {
   Span,
   TestCaseIR,
 } from '@verdict/engine';
-import type { CompileResult } from '@verdict/compiler';
+import type { CompileResult, ScalarStyle } from '@verdict/compiler';
 
 /** Rule families; severities can be set per category in the configuration. */
 export type Category = 'compiler' | 'regex' | 'rules' | 'approver' | 'policy' | 'hook' | 'tests' | 'analysis' | 'lint';
@@ -67,14 +67,25 @@ export interface RuleMeta<M extends string = string> {
   /**
    * Compiler diagnostic codes or other rules' ids this rule explains better: a finding with one of
    * these codes (or a compiler diagnostic with the rule's own id) at the same start offset as one
-   * of the rule's findings is dropped.
+   * of the rule's findings is dropped; an entry with `scope: 'file'` drops that rule's findings
+   * anywhere in the file. The only precedence between findings: rules never ask whether another
+   * rule is on to stay quiet.
    */
-  supersedes?: readonly string[];
+  supersedes?: readonly (string | Supersedes)[];
   /**
    * `'code'`: some findings carry a fix (`verdict lint --fix`). A rule without it may not report
    * one, as in ESLint.
    */
   fixable?: 'code';
+}
+
+/**
+ * A `supersedes` entry that reaches further than the place: with `scope: 'file'`, one finding of
+ * this rule drops every finding of `rule` in the file (the same problem, said once for the file).
+ */
+export interface Supersedes {
+  rule: string;
+  scope: 'file';
 }
 
 /**
@@ -116,8 +127,8 @@ export interface ReportDescriptor<M extends string = string> {
   fix?: LintFix | undefined;
 }
 
-/** The scalar style of a YAML value, as written. */
-export type ScalarStyle = 'PLAIN' | 'QUOTE_SINGLE' | 'QUOTE_DOUBLE' | 'BLOCK_LITERAL' | 'BLOCK_FOLDED';
+/** The scalar style of a YAML value, as written (the compiler's tree keeps it). */
+export type { ScalarStyle };
 
 export interface RuleContext<M extends string = string> {
   readonly id: string;

@@ -1,22 +1,12 @@
 import { RegexCache } from '@verdict/analysis';
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { project } from './support/project.ts';
 import { describe, expect, it } from 'vitest';
 import { exitCodeFor } from '../src/exit-code.ts';
 import { carriesVerdictSchema, hasPolicyName, lintFiles } from '../src/lint-files.ts';
 import { lintSource } from '../src/runner.ts';
-
-function project(files: Record<string, string>): string {
-  const dir = mkdtempSync(join(tmpdir(), 'verdict-lint-'));
-  for (const [name, text] of Object.entries(files)) {
-    const p = join(dir, name);
-    mkdirSync(join(p, '..'), { recursive: true });
-    writeFileSync(p, text);
-  }
-  return dir;
-}
 
 const clean = 'approver:\n  mode: deny_all\n  reason: denied — this job only reads; ask the operator for more\n';
 const warns = 'approver:\n  mode: pattern\n  default: allow\n  reason: denied — only reads are allowed in this job; ask the operator\n';

@@ -17,6 +17,26 @@ const docsDir = join(root, 'docs', 'rules');
 const ruleFiles = readdirSync(rulesDir).filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts') && f !== 'index.ts');
 const docFiles = readdirSync(docsDir).filter((f) => f.endsWith('.md'));
 
+/**
+ * A message opens with a lowercase word, user text in backticks, a `{{placeholder}}`, or an acronym
+ * (`RE2`, `JSON`): never a capitalised word.
+ */
+function opensLowercase(text: string): boolean {
+  const first = text.split(/\s/)[0] ?? '';
+  return /^[a-z`]/.test(first) || first.startsWith('{{') || /^[A-Z][A-Z0-9]+[,:;]?$/.test(first);
+}
+
+describe('house style of messages', () => {
+  it('tells a lowercase opening from a capitalised one', () => {
+    for (const ok of ['the rule never matches', '`x` is shadowed', '{{what}} crashed', 'RE2 has no lookbehind', 'JSON: no']) {
+      expect(opensLowercase(ok), ok).toBe(true);
+    }
+    for (const bad of ['The rule never matches', 'Regex `x` is invalid', 'A', 'Re2 has no lookbehind', '']) {
+      expect(opensLowercase(bad), bad).toBe(false);
+    }
+  });
+});
+
 describe('rule catalogue', () => {
   it('has unique ids whose prefix is the rule category', () => {
     const ids = allRules.map((r) => r.id);
@@ -70,7 +90,7 @@ describe('rule catalogue', () => {
         expect(ids.length).toBeGreaterThan(0);
         for (const [id, text] of Object.entries(r.meta.messages) as [string, string][]) {
           expect(text, id).not.toMatch(/\.\s*$/);
-          expect(text[0], id).not.toMatch(/[a-z]/.test(text[0] ?? '') ? /[A-Z]/ : /[a-z]/); // lowercase or an acronym/backtick
+          expect(opensLowercase(text), `message \`${id}\` must start lowercase: ${text}`).toBe(true);
           const stem = text.split('{{')[0] ?? '';
           const tested = testText.includes(`'${id}'`) || (stem.length >= 10 && testText.includes(stem));
           expect(tested, `message id \`${id}\` is not exercised by ${base}.test.ts`).toBe(true);

@@ -177,6 +177,17 @@ class Walker {
       this.unknown(`the command is longer than ${LIMITS.maxChars} characters`, ctx.span);
       return;
     }
+    // just-bash 3.4.2's arithmetic reader runs past the end of its text on a `${` that never closes
+    // (`echo $((${`), and its caller then allocates until the process runs out of memory: such a
+    // text is never handed to the parser.
+    if (text.includes('((') || text.includes('$[')) {
+      this.unknown('arithmetic (`$((…))`, `((…))`, `$[…]`) is not analysed: the parser can run past its end and never stop', ctx.span);
+      return;
+    }
+    if (unclosedBrace(text)) {
+      this.unknown('a `${` that is never closed is not parsed (it stalls the parser)', ctx.span);
+      return;
+    }
     let ast: { statements: StatementNode[] };
     try {
       ast = parse(text) as unknown as { statements: StatementNode[] };
@@ -644,6 +655,29 @@ function lineOf(nl: readonly number[], offset: number): number {
     else hi = mid;
   }
   return lo + 1;
+}
+
+/**
+ * Whether some `${` in `text` is never closed, counting braces as just-bash's arithmetic reader
+ * does (every `{` opens, every `}` closes, quotes and escapes not considered): a superset of the
+ * texts on which that reader runs past its end. One pass: the depth at the end tells the first
+ * unclosed `${` apart from a closed one.
+ */
+export function unclosedBrace(text: string): boolean {
+  let depth = 0;
+  // The smallest depth seen after each `${` opened: it is closed once the depth falls below it.
+  const open: number[] = [];
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x7b /* { */) {
+      depth++;
+      if (i > 0 && text.charCodeAt(i - 1) === 0x24 /* $ */) open.push(depth);
+    } else if (c === 0x7d /* } */) {
+      while (open.length > 0 && open[open.length - 1]! >= depth) open.pop();
+      depth--;
+    }
+  }
+  return open.length > 0;
 }
 
 function parseFailure(e: unknown): string {

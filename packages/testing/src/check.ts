@@ -1,5 +1,6 @@
 /** Running a policy property: a reproducible report, and a counterexample printed as inline tests. */
 import fc from 'fast-check';
+import { ruleWhere } from '@verdict/engine';
 import type { Explanation } from '@verdict/engine';
 import type { Counterexample, PolicyProperty } from './properties.ts';
 import { ruleName } from './properties.ts';
@@ -79,9 +80,7 @@ export function checkProperty<T>(p: PolicyProperty<T>, options: CheckOptions = {
 }
 
 function where(e: Explanation): string {
-  const name = ruleName(e);
-  const span = e.rule?.span;
-  return span ? `${name} at ${span.file}:${span.start.line}:${span.start.column}` : name;
+  return e.rule ? ruleWhere(e.rule) : e.by;
 }
 
 /** `allow by allow[0] at p.yaml:7:7, matched `ls` (raw input 12..14)`. */

@@ -48,6 +48,10 @@ export { assertProperty, checkProperty, describeDecision, formatReport } from '.
 export type { SuggestedTest } from './suggest.ts';
 export { dslTest, formatSuggestions, yamlString, yamlTest } from './suggest.ts';
 
+// `verdict fuzz`
+export type { FuzzOptions, FuzzPropertyName, FuzzRun, FuzzSkipped } from './fuzz.ts';
+export { FUZZ_PROPERTIES, fuzzPolicy, NEEDS_OTHER, NEEDS_WHERE, propertyReportJson, wherePredicate } from './fuzz.ts';
+
 // inline tests and case files
 export type { CoverageReport, RuleCoverage, TargetRun, TestOutcome, TestTarget } from './runner.ts';
 export { caseFilesFor, coverage, discover, isCaseFile, POLICY_EXTENSIONS, policyForCaseFile, runTarget, runTest } from './runner.ts';

@@ -3,6 +3,7 @@
  * with `fc.assert`), plus what a counterexample means: the decisions that broke it, and the inline
  * tests to paste so the example stays fixed once the rule is.
  */
+import { decidedBy } from '@verdict/engine';
 import type { Explanation, RuledDecision } from '@verdict/engine';
 import fc from 'fast-check';
 import type { ToolCall } from './calls.ts';
@@ -82,7 +83,7 @@ export interface AlwaysDeniesOptions extends DomainOptions {
 
 /** The deciding rule as the tests write it: `deny[0]`, `allow[2]`, `default`, or what decided instead. */
 export function ruleName(e: Explanation): string {
-  return e.rule ? `${e.rule.list}[${e.rule.index}]` : e.by;
+  return decidedBy(e);
 }
 
 /**

@@ -10,7 +10,7 @@ import { existsSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { type CompileOptions, compileFile, findFiles, POLICY_EXTENSIONS } from '@verdict/compiler';
 import type { ApproverIR, Diagnostic, Explanation, RuleIR, RuleList, Span, TestCaseIR } from '@verdict/engine';
-import { hasErrors, normalizeApproverMode, rulesOf } from '@verdict/engine';
+import { hasErrors, inlineTestMismatches, normalizeApproverMode, rulesOf } from '@verdict/engine';
 import { decide, loadPolicy, policyFromSource, type PolicyUnderTest } from './policy.ts';
 import { ruleName } from './properties.ts';
 
@@ -104,24 +104,21 @@ export interface TestOutcome {
   explanation: Explanation;
 }
 
-const RULE_REF = /^(allow|deny|ask)\[(\d+)\]$/;
-
 /** Runs one test against a policy. */
 export function runTest(policy: PolicyUnderTest, test: TestCaseIR, file: string): TestOutcome {
   const e = decide(policy, { tool: test.tool, input: test.input });
-  const failures: string[] = [];
-  if (e.decision !== test.expect) failures.push(`expected ${test.expect}, got ${e.decision}`);
-  if (test.reason !== undefined && e.reason !== test.reason) {
-    failures.push(`expected reason ${JSON.stringify(test.reason)}, got ${JSON.stringify(e.reason)}`);
-  }
-  if (test.rule !== undefined) {
-    const actual = ruleName(e);
-    if (test.rule !== 'default' && !RULE_REF.test(test.rule)) {
-      failures.push(`expected rule \`${test.rule}\` is not \`deny[N]\`, \`ask[N]\`, \`allow[N]\` or \`default\``);
-    } else if (actual !== test.rule) {
-      failures.push(`expected rule ${test.rule}, decided by ${actual}`);
+  const failures = inlineTestMismatches(e, test).map((m) => {
+    switch (m.kind) {
+      case 'decision':
+        return `expected ${m.expected}, got ${m.actual}`;
+      case 'reason':
+        return `expected reason ${JSON.stringify(m.expected)}, got ${JSON.stringify(m.actual)}`;
+      case 'rule-ref':
+        return `expected rule \`${m.expected}\` is not \`deny[N]\`, \`ask[N]\`, \`allow[N]\` or \`default\``;
+      case 'rule':
+        return `expected rule ${m.expected}, decided by ${m.actual}`;
     }
-  }
+  });
   return { file, test, passed: failures.length === 0, failures, explanation: e };
 }
 

@@ -64,14 +64,48 @@ describe('matching', () => {
   });
 });
 
+/**
+ * Whether one edit (delete, insert, replace or re-case one character) turns `s` into a string
+ * `matches` accepts. Inserted and replacing characters come from `alphabet`.
+ */
+function oneEditFromMatch(s: string, matches: (t: string) => boolean, alphabet: readonly string[]): boolean {
+  const chars = [...s];
+  const edited = (i: number, remove: number, put: string): string => [...chars.slice(0, i), put, ...chars.slice(i + remove)].join('');
+  for (let i = 0; i < chars.length; i++) {
+    const c = chars[i] ?? '';
+    if (matches(edited(i, 1, ''))) return true;
+    for (const x of new Set([c.toLowerCase(), c.toUpperCase()])) if (x !== c && matches(edited(i, 1, x))) return true;
+  }
+  for (let i = 0; i <= chars.length; i++) {
+    for (const x of alphabet) {
+      if (matches(edited(i, 0, x))) return true;
+      if (i < chars.length && x !== chars[i] && matches(edited(i, 1, x))) return true;
+    }
+  }
+  return false;
+}
+
 describe('nearMiss', () => {
   for (const p of PATTERNS.filter((x) => x !== '' && x !== '\\x{263a}|\\pL')) {
     it(`no sample matches \`${p}\`, and each is one edit from a match`, () => {
       const re = compileRegex(p);
       if (!re.ok) throw new Error(re.error);
-      fc.assert(fc.property(nearMiss(p), (s) => !re.regex.test(s)), { seed: 1, numRuns: 100 });
+      // What an edit may put back: the pattern's own characters and a few of each class.
+      const alphabet = [...new Set([...p, ...'aAzZ09 -/x"\\;\t\né☺y'])];
+      fc.assert(
+        fc.property(nearMiss(p), (s) => !re.regex.test(s) && oneEditFromMatch(s, (t) => re.regex.test(t), alphabet)),
+        { seed: 1, numRuns: 100 },
+      );
     });
   }
+  it('one edit from a match means one: two edits away is not', () => {
+    const re = compileRegex('^abc$');
+    if (!re.ok) throw new Error(re.error);
+    const matches = (t: string): boolean => re.regex.test(t);
+    expect(oneEditFromMatch('abX', matches, ['c'])).toBe(true);
+    expect(oneEditFromMatch('abcc', matches, [])).toBe(true);
+    expect(oneEditFromMatch('aXX', matches, ['b', 'c'])).toBe(false);
+  });
   it('finds the flag orders a deny rule forgot', () => {
     const samples = fc.sample(nearMiss('rm -rf'), { seed: 1, numRuns: 300 });
     expect(samples.some((s) => /rm\s+-\w*/.test(s))).toBe(true);

@@ -1,20 +1,7 @@
-import {
-  BUILTIN_DRIVER_NAMES,
-  encodePolicy,
-  type Diagnostic,
-  type DriverDescriptor,
-  formatGoDuration,
-  getBuiltinDescriptor,
-  materialize,
-  type Policy,
-  POLICY_DOMAIN_ORDER,
-  POLICY_FIELD_NAMES,
-  type PolicyFileKey,
-  sortDiagnostics,
-  validatePolicy,
-} from '@verdict/engine';
+import { encodePolicy, formatGoDuration, type Policy, policyFieldsIn } from '@verdict/engine';
+import { checkPolicyFile } from '@verdict/compiler';
 import { type Command, parse, UsageError, write } from '../args.ts';
-import { compileInput, readPolicyInput, stdinFilenameOption, stdinName } from '../load.ts';
+import { readPolicyInput, stdinFilenameOption, stdinName } from '../load.ts';
 import { renderDiagnostics } from '../render.ts';
 
 const USAGE = `usage: verdict check FILE|- [--driver NAME|FILE|all] [--format text|json] [--stdin-filename NAME]
@@ -32,69 +19,18 @@ options:
 
 exit: 0 valid (or no policy to validate), 1 invalid, 2 cannot load`;
 
-/** Compiler codes that describe a policy the SDK would reject rather than a file we cannot read. */
-const VALIDATION_CODES = new Set(['policy/invalid-value']);
-
-interface Row {
-  driver: string;
-  valid: boolean;
-  error: { code: string; message: string; [field: string]: unknown } | null;
-}
-
-function errorJson(err: Error & { code?: string }): Row['error'] {
-  const json = (err as { toJSON?: () => unknown }).toJSON?.();
-  if (json && typeof json === 'object') return json as Row['error'];
-  return { code: err.code ?? 'error', message: err.message };
-}
-
-/** The SDK's field name a `policy/invalid-value` diagnostic is about (from its path). */
-function fieldOf(d: Diagnostic): string | undefined {
-  const key = d.path?.slice(1).join('.');
-  return key !== undefined && Object.hasOwn(POLICY_FIELD_NAMES, key) ? POLICY_FIELD_NAMES[key as PolicyFileKey] : undefined;
-}
-
-/** The out-of-domain value the SDK reports first: domains in its order, `max_retries` last (B5.1). */
-function firstInvalidValue(diagnostics: readonly Diagnostic[]): Diagnostic | undefined {
-  const order = [...POLICY_DOMAIN_ORDER, 'approvals.max_retries' as const].map((k) => POLICY_FIELD_NAMES[k]);
-  let best: Diagnostic | undefined;
-  let bestRank = Infinity;
-  for (const d of diagnostics) {
-    if (!VALIDATION_CODES.has(d.code)) continue;
-    const field = fieldOf(d);
-    const rank = field === undefined ? order.length : order.indexOf(field);
-    if (best === undefined || rank < bestRank) {
-      best = d;
-      bestRank = rank;
-    }
-  }
-  return best;
-}
-
-function check(policy: Policy, driver: string, descriptor: DriverDescriptor): Row {
-  const err = validatePolicy(policy, descriptor);
-  return { driver, valid: err === null, error: err ? errorJson(err) : null };
-}
-
-
 function effectiveText(p: Policy): string {
-  const a = p.approvals;
+  const lines = ['effective policy:'];
   const inherit = (v: string) => (v === '' ? '(inherit)' : v);
-  const timeout = a.timeout < 0n ? `${formatGoDuration(a.timeout)} (no deadline)` : formatGoDuration(a.timeout);
-  return [
-    'effective policy:',
-    `  sandbox:      ${inherit(p.sandbox)}`,
-    `  web_search:   ${inherit(p.webSearch)}`,
-    `  browser:      ${inherit(p.browser)}`,
-    '  approvals:',
-    `    permission:  ${a.permission}`,
-    `    plan_review: ${a.planReview}`,
-    `    question:    ${a.question}`,
-    `    timeout:     ${timeout}`,
-    `    on_timeout:  ${a.onTimeout}`,
-    `    on_reject:   ${a.onReject}`,
-    `    max_retries: ${a.maxRetries}`,
-    '',
-  ].join('\n');
+  for (const f of policyFieldsIn('policy')) lines.push(`  ${`${f.name}:`.padEnd(14)}${inherit(p[f.prop])}`);
+  lines.push('  approvals:');
+  for (const f of policyFieldsIn('approvals')) {
+    const v = p.approvals[f.prop];
+    const text = typeof v === 'bigint' ? (v < 0n ? `${formatGoDuration(v)} (no deadline)` : formatGoDuration(v)) : String(v);
+    lines.push(`    ${`${f.name}:`.padEnd(13)}${text}`);
+  }
+  lines.push('');
+  return lines.join('\n');
 }
 
 export const checkCommand: Command = {
@@ -113,30 +49,20 @@ export const checkCommand: Command = {
     if (extra !== undefined) throw new UsageError(`unexpected argument \`${extra}\``);
     const format = values.format ?? 'text';
     if (format !== 'text' && format !== 'json') throw new UsageError(`unknown format \`${format}\` (want text or json)`);
-    const all = values.driver === 'all';
-    const input = await readPolicyInput(positionals[0]!, io, stdinName(positionals, values['stdin-filename']));
+    const input = await readPolicyInput(given, io, stdinName(positionals, values['stdin-filename']));
     if (!input) return 2;
     const file = input.file;
-
-    const result = compileInput(input, {
-      stopAfter: 'resolve',
-      ...(values.driver && !all ? { driver: values.driver } : {}),
+    const checked = checkPolicyFile(file, {
+      ...(values.driver === undefined ? {} : { driver: values.driver }),
+      ...(input.source === undefined ? {} : { source: input.source }),
     });
-    const fatal = result.diagnostics.filter((d) => d.severity === 'error' && !VALIDATION_CODES.has(d.code));
-    if (fatal.length > 0 || !result.ir) {
-      io.stderr.write(renderDiagnostics(result.diagnostics, file));
+    if (checked.status === 'unloadable') {
+      io.stderr.write(renderDiagnostics(checked.diagnostics, file));
       return 2;
     }
-    // The SDK stops at its first failure (B5): of the out-of-domain values, only the one it reports
-    // is shown, located and with its `did you mean`; warnings and the rest are kept.
-    const reported = firstInvalidValue(result.diagnostics);
-    const diagnostics: Diagnostic[] = sortDiagnostics(
-      result.diagnostics.filter((d) => !VALIDATION_CODES.has(d.code) || d === reported),
-    );
+    const { diagnostics } = checked;
     io.stderr.write(renderDiagnostics(diagnostics, file));
-
-    const policy = result.policy;
-    if (!policy) {
+    if (checked.status === 'no-policy') {
       write(
         io.stdout,
         format === 'json'
@@ -145,22 +71,11 @@ export const checkCommand: Command = {
       );
       return 0;
     }
-    const effective = materialize(policy);
-
-    let rows: Row[];
-    if (all) {
-      rows = BUILTIN_DRIVER_NAMES.map((name) => check(policy, name, getBuiltinDescriptor(name)!));
-    } else {
-      const descriptor = result.descriptor;
-      if (!descriptor) {
-        io.stderr.write(`${file}: error: no driver to check against: pass \`--driver NAME|FILE|all\` or set \`driver:\` in the file [cli/no-driver]\n`);
-        return 2;
-      }
-      rows = [check(policy, result.driverName ?? descriptor.type, descriptor)];
+    if (checked.status === 'no-driver') {
+      io.stderr.write(`${file}: error: no driver to check against: pass \`--driver NAME|FILE|all\` or set \`driver:\` in the file [cli/no-driver]\n`);
+      return 2;
     }
-    // A descriptor file may reuse a built-in's name (a newer `claude`): say which one was used.
-    const ref = all ? undefined : (values.driver ?? result.ir.driver?.ref);
-    const descriptorFile = ref !== undefined && getBuiltinDescriptor(ref) === undefined ? ref : undefined;
+    const { effective, drivers: rows, all, descriptorFile } = checked;
 
     if (format === 'json') {
       const body = all

@@ -1,3 +1,4 @@
+import { ruleWhere } from '@verdict/engine';
 import { type DiffChange, diffPolicies, type DiffWitness, type PolicyDiff } from '@verdict/analysis';
 import { type Command, parse, UsageError, write } from '../args.ts';
 import { compileOrReport, readPolicyInput, stdinFilenameOption, stdinName } from '../load.ts';
@@ -25,8 +26,7 @@ function quoteShell(s: string): string {
 
 function decided(r: DiffWitness['old']): string {
   if (!r.rule) return `${r.decision} by the default`;
-  const at = r.rule.span ? ` (${r.rule.span.file}:${r.rule.span.start.line}:${r.rule.span.start.column})` : '';
-  return `${r.decision} by ${r.rule.list}[${r.rule.index}]${at}`;
+  return `${r.decision} by ${ruleWhere(r.rule, 'parens')}`;
 }
 
 export function renderDiff(d: PolicyDiff, newFile: string): string {

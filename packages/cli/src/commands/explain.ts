@@ -1,4 +1,4 @@
-import { SPAN_BUDGET, type Explanation, type RuleRef } from '@verdict/engine';
+import { ruleWhere, SPAN_BUDGET, type Explanation, type RuleRef } from '@verdict/engine';
 import { type Command, parse, STDIN_ARG, UsageError, write } from '../args.ts';
 import { DECIDING } from '../command-rules.ts';
 import { loadApproverOrReport, readPolicyInput, stdinFilenameOption, stdinName } from '../load.ts';
@@ -23,8 +23,7 @@ options:
 exit: 0 (whatever the decision), or 2 when the policy cannot load`;
 
 function where(rule: RuleRef): string {
-  const at = rule.span ? ` at ${rule.span.file}:${rule.span.start.line}:${rule.span.start.column}` : '';
-  return `${rule.list}[${rule.index}]${at}`;
+  return ruleWhere(rule);
 }
 
 function byText(e: Explanation): string {

@@ -1,34 +1,18 @@
-import { caseFold, compileRegex, type RuleIR } from '@verdict/engine';
-import { DECIDING } from '../command-rules.ts';
-import fc from 'fast-check';
 import {
-  alwaysDenies,
-  callsWithin,
-  checkProperty,
-  type DeriveBudget,
-  dslTest,
-  effective,
-  equivalent,
   formatReport,
-  invariantUnderRespelling,
+  FUZZ_PROPERTIES,
+  type FuzzPropertyName,
+  type FuzzSkipped,
+  fuzzPolicy,
   loadPolicy,
   policyFromSource,
-  matching,
-  nearMiss,
-  neverAllows,
-  noDuplicateKeySmuggling,
-  parseJson,
-  type PolicyProperty,
+  NEEDS_OTHER,
+  NEEDS_WHERE,
   type PolicyUnderTest,
-  type PropertyReport,
-  ruleName,
-  stricterThan,
-  toolCall,
-  type ToolCall,
-  toolInput,
-  toolName,
-  yamlTest,
+  propertyReportJson,
+  wherePredicate,
 } from '@verdict/testing';
+import { DECIDING } from '../command-rules.ts';
 import { type Command, type CommandIo, parse, UsageError, write } from '../args.ts';
 import { type PolicyInput, readPolicyInput, stdinFilenameOption, stdinName } from '../load.ts';
 import { renderDiagnostics } from '../render.ts';
@@ -79,28 +63,7 @@ exit: 0 every property held, 1 a property failed, 2 usage error or a policy that
 /** Seconds a run may take unless `--time-limit` says otherwise. */
 const DEFAULT_TIME_LIMIT = 120;
 
-/** `deny[0] \`\\pL{1000}\` (p.yaml:5:12)`: a rule by list, index, pattern and place. */
-function ruleLabel(rule: RuleIR, policies: readonly (PolicyUnderTest | undefined)[]): string {
-  for (const p of policies) {
-    for (const list of ['deny', 'allow'] as const) {
-      const index = p?.config?.[list].indexOf(rule) ?? -1;
-      if (index < 0) continue;
-      const span = rule.matchSpan ?? rule.span;
-      const pattern = [...rule.match].length > 64 ? `${[...rule.match].slice(0, 60).join('')}…` : rule.match;
-      return `${list}[${index}] \`${pattern}\`${span ? ` (${span.file}:${span.start.line}:${span.start.column})` : ''}`;
-    }
-  }
-  return `\`${rule.match}\``;
-}
-
-interface Skipped {
-  timeLimit: number;
-  notRun: string[];
-  stopped: string[];
-  unsampledRules: string[];
-}
-
-function skippedText(s: Skipped): string {
+function skippedText(s: FuzzSkipped): string {
   const lines = [`time limit of ${s.timeLimit} s reached (--time-limit):`];
   if (s.stopped.length > 0) lines.push(`  stopped early: ${s.stopped.join(', ')}`);
   if (s.notRun.length > 0) lines.push(`  not run: ${s.notRun.join(', ')}`);
@@ -111,35 +74,11 @@ function skippedText(s: Skipped): string {
   return lines.join('\n');
 }
 
-const PROPERTIES = ['respelling', 'duplicate-keys', 'never-allows', 'always-denies', 'equivalent', 'stricter'] as const;
-type PropertyName = (typeof PROPERTIES)[number];
-
 function load(input: PolicyInput, io: CommandIo): PolicyUnderTest | undefined {
   const result = input.source !== undefined ? policyFromSource(input.source, input.file, DECIDING) : loadPolicy(input.file, DECIDING);
   const text = renderDiagnostics(result.diagnostics, input.file);
   if (text) io.stderr.write(text);
   return result.ok ? result.policy : undefined;
-}
-
-function stringValues(text: string): string[] {
-  const v = parseJson(text.trim() === '' ? '{}' : text);
-  if (!v) return [text];
-  const out: string[] = [];
-  const walk = (x: ReturnType<typeof effective>) => {
-    if (x.kind === 'string') out.push(x.value);
-    else if (x.kind === 'array') x.items.forEach(walk);
-    else if (x.kind === 'object') x.members.forEach(([, m]) => walk(m));
-  };
-  walk(effective(v));
-  return out;
-}
-
-function wherePredicate(where: string, tool: string | undefined): (call: ToolCall) => boolean {
-  const compiled = compileRegex(where);
-  if (!compiled.ok) throw new UsageError(`\`--where\` is not a valid regex: ${compiled.error}`);
-  const re = compiled.regex;
-  const folded = tool === undefined ? undefined : caseFold(tool);
-  return (call) => (folded === undefined || caseFold(call.tool) === folded) && stringValues(call.input).some((s) => re.test(s));
 }
 
 function progressBar(io: CommandIo, label: string): ((done: number, total: number) => void) | undefined {
@@ -151,36 +90,6 @@ function progressBar(io: CommandIo, label: string): ((done: number, total: numbe
     if (filled === last && done !== total) return;
     last = filled;
     io.stdout.write(`\r${label} [${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${done}/${total}`);
-  };
-}
-
-function reportJson(r: PropertyReport) {
-  const c = r.counterexample;
-  return {
-    property: r.property,
-    statement: r.statement,
-    ok: r.ok,
-    runs: r.runs,
-    ...(r.relevant !== undefined ? { relevant: r.relevant } : {}),
-    ...(r.interrupted === true ? { interrupted: true } : {}),
-    shrinks: r.shrinks,
-    ...(r.error !== undefined ? { error: r.error } : {}),
-    ...(c
-      ? {
-          counterexample: {
-            summary: c.summary,
-            observations: c.observations.map((o) => ({
-              policy: o.policy,
-              tool: o.call.tool,
-              input: o.call.input,
-              decision: o.explanation.decision,
-              reason: o.explanation.reason,
-              rule: ruleName(o.explanation),
-            })),
-            tests: c.tests.map((t) => ({ tool: t.call.tool, input: t.call.input, expect: t.expect, yaml: yamlTest(t), verdict: dslTest(t) })),
-          },
-        }
-      : {}),
   };
 }
 
@@ -209,8 +118,9 @@ export const fuzzCommand: Command = {
     if (format !== 'text' && format !== 'json') throw new UsageError(`unknown format \`${format}\` (want text or json)`);
     const names = (values.property ?? (values.where !== undefined ? ['never-allows'] : ['respelling'])) as string[];
     for (const n of names) {
-      if (!(PROPERTIES as readonly string[]).includes(n)) throw new UsageError(`unknown property \`${n}\` (want ${PROPERTIES.join(', ')})`);
+      if (!(FUZZ_PROPERTIES as readonly string[]).includes(n)) throw new UsageError(`unknown property \`${n}\` (want ${FUZZ_PROPERTIES.join(', ')})`);
     }
+    const properties = names as FuzzPropertyName[];
     const runs = values.runs === undefined ? 200 : Number(values.runs);
     if (!Number.isInteger(runs) || runs < 1) throw new UsageError(`\`--runs\` wants a positive whole number, not \`${values.runs}\``);
     const seed = values.seed === undefined ? (Math.random() * 0x7fffffff) | 0 : Number(values.seed);
@@ -218,11 +128,12 @@ export const fuzzCommand: Command = {
     const limitText = values['time-limit'];
     const timeLimit = limitText === undefined ? DEFAULT_TIME_LIMIT : Number(limitText);
     if (!Number.isFinite(timeLimit) || timeLimit <= 0) throw new UsageError(`\`--time-limit\` wants a positive number of seconds, not \`${limitText}\``);
-    const needsOther = names.some((n) => n === 'equivalent' || n === 'stricter');
-    if (needsOther && values.other === undefined) throw new UsageError('`equivalent` and `stricter` need `--other FILE`');
-    const needsWhere = names.some((n) => n === 'never-allows' || n === 'always-denies');
-    if (needsWhere && values.where === undefined) throw new UsageError('`never-allows` and `always-denies` need `--where REGEX`');
-    const predicate = values.where === undefined ? undefined : wherePredicate(values.where, values.tool);
+    if (properties.some((n) => NEEDS_OTHER.includes(n)) && values.other === undefined) throw new UsageError('`equivalent` and `stricter` need `--other FILE`');
+    if (properties.some((n) => NEEDS_WHERE.includes(n)) && values.where === undefined) throw new UsageError('`never-allows` and `always-denies` need `--where REGEX`');
+    if (values.where !== undefined) {
+      const w = wherePredicate(values.where, values.tool);
+      if (!w.ok) throw new UsageError(`\`--where\` is not a valid regex: ${w.error}`);
+    }
 
     const name = stdinName([values.policy, values.other], values['stdin-filename']);
     const policyInput = await readPolicyInput(values.policy, io, name);
@@ -232,77 +143,31 @@ export const fuzzCommand: Command = {
     const other = otherInput === undefined ? undefined : load(otherInput, io);
     if (!policy || (values.other !== undefined && !other)) return 2;
 
-    // One budget for the whole run: deriving calls from the rules (probing each regex), then each
-    // property in turn with what is left.
-    const deadline = performance.now() + timeLimit * 1000;
-    const budget: DeriveBudget = { deadline, skipped: [] };
-    let derived: fc.Arbitrary<ToolCall> | undefined;
-    const calls = (): fc.Arbitrary<ToolCall> => (derived ??= other === undefined ? callsWithin(budget, policy) : callsWithin(budget, policy, other));
-
-    // never-allows / always-denies: besides the policy's own calls, calls aimed at --where (strings
-    // that match it and strings one edit away, as a command or a path, and as the whole raw input).
-    const domainCalls = (p: PolicyUnderTest): fc.Arbitrary<ToolCall> => {
-      const where = values.where!;
-      const parts: fc.Arbitrary<string>[] = [];
-      for (const make of [matching, nearMiss]) {
-        try {
-          parts.push(make(where));
-        } catch {
-          // a regex the generator cannot sample: the policy's calls still run
-        }
-      }
-      if (parts.length === 0) return calls();
-      const samples = fc.oneof(...parts);
-      const tool = values.tool === undefined ? toolName() : fc.constant(values.tool);
-      const aimed = fc.oneof(
-        toolCall({ tool, input: samples.map((s) => ({ command: s })) }),
-        toolCall({ tool, input: samples.map((s) => ({ file_path: s })) }),
-        toolCall({ tool, input: samples }),
-        tool.chain((t) => toolCall({ tool: t, input: toolInput(t) })),
-      );
-      return fc.oneof(calls(), aimed);
-    };
-
-    const property = (name: PropertyName): PolicyProperty<unknown> => {
-      switch (name) {
-        case 'respelling':
-          return invariantUnderRespelling(policy, { calls: calls() }) as PolicyProperty<unknown>;
-        case 'duplicate-keys':
-          return noDuplicateKeySmuggling(policy) as PolicyProperty<unknown>;
-        case 'never-allows':
-          return neverAllows(policy, predicate!, { calls: domainCalls(policy) }) as PolicyProperty<unknown>;
-        case 'always-denies':
-          return alwaysDenies(policy, predicate!, { calls: domainCalls(policy), ...(values.reason === undefined ? {} : { reason: values.reason }) }) as PolicyProperty<unknown>;
-        case 'equivalent':
-          return equivalent(policy, other!, { calls: calls() }) as PolicyProperty<unknown>;
-        case 'stricter':
-          return stricterThan(policy, other!, { calls: calls() }) as PolicyProperty<unknown>;
-      }
-    };
-
     if (format === 'text') write(io.stdout, `verdict fuzz: ${policyInput.file}, ${runs} runs per property, seed ${seed}`);
-    const reports: PropertyReport[] = [];
-    const notRun: string[] = [];
-    for (const name of names as PropertyName[]) {
-      // Made first: deriving its calls spends the budget too (and lists the rules it had no time for).
-      const made = property(name);
-      const left = deadline - performance.now();
-      if (left <= 0) {
-        notRun.push(name);
-        continue;
-      }
-      const onProgress = format === 'text' ? progressBar(io, name) : undefined;
-      const report = checkProperty(made, { numRuns: runs, seed, timeLimit: left, ...(onProgress ? { onProgress } : {}) });
-      if (onProgress) io.stdout.write('\r\x1b[K');
-      reports.push(report);
-      if (format === 'text') write(io.stdout, formatReport(report));
-    }
-    const failed = reports.filter((r) => !r.ok).length;
-    const stopped = reports.filter((r) => r.interrupted === true).map((r) => r.property);
-    const unsampled = budget.skipped.map((r) => ruleLabel(r, [policy, other]));
-    const skipped = notRun.length + stopped.length + unsampled.length > 0 ? { timeLimit, notRun, stopped, unsampledRules: unsampled } : undefined;
+    let showingProgress = false;
+    const run = fuzzPolicy({
+      policy,
+      ...(other === undefined ? {} : { other }),
+      properties,
+      ...(values.where === undefined ? {} : { where: values.where }),
+      ...(values.tool === undefined ? {} : { tool: values.tool }),
+      ...(values.reason === undefined ? {} : { reason: values.reason }),
+      runs,
+      seed,
+      timeLimit,
+      onStart: (name) => {
+        const bar = format === 'text' ? progressBar(io, name) : undefined;
+        showingProgress = bar !== undefined;
+        return bar;
+      },
+      onReport: (report) => {
+        if (showingProgress) io.stdout.write('\r\x1b[K');
+        if (format === 'text') write(io.stdout, formatReport(report));
+      },
+    });
+    const { reports, failed, notRun, skipped } = run;
     if (format === 'json') {
-      write(io.stdout, JSON.stringify({ policy: policyInput.file, seed, runs, properties: reports.map(reportJson), ...(skipped ? { skipped } : {}) }, null, 2));
+      write(io.stdout, JSON.stringify({ policy: policyInput.file, seed, runs, properties: reports.map(propertyReportJson), ...(skipped ? { skipped } : {}) }, null, 2));
     } else {
       if (skipped) write(io.stdout, skippedText(skipped));
       const total = reports.length;

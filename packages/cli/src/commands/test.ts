@@ -1,3 +1,4 @@
+import { ruleLabel, ruleWhere, spanText } from '@verdict/engine';
 import type { Explanation, RuleRef, Span } from '@verdict/engine';
 import { type CoverageReport, discover, runTarget, type TargetRun, type TestOutcome } from '@verdict/testing';
 import { type Command, type CommandIo, parse, STDIN_ARG, UsageError, write } from '../args.ts';
@@ -41,13 +42,9 @@ found), 2 usage error or a policy or case file that cannot load`;
 type Format = 'stylish' | 'json' | 'junit';
 
 function at(span: Span | undefined): string {
-  return span ? `${span.file}:${span.start.line}:${span.start.column}` : '';
+  return span ? spanText(span) : '';
 }
 
-function ruleWhere(r: RuleRef): string {
-  const where = at(r.span);
-  return `${r.list}[${r.index}]${where ? ` at ${where}` : ''}`;
-}
 
 /** What decided, where it is written, and what it matched. */
 function decidedBy(e: Explanation): string {
@@ -108,7 +105,7 @@ function stylish(runs: readonly TargetRun[], withCoverage: boolean): string {
       lines.push(`  call: ${o.test.tool} ${o.test.input}`);
       lines.push(`  decided by ${decidedBy(o.explanation)}`);
       if (o.explanation.decision === 'deny' && o.explanation.reason) lines.push(`  reason: ${o.explanation.reason}`);
-      if (o.explanation.alsoMatched.length) lines.push(`  also matched: ${o.explanation.alsoMatched.map(ruleWhere).join(', ')}`);
+      if (o.explanation.alsoMatched.length) lines.push(`  also matched: ${o.explanation.alsoMatched.map((r) => ruleWhere(r)).join(', ')}`);
     }
   }
   if (withCoverage) {
@@ -117,12 +114,12 @@ function stylish(runs: readonly TargetRun[], withCoverage: boolean): string {
       if (!c) continue;
       if (lines.length) lines.push('');
       lines.push(`coverage of ${run.target.policyFile}: ${c.reached} of ${c.total} rules decide a test (${percent(c.percent)})`);
-      const width = c.rules.reduce((w, r) => Math.max(w, `${r.list}[${r.index}]`.length), 7);
+      const width = c.rules.reduce((w, r) => Math.max(w, ruleLabel(r).length), 7);
       const counts = c.rules.map((r) => `decided ${r.decided}, matched ${r.matched}`);
       const countWidth = counts.reduce((w, x) => Math.max(w, x.length), 0);
       const whereWidth = c.rules.reduce((w, r) => Math.max(w, at(r.rule.span).length), 0);
       c.rules.forEach((r, i) => {
-        const name = `${r.list}[${r.index}]`.padEnd(width);
+        const name = ruleLabel(r).padEnd(width);
         lines.push(`  ${name}  ${counts[i]!.padEnd(countWidth)}  ${at(r.rule.span).padEnd(whereWidth)}  ${ruleText(r)}`);
       });
       lines.push(`  ${'default'.padEnd(width)}  decided ${c.defaultDecided}`);
@@ -131,7 +128,7 @@ function stylish(runs: readonly TargetRun[], withCoverage: boolean): string {
         lines.push('rules no test reaches:');
         for (const r of unreached) {
           const note = r.matched > 0 ? ` (matched by ${r.matched} test${r.matched === 1 ? '' : 's'}, decided by an earlier rule)` : '';
-          lines.push(`  ${at(r.rule.span)}: ${r.list}[${r.index}] ${ruleText(r)}${note}`);
+          lines.push(`  ${at(r.rule.span)}: ${ruleLabel(r)} ${ruleText(r)}${note}`);
         }
       }
     }

@@ -5,7 +5,8 @@
  * nodes and tokens inserted by recovery are skipped quietly: their error is already on record.
  */
 import type { CstElement, CstNode, IToken } from 'chevrotain';
-import { PRESET_NAMES, getPreset } from '@verdict/engine';
+import { PRESET_NAMES, getPreset, policyFieldsIn } from '@verdict/engine';
+import { presetIR } from '../lower.ts';
 import type {
   ApprovalsIR,
   ApproverIR,
@@ -29,21 +30,8 @@ import { verdictTokens } from './tokens.ts';
 
 type Ctx = Record<string, CstElement[] | undefined>;
 
-const POLICY_KEYS = ['preset', 'sandbox', 'web_search', 'browser', 'approvals'] as const;
-const APPROVALS_KEYS = ['permission', 'plan_review', 'question', 'timeout', 'on_timeout', 'on_reject', 'max_retries'] as const;
-const POLICY_FIELD: Record<string, 'sandbox' | 'webSearch' | 'browser'> = {
-  sandbox: 'sandbox',
-  web_search: 'webSearch',
-  browser: 'browser',
-};
-const APPROVALS_FIELD: Record<string, 'permission' | 'planReview' | 'question' | 'timeout' | 'onTimeout' | 'onReject'> = {
-  permission: 'permission',
-  plan_review: 'planReview',
-  question: 'question',
-  timeout: 'timeout',
-  on_timeout: 'onTimeout',
-  on_reject: 'onReject',
-};
+const POLICY_KEYS = ['preset', ...policyFieldsIn('policy').map((f) => f.name), 'approvals'] as const;
+const APPROVALS_KEYS = policyFieldsIn('approvals').map((f) => f.name);
 
 function isToken(e: CstElement | undefined): e is IToken {
   return e !== undefined && 'image' in e;
@@ -323,9 +311,9 @@ function defineLowering() {
           policy.approvals = approvals;
           continue;
         }
-        const field = POLICY_FIELD[key.image]!;
+        const field = policyFieldsIn('policy').find((f) => f.name === key.image);
         const v = this.scalarValue(scalar, key, sub);
-        if (v) policy[field] = v;
+        if (v && field) policy[field.prop] = v;
       }
     }
 
@@ -343,20 +331,8 @@ function defineLowering() {
         );
         return;
       }
-      const at = (value: string): Located<string> | undefined => (value === '' ? undefined : v.span ? { value, span: v.span } : { value });
-      const set = <K extends string>(target: Partial<Record<K, Located<string>>>, k: K, value: string): void => {
-        const l = at(value);
-        if (l) target[k] = l;
-      };
-      set(policy, 'sandbox', preset.sandbox);
-      set(policy, 'webSearch', preset.webSearch);
-      set(policy, 'browser', preset.browser);
-      const a: ApprovalsIR = {};
-      set(a, 'permission', preset.approvals.permission);
-      set(a, 'planReview', preset.approvals.planReview);
-      set(a, 'question', preset.approvals.question);
-      set(a, 'onTimeout', preset.approvals.onTimeout);
-      set(a, 'onReject', preset.approvals.onReject);
+      const { policy: top, approvals: a } = presetIR(preset, v.span);
+      Object.assign(policy, top);
       if (Object.keys(a).length > 0) policy.approvals = a;
     }
 
@@ -387,8 +363,9 @@ function defineLowering() {
           if (t) approvals.maxRetries = this.located(Number(t.image), t);
           continue;
         }
+        const field = policyFieldsIn('approvals').find((f) => f.name === key.image);
         const v = this.scalarValue(scalar, key, sub);
-        if (v) approvals[APPROVALS_FIELD[key.image]!] = v;
+        if (v && field) (approvals as Record<string, Located<string>>)[field.prop] = v;
       }
     }
 

@@ -23,13 +23,15 @@ const POLICY_NAME = /(?:\.verdict|\.policy\.(?:ya?ml|json)|^verdict\.(?:ya?ml|js
 /**
  * A file says it is a policy when it names a Verdict JSON Schema: the YAML language server's
  * modeline (`# yaml-language-server: $schema=…verdict…`), or a top-level `$schema` key (JSON or
- * YAML) whose value names one.
+ * YAML) whose value names one. `schemas`: the top-level `$schema` values of the file, when its
+ * compilation read them (`CompileResult.schemas`), so the file is not parsed again.
  */
-export function carriesVerdictSchema(text: string): boolean {
+export function carriesVerdictSchema(text: string, schemas?: readonly string[]): boolean {
   for (const m of text.matchAll(/^[ \t]*#[ \t]*yaml-language-server[ \t]*:[ \t]*\$schema=(\S+)/gm)) {
     if (VERDICT_SCHEMA.test(m[1] ?? '')) return true;
   }
   if (!text.includes('$schema')) return false;
+  if (schemas !== undefined) return schemas.some((s) => VERDICT_SCHEMA.test(s));
   try {
     const doc = parseDocument(text, { uniqueKeys: false });
     const root = doc.contents;

@@ -6,6 +6,7 @@
  * their statement even when the canonical order moves it. Blank lines inside blocks and between
  * tests are kept (one at most) when the source had them.
  */
+import { policyFieldsIn } from '@verdict/engine';
 import type { ApprovalsIR, ApproverIR, PolicyFileIR, PolicyIR, RuleIR, RuleList, Span, TestCaseIR } from '@verdict/engine';
 import {
   inputText,
@@ -97,9 +98,7 @@ function printPolicy(p: PolicyIR, push: Push, blank: boolean): void {
   const add = (key: string, l: { value: string; span?: Span } | undefined): void => {
     if (l) entries.push(l.span ? { key, value: scalarText(l.value), span: l.span } : { key, value: scalarText(l.value) });
   };
-  add('sandbox', p.sandbox);
-  add('web_search', p.webSearch);
-  add('browser', p.browser);
+  for (const f of policyFieldsIn('policy')) add(f.name, p[f.prop]);
   if (entries.length === 0 && !p.approvals) {
     push(0, 'policy {}', undefined, { ...opener(p.span), blank });
     return;
@@ -120,12 +119,7 @@ function printApprovals(a: ApprovalsIR, push: Push): void {
   const add = (key: string, l: { value: string; span?: Span } | undefined): void => {
     if (l) entries.push(l.span ? { key, value: scalarText(l.value), span: l.span } : { key, value: scalarText(l.value) });
   };
-  add('permission', a.permission);
-  add('plan_review', a.planReview);
-  add('question', a.question);
-  add('timeout', a.timeout);
-  add('on_timeout', a.onTimeout);
-  add('on_reject', a.onReject);
+  for (const f of policyFieldsIn('approvals')) if (f.prop !== 'maxRetries') add(f.name, a[f.prop]);
   if (a.maxRetries) {
     const e: { key: string; value: string; span?: Span } = { key: 'max_retries', value: Object.is(a.maxRetries.value, -0) ? '-0' : String(a.maxRetries.value) };
     if (a.maxRetries.span) e.span = a.maxRetries.span;

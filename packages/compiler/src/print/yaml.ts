@@ -5,6 +5,7 @@
  * the same text.
  */
 import { Document, Scalar, YAMLMap, YAMLSeq } from 'yaml';
+import { policyFieldsIn } from '@verdict/engine';
 import type { ApprovalsIR, ApproverIR, PolicyFileIR, PolicyIR, RuleIR, TestCaseIR } from '@verdict/engine';
 
 type Doc = Document;
@@ -95,12 +96,7 @@ function approvalsNode(a: ApprovalsIR): YAMLMap {
   const add = (k: string, l: { value: string } | undefined): void => {
     if (l) entries.push([k, plain(l.value)]);
   };
-  add('permission', a.permission);
-  add('plan_review', a.planReview);
-  add('question', a.question);
-  add('timeout', a.timeout);
-  add('on_timeout', a.onTimeout);
-  add('on_reject', a.onReject);
+  for (const f of policyFieldsIn('approvals')) if (f.prop !== 'maxRetries') add(f.name, a[f.prop]);
   if (a.maxRetries) entries.push(['max_retries', plain(a.maxRetries.value)]);
   return mapOf(entries, entries.length === 0);
 }
@@ -110,9 +106,7 @@ function policyNode(p: PolicyIR): YAMLMap {
   const add = (k: string, l: { value: string } | undefined): void => {
     if (l) entries.push([k, plain(l.value)]);
   };
-  add('sandbox', p.sandbox);
-  add('web_search', p.webSearch);
-  add('browser', p.browser);
+  for (const f of policyFieldsIn('policy')) add(f.name, p[f.prop]);
   if (p.approvals) entries.push(['approvals', approvalsNode(p.approvals)]);
   return mapOf(entries, entries.length === 0);
 }

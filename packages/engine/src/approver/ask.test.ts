@@ -1,50 +1,25 @@
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { fc, test as fcTest } from '@fast-check/vitest';
-import { caseFold } from '../canonical/casefold.ts';
 import type { ApproverIR, InputMode, RuleIR, RuleList } from '../ir.ts';
-import { compileRegex, wellFormed } from '../regex/regex.ts';
-import { approverIRFromCase } from './case-files.ts';
-import type { CaseApproverConfig } from './case-files.ts';
+import { approverIRFromCase } from '../../test/support/case-files.ts';
 import { compileApprover } from './config.ts';
-import { buildPlan, decideTool, matchesByDefinition } from './fast.ts';
-import type { FastRule, FastSubject } from './fast.ts';
+import { buildPlan, decideTool } from './decide.ts';
+import { decidingRule, matches } from './definition.ts';
+import type { Rule, Subject } from './definition.ts';
 import { DEFAULT_ASK_REASON } from './pattern.ts';
-import type { ApprovalRequest, AuditLogger, CompiledApprover, Explanation } from './types.ts';
+import type { ApprovalRequest, AuditLogger, CompiledApprover } from './types.ts';
+import {
+  buildApprover as build,
+  compiledRules,
+  decisionCases,
+  decisionRows,
+  definitionOf,
+  ruleKey,
+  ruleName,
+  subjectOf,
+} from '../../test/support/generators.ts';
 
-interface Expected {
-  decision: 'allow' | 'deny' | 'ask';
-  reason?: string;
-  rule: string;
-}
-interface DecisionCase {
-  name: string;
-  approver: CaseApproverConfig;
-  tool: string;
-  input: string;
-  expect: { raw?: Expected; canonical?: Expected };
-}
-
-const fixture = JSON.parse(
-  readFileSync(new URL('../../../../fixtures/cases/decisions-ask.json', import.meta.url), 'utf8'),
-) as { cases: DecisionCase[] };
-
-function build(ir: ApproverIR, options: { compat?: boolean; logger?: AuditLogger } = {}): CompiledApprover {
-  const { approver, issues } = compileApprover(ir, options);
-  if (approver === undefined) throw new Error(`did not load: ${issues.map((i) => i.message).join('; ')}`);
-  return approver;
-}
-
-function ruleName(e: Explanation): string {
-  if (e.rule !== null && (e.by === 'rule' || e.by === 'compile-error')) return `${e.rule.list}[${e.rule.index}]`;
-  return e.by;
-}
-
-const rows: [string, InputMode, DecisionCase, Expected][] = [];
-for (const c of fixture.cases) {
-  if (c.expect.raw) rows.push([c.name, 'raw', c, c.expect.raw]);
-  if (c.expect.canonical) rows.push([c.name, 'canonical', c, c.expect.canonical]);
-}
+const rows = decisionRows(decisionCases('decisions-ask.json'));
 
 describe('ask decisions: fixtures/cases/decisions-ask.json (deny > ask > allow)', () => {
   it.each(rows)('%s [%s]', (_name, mode, c, expected) => {
@@ -137,20 +112,10 @@ const requestArb = fc.record({
   ),
 });
 
-/** The definition: every rule tested one by one in the order deny, ask, allow (no plan, no DFA). */
+/** The definition's answer (`definition.ts`, every rule tried one by one): `decision:rule`. */
 function byDefinition(ir: ApproverIR, request: ApprovalRequest): string {
-  const one = (r: RuleIR) => build({ ...ir, default: 'deny', reason: 'miss', allow: [r], deny: [], ask: [] }).decide(request).decision === 'allow';
-  const oneDeny = (r: RuleIR) => build({ ...ir, default: 'allow', allow: [], deny: [r], ask: [] }).decide(request).decision === 'deny';
-  const canonical = build({ ...ir, allow: [], deny: [], ask: [] }).explain(request);
-  if (canonical.by === 'invalid-input') return 'deny:invalid-input';
-  const d = ir.deny.findIndex(oneDeny);
-  if (d >= 0) return `deny:deny[${d}]`;
-  // An ask rule matches exactly when it would as a deny rule (field rules included).
-  const a = (ir.ask ?? []).findIndex(oneDeny);
-  if (a >= 0) return `ask:ask[${a}]`;
-  const l = ir.allow.findIndex(one);
-  if (l >= 0) return `allow:allow[${l}]`;
-  return `${ir.default}:default`;
+  const d = definitionOf(ir)(request);
+  return `${d.decision}:${d.rule}`;
 }
 
 function decided(approver: CompiledApprover, request: ApprovalRequest): string {
@@ -196,29 +161,14 @@ describe('the fast plan with ask rules (every plan shape: DFA, bounded DFAs, ste
         fc.array(genRule, { maxLength: 14 }),
         fc.array(fc.tuple(fc.constantFrom('bash', 'K', 'other'), subjectArb, fc.constantFrom(undefined, null, 'ab', '')), { minLength: 1, maxLength: 5 }),
         (gen, calls) => {
-          const counters: Record<RuleList, number> = { deny: 0, ask: 0, allow: 0 };
-          const rules: FastRule[] = gen.flatMap((r) => {
-            const c = r.match === '' ? null : compileRegex(r.match);
-            if (c !== null && !c.ok) return [];
-            return [{ list: r.list, index: counters[r.list]++, foldedTool: caseFold(r.tool), regex: c === null ? null : c.regex, field: r.field }];
-          });
+          const rules = compiledRules(gen);
           const plans = [buildPlan(rules), buildPlan(rules, { dfaStates: 2 }), buildPlan(rules, { planStates: 4 }), buildPlan(rules, { dfa: false, minGate: 1 })];
           for (const [tool, text, value] of calls) {
-            const s: FastSubject = { text: wellFormed(text), field: (k) => (k === 'c' ? value : undefined) };
-            let want = 'default';
-            for (const list of ['deny', 'ask', 'allow'] as const) {
-              const hit = rules
-                .filter((r) => r.list === list && (r.foldedTool === '' || r.foldedTool === caseFold(tool)))
-                .sort((x, y) => x.index - y.index)
-                .find((r) => matchesByDefinition(r, s));
-              if (hit !== undefined) {
-                want = `${hit.list}[${hit.index}]`;
-                break;
-              }
-            }
+            const s = subjectOf(text, { c: value });
+            const want = ruleKey(decidingRule(rules, tool, s));
             for (const plan of plans) {
               const got = decideTool(plan, tool, s);
-              expect(got === null ? 'default' : `${got.list}[${got.index}]`, `${tool} ${JSON.stringify(text)} ${String(value)}`).toBe(want);
+              expect(ruleKey(got), `${tool} ${JSON.stringify(text)} ${String(value)}`).toBe(want);
             }
           }
         },
@@ -228,10 +178,10 @@ describe('the fast plan with ask rules (every plan shape: DFA, bounded DFAs, ste
   });
 
   it('an ask field rule matches an unreadable input; an allow field rule does not', () => {
-    const regex = (compileRegex('x') as { ok: true; regex: FastRule['regex'] }).regex;
-    const unreadable: FastSubject = { text: '{', field: () => null };
+    const unreadable: Subject = { text: '{', field: () => null };
     for (const list of ['deny', 'ask', 'allow'] as const) {
-      expect(matchesByDefinition({ list, index: 0, foldedTool: '', regex, field: 'c' }, unreadable)).toBe(list !== 'allow');
+      const [rule] = compiledRules([{ list, tool: '', match: 'x', field: 'c' }]) as [Rule];
+      expect(matches(rule, unreadable)).toBe(list !== 'allow');
     }
   });
 });

@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { auditToolError, withAudit } from './audit.ts';
 import { EMPTY_INTERSECTION_REASON, allowAll, approverFunc, chain, denyAll, intersect } from './builtins.ts';
 import { compileApprover } from './config.ts';
-import { approverIRFromCase } from './case-files.ts';
+import { approverIRFromCase } from '../../test/support/case-files.ts';
 import type { ApprovalRequest, ApprovalResult, Approver, AuditLogger } from './types.ts';
 
 const req: ApprovalRequest = { toolName: 'bash', input: '{"command":"ls"}', sessionId: 's1' };

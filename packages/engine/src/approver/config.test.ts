@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { RuleList } from '../ir.ts';
-import { approverIRFromCase } from './case-files.ts';
-import type { CaseApproverConfig } from './case-files.ts';
+import { approverIRFromCase } from '../../test/support/case-files.ts';
+import type { CaseApproverConfig } from '../../test/support/case-files.ts';
 import {
   checkApproverConfig,
   compileApprover,

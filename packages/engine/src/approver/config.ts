@@ -3,7 +3,6 @@
  * mode and default normalisation, the exact Go load-error texts, and building the approver.
  */
 import type { ApproverIR, Decision, RuleIR, RuleList } from '../ir.ts';
-import { compileRegex } from '../regex/regex.ts';
 import type { CompiledRegex } from '../regex/regex.ts';
 import { withAudit } from './audit.ts';
 import { DEFAULT_DENY_ALL_REASON } from './builtins.ts';
@@ -11,6 +10,7 @@ import { createCompileErrorApprover, createModeApprover, createPatternApprover, 
 import type { PatternRule } from './pattern.ts';
 import { buildCommandJudges, isCommandRule, shellToolsOf, withCommandRules } from './shell.ts';
 import type { CommandJudgeFactory } from './shell.ts';
+import { compileRuleRegex, compileShared } from './rule-regex.ts';
 import type { AuditLogger, CompiledApprover } from './types.ts';
 import { caseFold } from '../canonical/casefold.ts';
 
@@ -55,28 +55,6 @@ export interface CompileApproverResult {
 // Go's unicode.IsSpace, which strings.TrimSpace uses (JS `trim` differs on U+0085 and U+FEFF).
 const GO_SPACE = '\t\n\v\f\r \u0085\u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000';
 
-
-/**
- * Compiled patterns shared by every configuration checked or compiled in this process: the
- * compiler's validate stage checks a file's patterns and its compile stage builds the approver from
- * the same ones, and reloading a policy compiles them again. Results are immutable values. Bounded:
- * dropped whole when full, and very long patterns are not kept.
- */
-const shared = new Map<string, ReturnType<typeof compileRegex>>();
-const SHARED_MAX_ENTRIES = 4096;
-const SHARED_MAX_PATTERN = 64 * 1024;
-
-function compileShared(pattern: string): ReturnType<typeof compileRegex> {
-  let compiled = shared.get(pattern);
-  if (compiled === undefined) {
-    compiled = compileRegex(pattern);
-    if (pattern.length <= SHARED_MAX_PATTERN) {
-      if (shared.size >= SHARED_MAX_ENTRIES) shared.clear();
-      shared.set(pattern, compiled);
-    }
-  }
-  return compiled;
-}
 
 /** Go `strings.TrimSpace`. */
 export function goTrimSpace(s: string): string {
@@ -141,14 +119,16 @@ export function goQuote(s: string): string {
   return out + '"';
 }
 
-interface Analysis {
+/** A configuration read: its issues, its mode, and in pattern mode its default and compiled rules. */
+export interface Analysis {
   issues: ApproverConfigIssue[];
   mode: ApproverMode | undefined;
   defaultDecision: Decision | undefined;
   rules: PatternRule[];
 }
 
-function analyse(ir: ApproverIR): Analysis {
+/** Reads `ir` (A2): what `compileApprover` builds from, and what tests build the definition from. */
+export function analyse(ir: ApproverIR): Analysis {
   const mode = normalizeApproverMode(ir.mode);
   if (mode === undefined) {
     return {
@@ -190,28 +170,19 @@ function analyse(ir: ApproverIR): Analysis {
         issues.push(...commandRuleIssues(rule, list, index, shellTools));
         return;
       }
-      let regex: CompiledRegex | null = null;
-      if (rule.match !== '' || rule.field !== undefined) {
-        let compiled = compileShared(rule.match);
-        // A field rule runs `^(?:match)$` (A4.3). Matching uses the pattern whole, but the wrapped text
-        // must compile too: `\Qa` (no `\E`) quotes the `)$` and leaves the group open, as it would there.
-        if (compiled.ok && rule.field !== undefined) {
-          const wrapped = compileShared(`^(?:${rule.match})$`);
-          if (!wrapped.ok) compiled = wrapped;
-        }
-        if (!compiled.ok) {
-          issues.push({
-            code: 'regex/invalid',
-            message: `approver: pattern compile: ${compiled.error}`,
-            field: 'match',
-            list,
-            index,
-            regexError: compiled.error,
-          });
-          return;
-        }
-        regex = compiled.regex;
+      const compiled = compileRuleRegex(rule.match, rule.field);
+      if (compiled !== null && !compiled.ok) {
+        issues.push({
+          code: 'regex/invalid',
+          message: `approver: pattern compile: ${compiled.error}`,
+          field: 'match',
+          list,
+          index,
+          regexError: compiled.error,
+        });
+        return;
       }
+      const regex: CompiledRegex | null = compiled === null ? null : compiled.regex;
       rules.push({ list, index, tool: rule.tool, match: rule.match, field: rule.field, span: rule.span, regex });
     });
   }

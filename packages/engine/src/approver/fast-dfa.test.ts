@@ -6,36 +6,31 @@ import fc from 'fast-check';
 import { RE2JS } from 're2js';
 import { describe, expect, it } from 'vitest';
 import { compileRegex, wellFormed } from '../regex/regex.ts';
+import { progOf, readsRune, RUNE_ANY, RUNE_ANY_NOT_NL } from '../regex/re2-program.ts';
+import type { Inst } from '../regex/re2-program.ts';
+import { decidingRule } from './definition.ts';
 import { buildDfa, classSource, dfaStates, runDfa, tellsNonAscii, UNKNOWN } from './fast-dfa.ts';
-import type { Dfa, Inst } from './fast-dfa.ts';
-import { fuzzRuns, fuzzTimeout, leadingPattern, placedTexts } from './testutil.ts';
+import type { Dfa } from './fast-dfa.ts';
+import {
+  ATOMS,
+  compiledRules,
+  escapeRegex as escape,
+  fuzzRuns,
+  fuzzTimeout,
+  leadingPattern,
+  patternArb as pattern,
+  placedTexts,
+  subjectOf,
+  TEXT_UNITS,
+  textArb,
+} from '../../test/support/generators.ts';
 
-const ATOMS = ['a', 'b', 'k', 'K', '\u212a', 's', 'ſ', 'é', '😀', '"', ':', '/', '.', 'x', ' ', '\n', '_', '0', 'ab', 'rm -rf', '"path":"'];
-const TEXT_UNITS = [...ATOMS, '\ufffd', 'A', 'S', 'É', '\u00a0', '\t', '-', 'z', 'sudo', 'AKIA'];
 const FILLER = ['lorem ipsum dolor ', 'const x = 1;\n', '{"k":"v"} ', 'ZZZZZZZZ', '— é ', '😀😀'];
-
-const escape = (s: string) => s.replace(/[\\.+*?()|[\]{}^$]/g, (c) => `\\${c}`);
-
-const piece: fc.Arbitrary<string> = fc.oneof(
-  { weight: 6, arbitrary: fc.constantFrom(...ATOMS).map(escape) },
-  { weight: 2, arbitrary: fc.constantFrom('.', '\\w', '\\s', '\\b', '\\B', '[a-c]', '[^"]*', '\\d+', '\\x{1F600}', '\\pL', '(?m:^)', '(?m:$)', '[^\\n]') },
-  { weight: 1, arbitrary: fc.constantFrom('*', '+', '?', '{1,2}').map((q) => `(?:b|x)${q}`) },
-  { weight: 1, arbitrary: fc.tuple(fc.constantFrom(...ATOMS), fc.constantFrom(...ATOMS)).map(([x, y]) => `(?:${escape(x)}|${escape(y)})`) },
-);
-const pattern: fc.Arbitrary<string> = fc
-  .tuple(
-    fc.constantFrom('', '', '', '(?i)', '(?m)', '(?s)', '(?i)(?m)'),
-    fc.constantFrom('', '', '', '', '^', '\\A', '\\b'),
-    fc.array(piece, { minLength: 0, maxLength: 5 }),
-    fc.constantFrom('', '', '', '$', '\\z', '|x', '\\b'),
-  )
-  .map(([flags, anchor, pieces, end]) => flags + anchor + pieces.join('') + end)
-  .filter((p) => compileRegex(p).ok);
 
 /** A rule: a pattern, or `null` for a rule whose empty pattern matches every text. */
 const ruleArb: fc.Arbitrary<string | null> = fc.oneof({ weight: 12, arbitrary: pattern }, { weight: 1, arbitrary: fc.constant(null) });
 
-const shortText = fc.array(fc.constantFrom(...TEXT_UNITS), { maxLength: 14 }).map((xs) => xs.join(''));
+const shortText = textArb(14);
 /** Long runs of text no rule cares about, around the interesting units: the scan skips them. */
 const longText = fc
   .array(fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...FILLER).map((f) => f.repeat(5)) }, { weight: 2, arbitrary: fc.constantFrom(...TEXT_UNITS) }), { maxLength: 12 })
@@ -63,22 +58,17 @@ const nested = fc
 
 const compile = (p: string | null): RE2JS | null => (p === null ? null : RE2JS.compile(p));
 
-/** The definition: index of the first matching deny rule, else `deny + ` the first allow rule, else `deny + allow`. */
-const compiled = new Map<string, RE2JS>();
+/**
+ * The definition's answer as the DFA numbers it: deny rule `k` is `k`, allow rule `k` is `deny + k`,
+ * none is `deny + allow` (`null` patterns match every text).
+ */
 function reference(deny: readonly (string | null)[], allow: readonly (string | null)[], text: string): number {
-  const matches = (p: string | null) => {
-    if (p === null) return true;
-    let re = compiled.get(p);
-    if (re === undefined) {
-      if (compiled.size > 10_000) compiled.clear();
-      compiled.set(p, (re = RE2JS.compile(p)));
-    }
-    return re.test(text);
-  };
-  const d = deny.findIndex(matches);
-  if (d >= 0) return d;
-  const a = allow.findIndex(matches);
-  return a >= 0 ? deny.length + a : deny.length + allow.length;
+  const gen = (list: 'deny' | 'allow', ps: readonly (string | null)[]) => ps.map((p) => ({ list, tool: '', match: p ?? '' }));
+  const rules = compiledRules([...gen('deny', deny), ...gen('allow', allow)]);
+  if (rules.length !== deny.length + allow.length) throw new Error('a pattern did not compile');
+  const r = decidingRule(rules, '', subjectOf(text));
+  if (r === null) return deny.length + allow.length;
+  return r.list === 'deny' ? r.index : deny.length + r.index;
 }
 
 function dfaOf(deny: readonly (string | null)[], allow: readonly (string | null)[], maxStates?: number): Dfa {
@@ -172,10 +162,10 @@ describe('per-tool DFA', () => {
 
   it('writes each class as a search class that reads the same code points, a lone surrogate as U+FFFD', () => {
     const classes = ['.', '(?s).', '[^\\n]', '[^a]', '\\pL', '\\PL', '\\W', '\\S', '\\d', '[^\\x{fffd}]', '\\x{fffd}', '[\\x{10000}-\\x{10ffff}]', '\\x{1F600}', '\\x{10ffff}', '(?i)k', '(?i)s', '(?i)x', 'a', '[a-c\\x{1F600}]', '\\p{Han}', '\\p{Greek}', '[[:^alpha:]]', '[\\x{d7ff}-\\x{e000}]', '[\\x{fff0}-\\x{10400}]', '[^a-z\\x{1F600}]'];
-    const accepts = (inst: Inst, cp: number) => (inst.op === 10 ? true : inst.op === 11 ? cp !== 10 : inst.matchRune(cp));
+    const accepts = (inst: Inst, cp: number) => (inst.op === RUNE_ANY ? true : inst.op === RUNE_ANY_NOT_NL ? cp !== 10 : inst.matchRune(cp));
     for (const c of classes) {
-      const prog = (RE2JS.compile(c) as unknown as { re2Input: { prog: { inst: Inst[] } } }).re2Input.prog;
-      const inst = prog.inst.find((i) => i.op >= 8 && i.op <= 11)!;
+      const prog = progOf(RE2JS.compile(c))!;
+      const inst = prog.inst.find((i) => readsRune(i.op))!;
       const src = classSource(inst);
       expect(src, c).not.toBeNull();
       const re = new RegExp(`^(?:${src!})$`, 'u');
@@ -283,7 +273,7 @@ describe('per-tool DFA', () => {
           if (got !== UNKNOWN) expect(got, t).toBe(reference(deny, allow, t));
           expect(budget.used).toBeLessThanOrEqual(6 + 2); // each DFA always has its start state
           expect(budget.used).toBe(dfaStates(one) + dfaStates(two));
-          expect(budget.pcs).toBe(one.pcsTotal + two.pcsTotal);
+          expect(budget.pcs).toBe(one.states.heldPcs + two.states.heldPcs);
         }
       }
     }

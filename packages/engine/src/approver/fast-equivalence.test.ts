@@ -1,48 +1,35 @@
-// The fast decision loop must decide every call exactly as the rule-by-rule definition does
-// (`ruleMatches` in list order). Properties over generated rule sets and subjects: astral characters,
-// lone surrogates, `(?i)` (and its non-ASCII folds: K/K, s/ſ), anchors, `(?m)`, field rules, and
-// lists big enough to use re2js `RE2Set`; plus the screens alone against the regex.
+// The front door (`decide.ts`) must decide every call exactly as the definition does
+// (`definition.ts`: `decidingRule`, every rule tried in list order). Properties over generated rule
+// sets and subjects: astral characters, lone surrogates, `(?i)` (and its non-ASCII folds: K/K, s/ſ),
+// anchors, `(?m)`, field rules, and lists big enough to use re2js `RE2Set`; each step alone against
+// the definition's `matches`; and the screens alone against the regex.
 import fc from 'fast-check';
 import { RE2JS } from 're2js';
 import { describe, expect, it } from 'vitest';
 import { caseFold } from '../canonical/casefold.ts';
 import { compileRegex, wellFormed } from '../regex/regex.ts';
-import { compileApprover } from './config.ts';
-import { buildPlan, decide, decideTool, matchesByDefinition, ruleMatches } from './fast.ts';
-import type { FastRule, FastSubject } from './fast.ts';
+import { buildPlan, decide, decideTool } from './decide.ts';
+import { decidingRule, matches } from './definition.ts';
+import type { Rule, Subject } from './definition.ts';
 import { passes, screenFor } from './fast-screen.ts';
-import { fuzzRuns, fuzzTimeout, leadingPattern, placedTexts } from './testutil.ts';
+import { stepMatches, stepOf } from './steps.ts';
+import {
+  approverConfig,
+  buildApprover,
+  compiledRules,
+  fuzzRuns,
+  fuzzTimeout,
+  leadingPattern,
+  patternArb as pattern,
+  placedTexts,
+  ruleKey as key,
+  subjectOf,
+  textArb,
+} from '../../test/support/generators.ts';
+import type { GenRule } from '../../test/support/generators.ts';
 
-const ATOMS = ['a', 'b', 'k', 'K', '\u212a', 's', 'ſ', 'é', '😀', '"', '{', ':', '/', '.', 'x', ' ', '\n', 'ab', '"command":"', 'rm -rf'];
-const SUBJECT_UNITS = [...ATOMS, '\ud800', '\udc00', '\ufffd', 'A', 'S', 'É', '\u00a0', '\t', '-', 'z', '\ud83d'];
+const subject = textArb(14);
 
-const escape = (s: string) => s.replace(/[\\.+*?()|[\]{}^$]/g, (c) => `\\${c}`);
-
-/** RE2 patterns built from pieces the screens care about: literals, classes, anchors, flags, groups. */
-const piece: fc.Arbitrary<string> = fc.oneof(
-  { weight: 6, arbitrary: fc.constantFrom(...ATOMS).map(escape) },
-  { weight: 1, arbitrary: fc.constantFrom('.', '\\w', '\\s', '\\b', '[a-c]', '[^"]*', '\\d+', '\\x{1F600}', '\\pL', '\\x{fffd}') },
-  { weight: 1, arbitrary: fc.constantFrom('*', '+', '?', '{1,2}').map((q) => `(?:b)${q}`) },
-  { weight: 1, arbitrary: fc.tuple(fc.constantFrom(...ATOMS), fc.constantFrom(...ATOMS)).map(([x, y]) => `(?:${escape(x)}|${escape(y)})`) },
-);
-const pattern: fc.Arbitrary<string> = fc
-  .tuple(
-    fc.constantFrom('', '', '', '(?i)', '(?m)', '(?s)', '(?i)(?m)'),
-    fc.constantFrom('', '', '', '^', '\\A'),
-    fc.array(piece, { minLength: 0, maxLength: 5 }),
-    fc.constantFrom('', '', '', '$', '\\z', '|x'),
-  )
-  .map(([flags, anchor, pieces, end]) => flags + anchor + pieces.join('') + end)
-  .filter((p) => compileRegex(p).ok);
-
-const subject: fc.Arbitrary<string> = fc.array(fc.constantFrom(...SUBJECT_UNITS), { maxLength: 14 }).map((xs) => xs.join(''));
-
-interface GenRule {
-  list: 'deny' | 'allow';
-  tool: string;
-  match: string;
-  field: string | undefined;
-}
 const rule: fc.Arbitrary<GenRule> = fc.record({
   list: fc.constantFrom<'deny' | 'allow'>('deny', 'allow'),
   tool: fc.constantFrom('', 'bash', 'Bash', 'read', '\u212aube', 'kube'),
@@ -50,43 +37,9 @@ const rule: fc.Arbitrary<GenRule> = fc.record({
   field: fc.constantFrom(undefined, undefined, undefined, 'command', 'Command'),
 });
 
-function fastRules(rules: readonly GenRule[]): FastRule[] {
-  const counters = { deny: 0, allow: 0 };
-  return rules.map((r) => {
-    const c = r.match === '' ? null : compileRegex(r.match);
-    if (c !== null && !c.ok) throw new Error(c.error);
-    return {
-      list: r.list,
-      index: counters[r.list]++,
-      foldedTool: caseFold(r.tool),
-      regex: c === null ? null : c.regex,
-      field: r.field === undefined ? undefined : caseFold(r.field),
-    };
-  });
-}
-
-function subjectOf(text: string, fields: Record<string, string | undefined | null>): FastSubject {
-  return { text: wellFormed(text), field: (k) => (k in fields ? fields[k] : undefined) };
-}
-
-/** The definition: first matching deny rule in list order, else first matching allow rule. */
-function reference(rules: readonly FastRule[], tool: string, s: FastSubject): FastRule | null {
-  const folded = caseFold(tool);
-  for (const list of ['deny', 'allow'] as const) {
-    const inList = rules.filter((r) => r.list === list).sort((a, b) => a.index - b.index);
-    for (const r of inList) if ((r.foldedTool === '' || r.foldedTool === folded) && matchesByDefinition(r, s)) return r;
-  }
-  return null;
-}
-
-const key = (r: FastRule | null) => (r === null ? 'default' : `${r.list}:${r.index}`);
-
-
-/** The pattern approver configuration of generated rules (each list in generation order). */
-function approverConfig(gen: readonly GenRule[], input: 'raw' | 'canonical', def: string) {
-  const list = (which: 'deny' | 'allow') =>
-    gen.filter((r) => r.list === which).map((r) => ({ tool: r.tool, match: r.match, ...(r.field === undefined ? {} : { field: r.field }) }));
-  return { mode: 'pattern', default: def, reason: '', input, deny: list('deny'), allow: list('allow') };
+/** Every step alone answers as the definition's `matches`. */
+function stepsAgree(rules: readonly Rule[], s: Subject, text: string): void {
+  for (const r of rules) expect(stepMatches(stepOf(r), s), `${key(r)} on ${JSON.stringify(text)}`).toBe(matches(r, s));
 }
 
 describe('fast decision loop', () => {
@@ -115,20 +68,19 @@ describe('fast decision loop', () => {
           maxLength: 6,
         }),
         (gen, calls) => {
-          const rules = fastRules(gen);
+          const rules = compiledRules(gen);
           // With the DFA (groups without field rules), with DFAs too small to finish (calls fall back
           // to the steps midway: a bound per DFA, and one for all the tools' DFAs together), and
           // without it (the steps decide every call).
           const plans = [buildPlan(rules), buildPlan(rules, { dfaStates: 2 }), buildPlan(rules, { planStates: 4 }), buildPlan(rules, { dfa: false })];
           for (const [tool, text, fieldValue] of calls) {
             const s = subjectOf(text, { COMMAND: fieldValue });
-            const want = key(reference(rules, tool, s));
+            const want = key(decidingRule(rules, tool, s));
             for (const plan of plans) {
               expect(key(decide(plan, caseFold(tool), s)), `${tool} ${JSON.stringify(text)}`).toBe(want);
               expect(key(decideTool(plan, tool, s))).toBe(want);
             }
-            // what `explain` calls, rule by rule, takes the same shortcuts and must agree too
-            for (const r of rules) expect(ruleMatches(r, s), `${r.list}:${r.index} on ${JSON.stringify(text)}`).toBe(matchesByDefinition(r, s));
+            stepsAgree(rules, s, text);
           }
         },
       ),
@@ -141,11 +93,11 @@ describe('fast decision loop', () => {
     const caseless = pattern.map((p) => (p.startsWith('(?i)') ? p : `(?i)${p}`)).filter((p) => compileRegex(p).ok);
     fc.assert(
       fc.property(fc.array(caseless, { minLength: 4, maxLength: 12 }), fc.array(subject, { minLength: 1, maxLength: 8 }), (patterns, texts) => {
-        const rules = fastRules(patterns.map((match, i) => ({ list: i % 3 === 0 ? 'allow' : 'deny', tool: '', match, field: undefined })));
+        const rules = compiledRules(patterns.map((match, i) => ({ list: i % 3 === 0 ? 'allow' : 'deny', tool: '', match })));
         const plan = buildPlan(rules, { dfa: false });
         for (const t of texts) {
           const s = subjectOf(t, {});
-          expect(key(decide(plan, 'X', s)), JSON.stringify(t)).toBe(key(reference(rules, 'x', s)));
+          expect(key(decide(plan, 'X', s)), JSON.stringify(t)).toBe(key(decidingRule(rules, 'x', s)));
         }
       }),
       { numRuns: 300 },
@@ -165,11 +117,10 @@ describe('fast decision loop', () => {
         fc.constantFrom('allow', 'deny'),
         fc.array(fc.tuple(fc.constantFrom('bash', 'Read', 'kube', 'zz'), jsonInput), { minLength: 1, maxLength: 5 }),
         (gen, input, def, calls) => {
-          const { approver } = compileApprover(approverConfig(gen, input, def));
-          expect(approver).toBeDefined();
+          const approver = buildApprover(approverConfig(gen, input, def));
           for (const [toolName, text] of calls) {
-            const a = approver!.approve({ toolName, input: text });
-            const e = approver!.explain({ toolName, input: text });
+            const a = approver.approve({ toolName, input: text });
+            const e = approver.explain({ toolName, input: text });
             expect({ decision: a.decision, reason: a.reason }).toEqual({ decision: e.decision, reason: e.reason });
           }
         },
@@ -193,20 +144,19 @@ describe('fast decision loop', () => {
       .chain((gen) => fc.tuple(fc.constant(gen), placedTexts(gen.map((r) => r.match)), fc.constantFrom<'raw' | 'canonical'>('raw', 'canonical'), fc.constantFrom('allow', 'deny')));
     fc.assert(
       fc.property(cases, ([gen, texts, input, def]) => {
-        const rules = fastRules(gen);
+        const rules = compiledRules(gen);
         const plans = [buildPlan(rules), buildPlan(rules, { dfaStates: 2 }), buildPlan(rules, { dfa: false })];
-        const { approver } = compileApprover(approverConfig(gen, input, def));
-        expect(approver).toBeDefined();
+        const approver = buildApprover(approverConfig(gen, input, def));
         for (const text of texts) {
           const s = subjectOf(text, { COMMAND: wellFormed(text) });
           for (const tool of ['bash', 'KUBE']) {
-            const want = key(reference(rules, tool, s));
+            const want = key(decidingRule(rules, tool, s));
             for (const plan of plans) expect(key(decideTool(plan, tool, s)), `${tool} ${JSON.stringify(text)}`).toBe(want);
           }
-          for (const r of rules) expect(ruleMatches(r, s), `${r.list}:${r.index} on ${JSON.stringify(text)}`).toBe(matchesByDefinition(r, s));
+          stepsAgree(rules, s, text);
           for (const raw of [text, `{"command":"${text}"}`, JSON.stringify({ command: text })]) {
-            const a = approver!.approve({ toolName: 'bash', input: raw });
-            const e = approver!.explain({ toolName: 'bash', input: raw });
+            const a = approver.approve({ toolName: 'bash', input: raw });
+            const e = approver.explain({ toolName: 'bash', input: raw });
             expect({ decision: a.decision, reason: a.reason }, `${input} ${JSON.stringify(raw)}`).toEqual({ decision: e.decision, reason: e.reason });
           }
         }
@@ -216,17 +166,17 @@ describe('fast decision loop', () => {
   }, fuzzTimeout);
 
   it('a 1 MB input of one repeated character is decided in linear time', () => {
-    const rules = fastRules([
-      { list: 'deny', tool: '', match: '(a+)+$', field: undefined },
-      { list: 'deny', tool: '', match: '(?i)(a|aa)*c', field: undefined },
-      { list: 'deny', tool: '', match: '(?i)x+x+y', field: undefined },
-      { list: 'deny', tool: '', match: '(?i)(.*a){8}z', field: undefined },
-      { list: 'allow', tool: '', match: 'b', field: undefined },
+    const rules = compiledRules([
+      { list: 'deny', tool: '', match: '(a+)+$' },
+      { list: 'deny', tool: '', match: '(?i)(a|aa)*c' },
+      { list: 'deny', tool: '', match: '(?i)x+x+y' },
+      { list: 'deny', tool: '', match: '(?i)(.*a){8}z' },
+      { list: 'allow', tool: '', match: 'b' },
     ]);
     const plan = buildPlan(rules, { dfa: false });
     const big = 'a'.repeat(1 << 20);
     const t = performance.now();
-    expect(key(decide(plan, 'BASH', subjectOf(big, {})))).toBe('deny:0');
+    expect(key(decide(plan, 'BASH', subjectOf(big, {})))).toBe('deny[0]');
     expect(key(decide(plan, 'BASH', subjectOf(`${big}!`, {})))).toBe('default');
     expect(performance.now() - t).toBeLessThan(2000);
   });

@@ -3,8 +3,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { compileRegex } from '../regex/regex.ts';
-import { buildPlan, decide, matchesByDefinition } from './fast.ts';
-import type { FastRule } from './fast.ts';
+import { buildPlan, decide } from './decide.ts';
+import { decidingRule } from './definition.ts';
+import type { Rule } from './definition.ts';
 import { buildGate, Q, scan } from './fast-gate.ts';
 
 const UNITS = ['a', 'b', 'c', 'A', '"', ':', '/', ' ', 'é', '😀', '\ufffd', 'k', '\u212a'];
@@ -50,7 +51,7 @@ describe('literal gate', () => {
     fc.assert(
       fc.property(fc.array(fc.tuple(fc.boolean(), pats), { minLength: 1, maxLength: 30 }), fc.array(subj, { minLength: 1, maxLength: 5 }), (spec, subjects) => {
         const counters = { deny: 0, allow: 0 };
-        const rules: FastRule[] = spec.map(([deny, m]) => {
+        const rules: Rule[] = spec.map(([deny, m]) => {
           const list = deny ? 'deny' : 'allow';
           const c = m === '' ? null : compileRegex(m);
           if (c !== null && !c.ok) throw new Error(c.error);
@@ -59,11 +60,7 @@ describe('literal gate', () => {
         const plan = buildPlan(rules, { minGate: 2, dfa: false });
         for (const t of subjects) {
           const s = { text: t, field: () => undefined };
-          const byDef =
-            rules.filter((r) => r.list === 'deny').find((r) => matchesByDefinition(r, s)) ??
-            rules.filter((r) => r.list === 'allow').find((r) => matchesByDefinition(r, s)) ??
-            null;
-          expect(decide(plan, 'bash', s)).toBe(byDef);
+          expect(decide(plan, 'bash', s)).toBe(decidingRule(rules, 'bash', s));
         }
       }),
       { numRuns: 300 },

@@ -29,6 +29,8 @@ export interface Gate {
   readonly seen: Int32Array;
   /** Per keyed id, the scan that last marked it. */
   readonly marks: Int32Array;
+  /** Scans made so far (the number of the last one). */
+  scans: number;
 }
 
 function hashOf(gram: string, shift: number, mask: number): number {
@@ -99,19 +101,18 @@ export function buildGate(keys: readonly (readonly string[])[]): Gate | null {
     ids: Int32Array.from(ids),
     seen: new Int32Array(byHash.size).fill(-1),
     marks: new Int32Array(keys.length).fill(-1),
+    scans: 0,
   };
 }
 
-let scanNo = 0;
-
 /**
  * Marks every keyed id whose gram occurs in `text` (and perhaps a few more) with the returned scan
- * number: id `k` can match only if `gate.marks[k] === scanNo`. Scan numbers wrap after 2^31 scans;
+ * number: id `k` can match only if `gate.marks[k]` is that number. Scan numbers wrap after 2^31 scans;
  * a stale mark equal to a new number only adds a candidate.
  */
 export function scan(gate: Gate, text: string): number {
-  scanNo = (scanNo + 1) | 0;
-  const no = scanNo;
+  gate.scans = (gate.scans + 1) | 0;
+  const no = gate.scans;
   const { shift, mask, table, start, ids, seen, marks } = gate;
   let h = 0;
   const n = text.length;

@@ -12,10 +12,30 @@
  *   one literal of each of a few groups (re2js's prefilter tree, case-sensitive parts only).
  * - `run`: nothing cheap is known; the regex runs.
  *
- * This reads re2js internals (pinned at 2.10.0); `fast.test.ts` checks screens against the regex.
+ * re2js internals are read through `regex/re2-program.ts`; `fast.test.ts` checks screens against the regex.
  */
 import { MatcherInput, RE2Set } from 're2js';
 import type { RE2JS } from 're2js';
+import {
+  ALT as OP_ALT,
+  BEGIN_TEXT as EMPTY_BEGIN_TEXT,
+  CAPTURE as OP_CAPTURE,
+  EMPTY_WIDTH as OP_EMPTY_WIDTH,
+  END_TEXT as EMPTY_END_TEXT,
+  FAIL as OP_FAIL,
+  FOLD_CASE,
+  internalsOf,
+  MATCH as OP_MATCH,
+  NOP as OP_NOP,
+  PF_AND,
+  PF_EXACT,
+  PF_NONE,
+  PF_OR,
+  RUNE as OP_RUNE,
+  RUNE1 as OP_RUNE1,
+  WORD_BOUNDARY as EMPTY_WORD_BOUNDARY,
+} from '../regex/re2-program.ts';
+import type { Prefilter, Prog } from '../regex/re2-program.ts';
 
 export type Screen =
   | { readonly kind: 'literal'; readonly needle: string }
@@ -39,50 +59,6 @@ const RUN: Screen = { kind: 'run' };
 /** More literals than this (in one group, or in all) cost more than running the regex. */
 const MAX_NEEDLES = 8;
 
-// re2js internals (2.10.0): src/Prefilter.js, src/Inst.js, src/RE2Flags.js, src/Utils.js.
-const PF_NONE = 0;
-const PF_EXACT = 1;
-const PF_AND = 2;
-const PF_OR = 3;
-const EMPTY_BEGIN_TEXT = 4;
-const FOLD_CASE = 1;
-
-interface Prefilter {
-  type: number;
-  subs: Prefilter[];
-  str: string;
-}
-interface Inst {
-  op: number;
-  out: number;
-  arg: number;
-  runes: number[];
-}
-interface Prog {
-  start: number;
-  getInst(pc: number): Inst;
-}
-interface Re2Internals {
-  matchMachineInput(input: unknown, start: number, end: number, anchor: number, ngroup: number): [boolean, unknown];
-  prefilter: Prefilter | null;
-  prefixComplete: boolean;
-  prefix: string | null;
-  prog: Prog;
-}
-
-// Inst op codes (src/Inst.js).
-const OP_CAPTURE = 3;
-const OP_EMPTY_WIDTH = 4;
-const OP_NOP = 7;
-const OP_RUNE = 8;
-const OP_RUNE1 = 9;
-
-function internals(re: RE2JS): Re2Internals | undefined {
-  const r = (re as unknown as { re2Input?: Re2Internals }).re2Input;
-  if (r === undefined || r === null || typeof r !== 'object' || r.prog === undefined) return undefined;
-  return r;
-}
-
 function searchable(cp: number): boolean {
   return !(cp === 0xfffd || (cp >= 0xd800 && cp <= 0xdfff));
 }
@@ -91,7 +67,7 @@ function searchable(cp: number): boolean {
 function anchoredPrefix(prog: Prog): { anchored: boolean; prefix: string } {
   let pc = prog.start;
   let anchored = false;
-  let inst = prog.getInst(pc);
+  let inst = prog.inst[pc]!;
   // Leading no-ops and empty-width assertions; only a plain beginning-of-text anchor is understood.
   for (;;) {
     if (inst.op === OP_NOP || inst.op === OP_CAPTURE) {
@@ -101,13 +77,13 @@ function anchoredPrefix(prog: Prog): { anchored: boolean; prefix: string } {
       anchored = true;
       pc = inst.out;
     } else break;
-    inst = prog.getInst(pc);
+    inst = prog.inst[pc]!;
   }
   if (!anchored) return { anchored: false, prefix: '' };
   let prefix = '';
   for (;;) {
     if (inst.op === OP_NOP || inst.op === OP_CAPTURE) {
-      inst = prog.getInst(inst.out);
+      inst = prog.inst[inst.out]!;
       continue;
     }
     if ((inst.op !== OP_RUNE && inst.op !== OP_RUNE1) || inst.runes.length !== 1) break;
@@ -115,7 +91,7 @@ function anchoredPrefix(prog: Prog): { anchored: boolean; prefix: string } {
     const cp = inst.runes[0]!;
     if (!searchable(cp)) break;
     prefix += String.fromCodePoint(cp);
-    inst = prog.getInst(inst.out);
+    inst = prog.inst[inst.out]!;
   }
   return { anchored: true, prefix };
 }
@@ -179,8 +155,8 @@ function pickGroups(all: string[][]): string[][] {
 
 /** The cheapest sound screen for an unanchored search with `re`. */
 export function screenFor(re: RE2JS): Screen {
-  const r = internals(re);
-  if (r === undefined) return RUN;
+  const r = internalsOf(re);
+  if (r === null) return RUN;
   if (r.prefixComplete && typeof r.prefix === 'string' && r.prefix !== '') return { kind: 'literal', needle: r.prefix };
   const { anchored, prefix } = anchoredPrefix(r.prog);
   const g = pickGroups(groups(r.prefilter) ?? []);
@@ -221,17 +197,11 @@ export function checks(prefix: string, groups: readonly (readonly string[])[], s
  * stops as soon as no match can start at 0 (an unanchored `test` of `^(?:…)` would read to the end).
  */
 export function matchesAtStart(re: RE2JS, subject: string): boolean {
-  const r = internals(re);
-  if (r === undefined || typeof r.matchMachineInput !== 'function') return re.matcher(subject).lookingAt();
+  const r = internalsOf(re);
+  if (r === null || typeof r.matchMachineInput !== 'function') return re.matcher(subject).lookingAt();
   return r.matchMachineInput(MatcherInput.utf16(subject), 0, subject.length, RE2Set.ANCHOR_START, 0)[0] === true;
 }
 
-// More inst op codes (src/Inst.js) and empty-width flags (src/Utils.js).
-const OP_ALT = 1;
-const OP_FAIL = 5;
-const OP_MATCH = 6;
-const EMPTY_END_TEXT = 8;
-const EMPTY_WORD_BOUNDARY = 16;
 /** Literal paths: at most this many, a screen's each of at least `MIN_PATH_LEN` characters, at most `MAX_PATH_LEN`. */
 const MAX_PATHS = 8;
 const MIN_PATH_LEN = 3;
@@ -288,8 +258,8 @@ export interface LiteralPaths {
  * each path must be at least `MIN_PATH_LEN` characters. `null` when neither.
  */
 export function literalPaths(re: RE2JS): LiteralPaths | null {
-  const r = internals(re);
-  if (r === undefined) return null;
+  const r = internalsOf(re);
+  if (r === null) return null;
   const prog = r.prog;
   const paths: string[] = [];
   let ok = true;
@@ -301,7 +271,7 @@ export function literalPaths(re: RE2JS): LiteralPaths | null {
     let n = len;
     for (;;) {
       if (!ok) return;
-      const inst = prog.getInst(pc);
+      const inst = prog.inst[pc]!;
       let complete = false;
       switch (inst.op) {
         case OP_NOP:

@@ -3,8 +3,10 @@ import fc from 'fast-check';
 import { compileRegex } from '../regex/regex.ts';
 import type { CompiledRegex } from '../regex/regex.ts';
 import { caseFold } from '../canonical/casefold.ts';
-import { buildPlan, decide, ruleMatches } from './fast.ts';
-import type { FastRule, FastSubject } from './fast.ts';
+import { buildPlan, decide } from './decide.ts';
+import { decidingRule } from './definition.ts';
+import type { Rule, Subject } from './definition.ts';
+import { stepMatches, stepOf } from './steps.ts';
 
 function re(pattern: string): CompiledRegex {
   const r = compileRegex(pattern);
@@ -12,7 +14,7 @@ function re(pattern: string): CompiledRegex {
   return r.regex;
 }
 
-function rule(list: 'allow' | 'deny', index: number, tool: string, match: string, field?: string): FastRule {
+function rule(list: 'allow' | 'deny', index: number, tool: string, match: string, field?: string): Rule {
   return {
     list,
     index,
@@ -22,16 +24,16 @@ function rule(list: 'allow' | 'deny', index: number, tool: string, match: string
   };
 }
 
-function subject(text: string, fields: Record<string, string> | null = {}): FastSubject {
+function subject(text: string, fields: Record<string, string> | null = {}): Subject {
   return {
     text,
     field: (k) => (fields === null ? null : Object.hasOwn(fields, k) ? fields[k] : undefined),
   };
 }
 
-const name = (r: FastRule | null) => (r === null ? 'default' : `${r.list}[${r.index}]`);
+const name = (r: Rule | null) => (r === null ? 'default' : `${r.list}[${r.index}]`);
 
-describe('fast decision loop', () => {
+describe('the plan and its steps', () => {
   const rules = [
     rule('allow', 0, 'bash', 'ls'),
     rule('allow', 1, '', 'cat'),
@@ -43,11 +45,12 @@ describe('fast decision loop', () => {
   const plan = buildPlan(rules);
 
   it('groups rules by folded tool, wildcards merged in source order', () => {
-    expect(plan.allow.byTool.get('BASH')?.map(name)).toEqual(['allow[0]', 'allow[1]', 'allow[2]']);
-    expect(plan.deny.byTool.get('BASH')?.map(name)).toEqual(['deny[1]', 'deny[2]']);
-    expect(plan.deny.byTool.get('READ')?.map(name)).toEqual(['deny[0]', 'deny[1]']);
-    expect(plan.allow.anyTool.map(name)).toEqual(['allow[1]']);
-    expect(plan.usesFields).toBe(false);
+    const steps = (tool: string | null, tier: 'first' | 'last') =>
+      (tool === null ? plan.anyGroup : plan.groups.get(tool))?.[tier].steps.map((s) => name(s.rule));
+    expect(steps('BASH', 'last')).toEqual(['allow[0]', 'allow[1]', 'allow[2]']);
+    expect(steps('BASH', 'first')).toEqual(['deny[1]', 'deny[2]']);
+    expect(steps('READ', 'first')).toEqual(['deny[0]', 'deny[1]']);
+    expect(steps(null, 'last')).toEqual(['allow[1]']);
   });
 
   it('decides deny first, then allow, then default', () => {
@@ -63,15 +66,15 @@ describe('fast decision loop', () => {
   it('field rules: whole-value match, missing never matches, unreadable input denies only', () => {
     const allowField = rule('allow', 0, '', 'ls.*', 'command');
     const denyField = rule('deny', 0, '', 'rm.*', 'Command');
+    const ruleMatches = (r: Rule, s: Subject) => stepMatches(stepOf(r), s);
     expect(ruleMatches(allowField, subject('', { COMMAND: 'ls -l' }))).toBe(true);
     expect(ruleMatches(allowField, subject('', { COMMAND: 'x; ls' }))).toBe(false);
     expect(ruleMatches(allowField, subject('', {}))).toBe(false);
     expect(ruleMatches(allowField, subject('', null))).toBe(false);
     expect(ruleMatches(denyField, subject('', null))).toBe(true);
-    expect(buildPlan([allowField]).usesFields).toBe(true);
   });
 
-  it('decide agrees with ruleMatches applied in order (property)', () => {
+  it('decide agrees with the definition (property)', () => {
     const tools = ['bash', 'read', 'edit', ''];
     const matches = ['', 'a', 'b', '^a', 'a$', '.'];
     const ruleArb = fc.record({ tool: fc.constantFrom(...tools), match: fc.constantFrom(...matches) });
@@ -86,10 +89,8 @@ describe('fast decision loop', () => {
             ...deny.map((r, i) => rule('deny', i, r.tool, r.match)),
             ...allow.map((r, i) => rule('allow', i, r.tool, r.match)),
           ];
-          const folded = caseFold(tool);
           const s = subject(text);
-          const expected = all.find((r) => (r.foldedTool === '' || r.foldedTool === folded) && ruleMatches(r, s)) ?? null;
-          expect(name(decide(buildPlan(all), folded, s))).toBe(name(expected));
+          expect(name(decide(buildPlan(all), caseFold(tool), s))).toBe(name(decidingRule(all, tool, s)));
         },
       ),
     );

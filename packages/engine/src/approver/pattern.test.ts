@@ -1,11 +1,9 @@
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import type { ApproverIR, InputMode } from '../ir.ts';
-import { approverIRFromCase } from './case-files.ts';
-import type { CaseApproverConfig } from './case-files.ts';
-import { compileApprover } from './config.ts';
-import type { ApprovalRequest, CompiledApprover, Explanation } from './types.ts';
+import type { InputMode } from '../ir.ts';
+import { approverIRFromCase } from '../../test/support/case-files.ts';
+import type { ApprovalRequest } from './types.ts';
+import { buildApprover as build, decisionCases, decisionRows, ruleName } from '../../test/support/generators.ts';
 
 /** Any UTF-16 code unit (lone surrogates included), plus some astral and JSON-ish characters. */
 const utf16Unit = fc.oneof(
@@ -13,40 +11,8 @@ const utf16Unit = fc.oneof(
   fc.constantFrom('😀', '\u{10400}', 'a', 'b', '1', '{', '}', '"', ':', ','),
 );
 
-interface Expected {
-  decision: 'allow' | 'deny';
-  reason?: string;
-  rule: string;
-}
-interface DecisionCase {
-  name: string;
-  table?: string;
-  approver: CaseApproverConfig;
-  tool: string;
-  input: string;
-  expect: { raw?: Expected; canonical?: Expected };
-}
-
-const fixture = JSON.parse(
-  readFileSync(new URL('../../../../fixtures/cases/decisions.json', import.meta.url), 'utf8'),
-) as { cases: DecisionCase[] };
-
-function build(ir: ApproverIR): CompiledApprover {
-  const { approver, issues } = compileApprover(ir);
-  if (approver === undefined) throw new Error(`did not load: ${issues.map((i) => i.message).join('; ')}`);
-  return approver;
-}
-
-function ruleName(e: Explanation): string {
-  if (e.rule !== null && e.by === 'rule') return `${e.rule.list}[${e.rule.index}]`;
-  return e.by;
-}
-
-const rows: [string, InputMode, DecisionCase, Expected][] = [];
-for (const c of fixture.cases) {
-  if (c.expect.raw) rows.push([c.name, 'raw', c, c.expect.raw]);
-  if (c.expect.canonical) rows.push([c.name, 'canonical', c, c.expect.canonical]);
-}
+const fixture = { cases: decisionCases('decisions.json') };
+const rows = decisionRows(fixture.cases);
 
 describe('pattern decisions: fixtures/cases/decisions.json (C2)', () => {
   it('covers every C2 row in both columns where the table has one', () => {

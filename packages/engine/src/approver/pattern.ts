@@ -16,18 +16,21 @@
  * (`ask`, reason `DEFAULT_ASK_REASON`); else the first allow rule; else the default. Without ask rules
  * every decision is the reference's. `approve` keeps the two-decision contract: it answers `ask` with
  * a deny carrying the ask reason.
+ *
+ * Who decides: `approve` and `decide` ask the front door (`decide.ts`: the DFA and the steps);
+ * `explain` asks the definition (`definition.ts`: every rule, one by one). Both answer from the same
+ * order and the same outcomes (`LIST_ORDER`, `decisionOf`); property tests check they agree.
  */
-import { CANONICAL_REJECT_REASON, parseCanonical, parseStrictJson, topLevelMember } from '../canonical/canonical.ts';
-import type { JsonValue } from '../canonical/canonical.ts';
+import { CANONICAL_REJECT_REASON } from '../canonical/canonical.ts';
 import { caseFold } from '../canonical/casefold.ts';
 import type { Span } from '../diagnostics.ts';
 import type { Decision, InputMode, RuleList } from '../ir.ts';
-import { wellFormed } from '../regex/regex.ts';
+import { programSize } from '../regex/re2-program.ts';
 import type { CompiledRegex } from '../regex/regex.ts';
 import { denied, internalErrorReason } from './builtins.ts';
-import { buildPlan, decideTool, decideToolText, ruleMatches } from './fast.ts';
-import { programSize } from './fast-dfa.ts';
-import type { FastRule, FastSubject } from './fast.ts';
+import { createDecider } from './decide.ts';
+import { DEFAULT_ASK_REASON, decisionOf, matchingRules, readInput } from './definition.ts';
+import type { InputSubject, Rule } from './definition.ts';
 import type {
   ApprovalRequest,
   ApprovalResult,
@@ -44,7 +47,7 @@ export const DEFAULT_PATTERN_REASON = 'denied by pattern policy';
  * The reason of an `ask` decision (a call an ask rule matched, no deny rule did): what `decide` and
  * `explain` report with `ask`, and the reason of the deny `approve` answers such a call with.
  */
-export const DEFAULT_ASK_REASON = 'confirmation required by pattern policy';
+export { DEFAULT_ASK_REASON };
 
 /** A rule ready to run: the IR rule plus its compiled regex. */
 export interface PatternRule {
@@ -66,67 +69,30 @@ export interface PatternApproverOptions {
   input: InputMode;
 }
 
-interface PreparedRule extends FastRule {
+/** A rule as the decision sees it (`definition.ts`), with the reference `decide` and `explain` report. */
+export interface PreparedRule extends Rule {
   readonly ref: RuleRef;
 }
 
-interface Subject extends FastSubject {
-  readonly subjectKind: 'raw' | 'canonical';
-  /** The original text spans index (raw input or canonical text). */
-  readonly original: string;
-  readonly canonical: string | undefined;
+/** The rules of a configuration, prepared once: tool and field case-folded, their references made. */
+export function prepareRules(rules: readonly PatternRule[]): PreparedRule[] {
+  return rules.map((r) => ({
+    list: r.list,
+    index: r.index,
+    foldedTool: caseFold(r.tool),
+    regex: r.regex,
+    field: r.field === undefined ? undefined : caseFold(r.field),
+    ref: ruleRef(r.list, r.index, r.span),
+  }));
 }
-
-type Prepared = { ok: true; subject: Subject } | { ok: false };
 
 function ruleRef(list: RuleList, index: number, span: Span | undefined): RuleRef {
   return span === undefined ? { list, index } : { list, index, span };
 }
 
-function fieldLookup(value: JsonValue | null): (foldedKey: string) => string | undefined | null {
-  return (foldedKey) => {
-    if (value === null) return null;
-    const member = topLevelMember(value, foldedKey);
-    return member?.kind === 'string' ? member.value : undefined;
-  };
-}
-
-/** The field lookup of a raw subject when no rule reads fields (never called by the loop). */
-const noField = (): null => null;
-
-function prepareSubject(input: string, mode: InputMode, usesFields: boolean): Prepared {
-  if (mode === 'canonical') {
-    const parsed = parseCanonical(input);
-    if (!parsed.ok) return { ok: false };
-    return {
-      ok: true,
-      subject: {
-        subjectKind: 'canonical',
-        text: parsed.text,
-        original: parsed.text,
-        canonical: parsed.text,
-        field: fieldLookup(parsed.value),
-      },
-    };
-  }
-  return { ok: true, subject: rawSubject(input, usesFields) };
-}
-
-/** The subject of a raw input: every text is one. */
-function rawSubject(input: string, usesFields: boolean): Subject {
-  if (!usesFields) {
-    // No rule reads a field: no per-call lookup closure (the hot path of most policies).
-    return { subjectKind: 'raw', text: wellFormed(input), original: input, canonical: undefined, field: noField };
-  }
-  let lookup: ((foldedKey: string) => string | undefined | null) | undefined;
-  const field = (foldedKey: string): string | undefined | null => {
-    if (lookup === undefined) {
-      const parsed = usesFields ? parseStrictJson(input) : ({ ok: false } as const);
-      lookup = fieldLookup(parsed.ok ? parsed.value : null);
-    }
-    return lookup(foldedKey);
-  };
-  return { subjectKind: 'raw', text: wellFormed(input), original: input, canonical: undefined, field };
+/** What `approve` answers for a decision: an ask is a deny with the ask reason (fail closed). */
+function approval(result: RuledDecisionResult): ApprovalResult {
+  return result.decision === 'ask' ? { decision: 'deny', reason: result.reason } : { decision: result.decision, reason: result.reason };
 }
 
 function checkRequest(request: ApprovalRequest): void {
@@ -146,55 +112,39 @@ function internalErrorExplanation(error: unknown): Explanation {
   };
 }
 
-/** The pattern approver. Compile-time work (folding, grouping) happens here, once. */
+/**
+ * The pattern approver: `approve` and `decide` go through the front door (`decide.ts`), built once
+ * here; `explain` runs the definition (`definition.ts`), rule by rule.
+ */
 export function createPatternApprover(options: PatternApproverOptions): CompiledApprover {
   const reason = options.reason === '' ? DEFAULT_PATTERN_REASON : options.reason;
-  const defaultResult: ApprovalResult =
-    options.defaultDecision === 'allow' ? { decision: 'allow', reason: '' } : { decision: 'deny', reason };
   const mode: InputMode = options.input === 'canonical' ? 'canonical' : 'raw';
-  const prepared: PreparedRule[] = options.rules.map((r) => ({
-    list: r.list,
-    index: r.index,
-    foldedTool: caseFold(r.tool),
-    regex: r.regex,
-    field: r.field === undefined ? undefined : caseFold(r.field),
-    ref: ruleRef(r.list, r.index, r.span),
-  }));
-  const plan = buildPlan(prepared);
-  const inList = (list: RuleList) => prepared.filter((r) => r.list === list).sort((a, b) => a.index - b.index);
-  const inOrder = [...inList('deny'), ...inList('ask'), ...inList('allow')];
-  // What `approve` answers for a rule's list (`ask`: a deny with the ask reason, fail closed), and
-  // what `decide` and `explain` report.
-  const denyResult: ApprovalResult = { decision: 'deny', reason };
-  const allowResult: ApprovalResult = { decision: 'allow', reason: '' };
-  const askApproved: ApprovalResult = { decision: 'deny', reason: DEFAULT_ASK_REASON };
-  const askResult: RuledDecisionResult = { decision: 'ask', reason: DEFAULT_ASK_REASON };
-  const resultFor = (rule: FastRule | null): RuledDecisionResult =>
-    rule === null ? { ...defaultResult } : rule.list === 'deny' ? { ...denyResult } : rule.list === 'ask' ? { ...askResult } : { ...allowResult };
-
-  const subjectOfRaw = (input: string): Subject => rawSubject(input, plan.usesFields);
-  /**
-   * The deciding rule, or `undefined` when the input cannot be read (canonical mode). In raw mode the
-   * input goes to the tool's DFA as it is; the subject is only made when the steps must decide.
-   */
-  const decideRule = (request: ApprovalRequest): FastRule | null | undefined => {
-    if (mode === 'raw') {
-      return decideToolText(plan, request.toolName, request.input, subjectOfRaw);
-    }
-    const p = prepareSubject(request.input, mode, plan.usesFields);
-    return p.ok ? decideTool(plan, request.toolName, p.subject) : undefined;
+  const rules = prepareRules(options.rules);
+  const decider = createDecider(rules, mode);
+  // The four outcomes, made once (`approve` is the hot path); callers get copies.
+  const [onDefault, onDeny, onAsk, onAllow] = ([null, 'deny', 'ask', 'allow'] as const).map((list) => decisionOf(list, options.defaultDecision, reason)) as [
+    RuledDecisionResult,
+    RuledDecisionResult,
+    RuledDecisionResult,
+    RuledDecisionResult,
+  ];
+  const pick = <T>(rule: Rule | null, d: T, deny: T, ask: T, allow: T): T =>
+    rule === null ? d : rule.list === 'deny' ? deny : rule.list === 'allow' ? allow : ask;
+  const [aDefault, aDeny, aAsk, aAllow] = [onDefault, onDeny, onAsk, onAllow].map(approval) as [ApprovalResult, ApprovalResult, ApprovalResult, ApprovalResult];
+  const outcome = (rule: Rule | null): RuledDecisionResult => {
+    const o = pick(rule, onDefault, onDeny, onAsk, onAllow);
+    return { decision: o.decision, reason: o.reason };
   };
+  const rejected: RuledDecisionResult = { decision: 'deny', reason: CANONICAL_REJECT_REASON };
 
   const decide = (request: ApprovalRequest): RuledResult => {
     try {
       checkRequest(request);
-      const rule = decideRule(request);
-      if (rule === undefined) return { decision: 'deny', reason: CANONICAL_REJECT_REASON, rule: null };
-      if (rule === null) return { ...defaultResult, rule: null };
-      // The plan hands back the rule objects it was built from: these prepared rules.
-      const ref = (rule as PreparedRule).ref;
-      if (rule.list === 'deny') return { decision: 'deny', reason, rule: ref };
-      return rule.list === 'allow' ? { decision: 'allow', reason: '', rule: ref } : { ...askResult, rule: ref };
+      const rule = decider.decide(request.toolName, request.input);
+      if (rule === undefined) return { ...rejected, rule: null };
+      // The decider hands back the rule objects it was built from: these prepared rules.
+      const o = pick(rule, onDefault, onDeny, onAsk, onAllow);
+      return { decision: o.decision, reason: o.reason, rule: rule === null ? null : (rule as PreparedRule).ref };
     } catch (e) {
       return { decision: 'deny', reason: internalErrorReason(e), rule: null };
     }
@@ -202,11 +152,10 @@ export function createPatternApprover(options: PatternApproverOptions): Compiled
   const approve = (request: ApprovalRequest): ApprovalResult => {
     try {
       checkRequest(request);
-      const rule = decideRule(request);
-      if (rule === undefined) return { decision: 'deny', reason: CANONICAL_REJECT_REASON };
-      if (rule === null) return { ...defaultResult };
-      if (rule.list === 'deny') return { decision: 'deny', reason };
-      return rule.list === 'allow' ? { decision: 'allow', reason: '' } : { ...askApproved };
+      const rule = decider.decide(request.toolName, request.input);
+      if (rule === undefined) return approval(rejected);
+      const a = pick(rule, aDefault, aDeny, aAsk, aAllow);
+      return { decision: a.decision, reason: a.reason };
     } catch (e) {
       return { decision: 'deny', reason: internalErrorReason(e) };
     }
@@ -215,33 +164,16 @@ export function createPatternApprover(options: PatternApproverOptions): Compiled
   const explain = (request: ApprovalRequest): Explanation => {
     try {
       checkRequest(request);
-      const p = prepareSubject(request.input, mode, plan.usesFields);
-      if (!p.ok) {
-        return {
-          decision: 'deny',
-          reason: CANONICAL_REJECT_REASON,
-          rule: null,
-          by: 'invalid-input',
-          match: null,
-          alsoMatched: [],
-        };
-      }
-      const subject = p.subject;
-      const tool = caseFold(request.toolName);
-      const matched: PreparedRule[] = [];
-      for (const rule of inOrder) {
-        if (rule.foldedTool !== '' && rule.foldedTool !== tool) continue;
-        if (ruleMatches(rule, subject)) matched.push(rule);
-      }
+      const subject = readInput(request.input, mode);
+      if (subject === null) return { ...rejected, rule: null, by: 'invalid-input', match: null, alsoMatched: [] };
+      const matched = matchingRules(rules, request.toolName, subject) as PreparedRule[];
       const deciding = matched[0];
       const canonical = subject.canonical === undefined ? {} : { canonical: subject.canonical };
-      if (deciding === undefined) {
-        return { ...defaultResult, rule: null, by: 'default', match: null, alsoMatched: [], ...canonical };
-      }
+      if (deciding === undefined) return { ...outcome(null), rule: null, by: 'default', match: null, alsoMatched: [], ...canonical };
       // Only the deciding rule's span is shown: the others' would cost a search each for nothing.
       const span = matchSpan(deciding, subject);
       return {
-        ...resultFor(deciding),
+        ...outcome(deciding),
         rule: deciding.ref,
         by: 'rule',
         match: 'omitted' in span ? null : span.match,
@@ -269,7 +201,7 @@ export const SPAN_BUDGET = 100_000_000;
  * Where a matching rule matched: the regex's span, the whole field value, or `null` when unknown;
  * `omitted` when finding it would cost more than `SPAN_BUDGET`.
  */
-function matchSpan(rule: FastRule, subject: Subject): { match: MatchSpan | null } | { omitted: { instructions: number; characters: number } } {
+function matchSpan(rule: Rule, subject: InputSubject): { match: MatchSpan | null } | { omitted: { instructions: number; characters: number } } {
   if (rule.field !== undefined) {
     const value = subject.field(rule.field);
     if (typeof value !== 'string') return { match: null }; // a deny field rule on unreadable input

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { compileApprover } from './config.ts';
-import { ruleMatches } from './rule-matches.ts';
+import { ruleMatches } from './definition.ts';
 
 describe('ruleMatches: one rule, one call, as the approver decides it', () => {
   const call = (input: string, toolName = 'bash') => ({ toolName, input });

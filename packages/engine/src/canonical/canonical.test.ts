@@ -80,13 +80,12 @@ describe('canonicalize: edges', () => {
     expect(canonicalize('{"a":'.repeat(200_000))).toEqual({ ok: false });
   });
 
-  it('handles a 10 MB input in linear time', () => {
+  // Linear time is measured in bench/ (front-end scaling), as a ratio to a quarter of the input.
+  it('handles a 10 MB input', () => {
     const long = 'x'.repeat(10 * 1024 * 1024);
-    const t0 = Date.now();
     const r = canonicalize(`{"b":"${long}","a":[${'1,'.repeat(100_000)}1]}`);
     expect(r.ok).toBe(true);
     if (r.ok) expect(r.text.startsWith('{"a":[1,1,')).toBe(true);
-    expect(Date.now() - t0).toBeLessThan(3000);
   });
 
   it('keeps __proto__ as data, never as a prototype', () => {

@@ -1,4 +1,5 @@
 import { materialize } from '../policy/defaults.ts';
+import { HUMAN_DECISION_KINDS, POLICY_DOMAINS, POLICY_FIELD_NAMES } from '../policy/domains.ts';
 import type { DriverDescriptor, HumanDecisionKind, Policy } from '../policy/types.ts';
 import { systemClock, type Clock } from './clock.ts';
 import {
@@ -71,10 +72,11 @@ export interface DecisionBroker {
   transcript(): readonly DecisionRecord[];
 }
 
-const APPROVAL_MODES: ReadonlySet<string> = new Set(['ask', 'auto_approve', 'auto_reject']);
-const QUESTION_MODES: ReadonlySet<string> = new Set(['ask', 'auto_reject']);
-const FALLBACKS: ReadonlySet<string> = new Set(['abort', 'continue', 'retry']);
-const KINDS: ReadonlySet<string> = new Set(['permission', 'plan_review', 'question']);
+// The domains of the materialised policy's fields (no zero values left: `materialize` filled them in).
+const APPROVAL_MODES: ReadonlySet<string> = new Set(POLICY_DOMAINS['approvals.permission']);
+const QUESTION_MODES: ReadonlySet<string> = new Set(POLICY_DOMAINS['approvals.question']);
+const FALLBACKS: ReadonlySet<string> = new Set(POLICY_DOMAINS['approvals.on_timeout']);
+const KINDS: ReadonlySet<string> = new Set(HUMAN_DECISION_KINDS);
 
 type Fallback = 'abort' | 'continue' | 'retry';
 
@@ -94,17 +96,17 @@ function settingsOf(policy: Policy): Settings {
     return value;
   };
   const modes = {
-    permission: check('Policy.Approvals.Permission', a.permission, APPROVAL_MODES) as DecisionMode,
-    plan_review: check('Policy.Approvals.PlanReview', a.planReview, APPROVAL_MODES) as DecisionMode,
-    question: check('Policy.Approvals.Question', a.question, QUESTION_MODES) as DecisionMode,
+    permission: check(POLICY_FIELD_NAMES['approvals.permission'], a.permission, APPROVAL_MODES) as DecisionMode,
+    plan_review: check(POLICY_FIELD_NAMES['approvals.plan_review'], a.planReview, APPROVAL_MODES) as DecisionMode,
+    question: check(POLICY_FIELD_NAMES['approvals.question'], a.question, QUESTION_MODES) as DecisionMode,
   };
-  const onTimeout = check('Policy.Approvals.OnTimeout', a.onTimeout, FALLBACKS) as Fallback;
-  const onReject = check('Policy.Approvals.OnReject', a.onReject, FALLBACKS) as Fallback;
+  const onTimeout = check(POLICY_FIELD_NAMES['approvals.on_timeout'], a.onTimeout, FALLBACKS) as Fallback;
+  const onReject = check(POLICY_FIELD_NAMES['approvals.on_reject'], a.onReject, FALLBACKS) as Fallback;
   if (!Number.isSafeInteger(a.maxRetries) || a.maxRetries < 0) {
-    throw new InvalidDecisionPolicyError('Policy.Approvals.MaxRetries', String(a.maxRetries));
+    throw new InvalidDecisionPolicyError(POLICY_FIELD_NAMES['approvals.max_retries'], String(a.maxRetries));
   }
   if (typeof a.timeout !== 'bigint') {
-    throw new InvalidDecisionPolicyError('Policy.Approvals.Timeout', String(a.timeout));
+    throw new InvalidDecisionPolicyError(POLICY_FIELD_NAMES['approvals.timeout'], String(a.timeout));
   }
   const timeoutMs = a.timeout < 0n ? -1 : Number(a.timeout) / 1e6;
   return { modes, timeoutMs, onTimeout, onReject, maxRetries: a.maxRetries };
@@ -144,42 +146,77 @@ type Final =
   | { readonly outcome: 'agent_error'; readonly cause?: unknown; readonly answered?: boolean }
   | { readonly outcome: 'aborted'; readonly code: DecisionAbortCode; readonly cause?: unknown };
 
+/** Creates the broker of one run (semantics.md B6). */
 export function createDecisionBroker(options: DecisionBrokerOptions): DecisionBroker {
-  const policy = materialize(options.policy);
-  const settings = settingsOf(policy);
-  const descriptor = options.descriptor;
-  const clock = options.clock ?? systemClock;
-  const handler = options.handler;
-  const runId = options.runId ?? randomId();
-  const nextId = options.idGenerator ?? randomId;
-  const queue = new EventQueue<BrokerEvent>();
-  const transcript: DecisionRecord[] = [];
-  const active = new Set<Decision>();
-  const noticed = new Set<HumanDecisionKind>();
-  let seq = 0;
-  let state: BrokerState = 'open';
-  let cancelReason: unknown;
+  return new Broker(options);
+}
 
-  const runResult = (): RunResult => {
+/**
+ * The broker of one run: its requests, their attempts and timers, the event stream and the
+ * transcript. The public members are arrow functions, so they keep working when taken off the
+ * object (`const { request } = broker`).
+ */
+class Broker implements DecisionBroker {
+  readonly runId: string;
+  readonly policy: Policy;
+  private readonly options: DecisionBrokerOptions;
+  private readonly settings: Settings;
+  private readonly descriptor: DriverDescriptor;
+  private readonly clock: Clock;
+  private readonly handler: DecisionHandler | undefined;
+  private readonly nextId: () => string;
+  private readonly queue = new EventQueue<BrokerEvent>();
+  private readonly records: DecisionRecord[] = [];
+  private readonly active = new Set<Decision>();
+  private readonly noticed = new Set<HumanDecisionKind>();
+  private seq = 0;
+  private runState: BrokerState = 'open';
+  private cancelReason: unknown;
+
+  constructor(options: DecisionBrokerOptions) {
+    this.options = options;
+    this.policy = materialize(options.policy);
+    this.settings = settingsOf(this.policy);
+    this.descriptor = options.descriptor;
+    this.clock = options.clock ?? systemClock;
+    this.handler = options.handler;
+    this.runId = options.runId ?? randomId();
+    this.nextId = options.idGenerator ?? randomId;
+    if (options.signal !== undefined) {
+      if (options.signal.aborted) this.onAbort();
+      else options.signal.addEventListener('abort', this.onAbort, { once: true });
+    }
+  }
+
+  get state(): BrokerState {
+    return this.runState;
+  }
+
+  readonly events = (): AsyncIterableIterator<BrokerEvent, undefined, undefined> => this.queue.iterator();
+  readonly cancel = (reason?: unknown): void => this.shutdown('cancelled', reason);
+  readonly close = (): void => this.shutdown('closed');
+  readonly transcript = (): readonly DecisionRecord[] => this.records.slice();
+
+  private runResult(): RunResult {
     let partial: unknown;
-    if (options.partialResult !== undefined) {
+    if (this.options.partialResult !== undefined) {
       try {
-        partial = options.partialResult();
+        partial = this.options.partialResult();
       } catch {
         partial = undefined;
       }
     }
-    return { partial, decisions: transcript.slice() };
-  };
+    return { partial, decisions: this.records.slice() };
+  }
 
-  const record = (
+  private record(
     d: Decision,
     id: string,
     attempt: number,
     createdAt: number,
     outcome: DecisionOutcomeKind,
     extra: { answer?: string; choice?: string; reason?: string },
-  ): DecisionRecord => {
+  ): DecisionRecord {
     const r: DecisionRecord = Object.freeze({
       requestId: id,
       kind: d.input.kind,
@@ -188,20 +225,20 @@ export function createDecisionBroker(options: DecisionBrokerOptions): DecisionBr
       attempt,
       outcome,
       createdAt,
-      resolvedAt: clock.now(),
+      resolvedAt: this.clock.now(),
       ...extra,
     });
-    transcript.push(r);
+    this.records.push(r);
     return r;
-  };
+  }
 
-  const finish = (d: Decision): void => {
+  private finish(d: Decision): void {
     d.done = true;
-    active.delete(d);
-  };
+    this.active.delete(d);
+  }
 
-  const succeed = (d: Decision, rec: DecisionRecord): void => {
-    finish(d);
+  private succeed(d: Decision, rec: DecisionRecord): void {
+    this.finish(d);
     const o: DecisionOutcome = {
       status: 'continue',
       outcome: rec.outcome as DecisionOutcome['outcome'],
@@ -214,17 +251,17 @@ export function createDecisionBroker(options: DecisionBrokerOptions): DecisionBr
       ...(rec.reason === undefined ? {} : { reason: rec.reason }),
     };
     d.resolve(Object.freeze(o));
-  };
+  }
 
-  const fail = (
+  private fail(
     d: Decision,
     code: RunErrorCode,
     rec: DecisionRecord,
     cause?: unknown,
     why?: string,
     answered = false,
-  ): void => {
-    finish(d);
+  ): void {
+    this.finish(d);
     const what = `the \`${rec.kind}\` request \`${rec.title}\``;
     const message =
       code === 'decision_rejected'
@@ -235,11 +272,11 @@ export function createDecisionBroker(options: DecisionBrokerOptions): DecisionBr
             ? // B6.8: it did answer; the throw of a non-Error (the SDK's panic) is what fails the run.
               `the approval handler answered ${what}, then threw a value that is not an \`Error\``
             : `the approval handler did not answer ${what}`;
-    d.reject(new RunError(code, why === undefined ? message : `${message} (${why})`, runResult(), rec, cause));
-  };
+    d.reject(new RunError(code, why === undefined ? message : `${message} (${why})`, this.runResult(), rec, cause));
+  }
 
-  const abort = (d: Decision, code: DecisionAbortCode, rec: DecisionRecord | undefined, cause?: unknown): void => {
-    finish(d);
+  private abort(d: Decision, code: DecisionAbortCode, rec: DecisionRecord | undefined, cause?: unknown): void {
+    this.finish(d);
     const message =
       code === 'cancelled'
         ? 'the run was cancelled while a human decision was pending'
@@ -249,155 +286,155 @@ export function createDecisionBroker(options: DecisionBrokerOptions): DecisionBr
             ? 'the decision broker failed to create a request'
             : 'the approval handler failed';
     d.reject(new DecisionAbortedError(code, message, rec, cause));
-  };
+  }
 
-  const emit = (ev: BrokerEvent): void => {
-    if (!queue.ended) queue.push(ev);
-  };
+  private emit(ev: BrokerEvent): void {
+    if (!this.queue.ended) this.queue.push(ev);
+  }
 
-  const noticeRetryUnsupported = (kind: HumanDecisionKind): void => {
-    if (noticed.has(kind)) return;
-    noticed.add(kind);
+  private noticeRetryUnsupported(kind: HumanDecisionKind): void {
+    if (this.noticed.has(kind)) return;
+    this.noticed.add(kind);
     const notice: LifecycleNotice = Object.freeze({
       type: 'notice' as const,
-      seq: seq++,
-      runId,
-      message: `driver \`${descriptor.type}\` does not support retrying \`${kind}\` decisions, aborting instead`,
+      seq: this.seq++,
+      runId: this.runId,
+      message: `driver \`${this.descriptor.type}\` does not support retrying \`${kind}\` decisions, aborting instead`,
       data: Object.freeze({
         warning: 'human_decision_retry_unsupported' as const,
         kind,
-        driver: descriptor.type,
+        driver: this.descriptor.type,
       }),
     });
-    emit(notice);
-    if (options.onNotice !== undefined) {
+    this.emit(notice);
+    if (this.options.onNotice !== undefined) {
       try {
-        options.onNotice(notice);
+        this.options.onNotice(notice);
       } catch {
         // A failing observer must not change the decision.
       }
     }
-  };
+  }
 
   /** Anything but an explicit `true` (a missing or malformed descriptor part) is no retry: fail closed. */
-  const retryAdvertised = (kind: HumanDecisionKind): boolean => {
-    const caps: unknown = (descriptor as unknown as { run_policy_caps?: Record<string, unknown> } | undefined)?.run_policy_caps?.[kind];
+  private retryAdvertised(kind: HumanDecisionKind): boolean {
+    const caps: unknown = (this.descriptor as unknown as { run_policy_caps?: Record<string, unknown> } | undefined)?.run_policy_caps?.[kind];
     return typeof caps === 'object' && caps !== null && (caps as { retry?: unknown }).retry === true;
-  };
+  }
 
-  const clearTimer = (a: Attempt): void => {
+  private clearTimer(a: Attempt): void {
     if (a.hasTimer) {
       a.hasTimer = false;
-      clock.clearTimeout(a.timer);
+      this.clock.clearTimeout(a.timer);
     }
-  };
+  }
 
   /** The attempt's result is known: record it and apply the fallback. */
-  const finalize = (a: Attempt, f: Final): void => {
+  private finalize(a: Attempt, f: Final): void {
     if (a.finalized) return;
     a.finalized = true;
-    clearTimer(a);
+    this.clearTimer(a);
     const d = a.decision;
     switch (f.outcome) {
       case 'approved':
-        succeed(d, record(d, a.id, a.attempt, a.createdAt, 'approved', {}));
+        this.succeed(d, this.record(d, a.id, a.attempt, a.createdAt, 'approved', {}));
         return;
       case 'answered':
-        succeed(
+        this.succeed(
           d,
-          record(d, a.id, a.attempt, a.createdAt, 'answered', {
+          this.record(d, a.id, a.attempt, a.createdAt, 'answered', {
             answer: f.answer,
             ...(f.choice === undefined ? {} : { choice: f.choice }),
           }),
         );
         return;
       case 'rejected': {
-        const rec = record(d, a.id, a.attempt, a.createdAt, 'rejected', f.reason === undefined ? {} : { reason: f.reason });
-        fallback(a, rec, settings.onReject, 'decision_rejected');
+        const rec = this.record(d, a.id, a.attempt, a.createdAt, 'rejected', f.reason === undefined ? {} : { reason: f.reason });
+        this.fallback(a, rec, this.settings.onReject, 'decision_rejected');
         return;
       }
       case 'timed_out': {
-        const rec = record(d, a.id, a.attempt, a.createdAt, 'timed_out', {});
-        fallback(a, rec, settings.onTimeout, 'decision_timeout');
+        const rec = this.record(d, a.id, a.attempt, a.createdAt, 'timed_out', {});
+        this.fallback(a, rec, this.settings.onTimeout, 'decision_timeout');
         return;
       }
       case 'agent_error':
-        fail(d, 'agent_error', record(d, a.id, a.attempt, a.createdAt, 'aborted', {}), f.cause, undefined, f.answered);
+        this.fail(d, 'agent_error', this.record(d, a.id, a.attempt, a.createdAt, 'aborted', {}), f.cause, undefined, f.answered);
         return;
       case 'aborted':
-        abort(d, f.code, record(d, a.id, a.attempt, a.createdAt, 'aborted', {}), f.cause);
+        this.abort(d, f.code, this.record(d, a.id, a.attempt, a.createdAt, 'aborted', {}), f.cause);
         return;
     }
-  };
+  }
 
-  const fallback = (a: Attempt, rec: DecisionRecord, action: Fallback, code: RunErrorCode): void => {
+  private fallback(a: Attempt, rec: DecisionRecord, action: Fallback, code: RunErrorCode): void {
     const d = a.decision;
     if (action === 'continue') {
-      succeed(d, rec);
+      this.succeed(d, rec);
       return;
     }
     if (action === 'abort') {
-      fail(d, code, rec);
+      this.fail(d, code, rec);
       return;
     }
-    if (!retryAdvertised(d.input.kind)) {
-      noticeRetryUnsupported(d.input.kind);
-      fail(d, code, rec, undefined, `driver \`${descriptor.type}\` cannot retry it`);
+    if (!this.retryAdvertised(d.input.kind)) {
+      this.noticeRetryUnsupported(d.input.kind);
+      this.fail(d, code, rec, undefined, `driver \`${this.descriptor.type}\` cannot retry it`);
       return;
     }
-    if (a.attempt >= settings.maxRetries) {
-      fail(d, code, rec, undefined, `no retries left after ${a.attempt + 1} attempts`);
+    if (a.attempt >= this.settings.maxRetries) {
+      this.fail(d, code, rec, undefined, `no retries left after ${a.attempt + 1} attempts`);
       return;
     }
-    startAttempt(d, a.attempt + 1);
-  };
+    this.startAttempt(d, a.attempt + 1);
+  }
 
-  const onDeadline = (a: Attempt): void => {
+  private onDeadline(a: Attempt): void {
     a.hasTimer = false;
     if (a.state !== 'open' || a.finalized) return;
     a.state = 'expired';
-    finalize(a, { outcome: 'timed_out' });
-  };
+    this.finalize(a, { outcome: 'timed_out' });
+  }
 
-  const onHandlerSettled = (a: Attempt, ok: boolean, error: unknown): void => {
+  private onHandlerSettled(a: Attempt, ok: boolean, error: unknown): void {
     if (a.finalized) return;
     if (a.state === 'open') a.state = 'expired';
     if (!ok) {
-      finalize(
+      this.finalize(
         a,
         error instanceof Error
           ? { outcome: 'aborted', code: 'handler_error', cause: error }
           : { outcome: 'agent_error', cause: error, answered: a.response !== undefined },
       );
     } else if (a.response !== undefined) {
-      finalize(a, a.response);
+      this.finalize(a, a.response);
     } else {
-      finalize(a, { outcome: 'agent_error' });
+      this.finalize(a, { outcome: 'agent_error' });
     }
-  };
+  }
 
   /**
    * A fresh id for `d`, or `undefined` when the id source throws: then `d` is aborted as an internal
    * error, failing closed and never left pending (this may run inside a timer).
    */
-  const takeId = (d: Decision): string | undefined => {
+  private takeId(d: Decision): string | undefined {
     try {
-      return nextId();
+      return this.nextId();
     } catch (e) {
-      abort(d, 'internal_error', undefined, e);
+      this.abort(d, 'internal_error', undefined, e);
       return undefined;
     }
-  };
+  }
 
-  const startAttempt = (d: Decision, attempt: number): void => {
-    if (state !== 'open') {
-      abort(d, state === 'cancelled' ? 'cancelled' : 'run_ended', undefined, cancelReason);
+  private startAttempt(d: Decision, attempt: number): void {
+    if (this.runState !== 'open') {
+      this.abort(d, this.runState === 'cancelled' ? 'cancelled' : 'run_ended', undefined, this.cancelReason);
       return;
     }
-    const id = takeId(d);
+    const id = this.takeId(d);
     if (id === undefined) return;
-    const createdAt = clock.now();
-    const deadline = settings.timeoutMs < 0 ? undefined : createdAt + settings.timeoutMs;
+    const createdAt = this.clock.now();
+    const deadline = this.settings.timeoutMs < 0 ? undefined : createdAt + this.settings.timeoutMs;
     const a: Attempt = {
       decision: d,
       id,
@@ -420,9 +457,9 @@ export function createDecisionBroker(options: DecisionBrokerOptions): DecisionBr
         if (a.state === 'responded') {
           throw new ApprovalError('ApprovalResolved', `approval request \`${a.id}\` was already answered`, a.id);
         }
-        if (a.state === 'open' && a.deadline !== undefined && clock.now() >= a.deadline) {
+        if (a.state === 'open' && a.deadline !== undefined && this.clock.now() >= a.deadline) {
           // The timer may lag behind the clock: the deadline wins, never a late answer.
-          onDeadline(a);
+          this.onDeadline(a);
         }
         if (a.state !== 'open') {
           throw new ApprovalError(
@@ -436,15 +473,15 @@ export function createDecisionBroker(options: DecisionBrokerOptions): DecisionBr
         responder.checkOpen();
         a.state = 'responded';
         a.response = response;
-        clearTimer(a);
-        if (handler === undefined) finalize(a, response);
+        this.clearTimer(a);
+        if (this.handler === undefined) this.finalize(a, response);
       },
     };
     const request: DecisionRequest = makeRequest(
       {
-        seq: handler === undefined ? seq++ : -1,
+        seq: this.handler === undefined ? this.seq++ : -1,
         id: a.id,
-        runId,
+        runId: this.runId,
         kind: input.kind,
         title: input.title,
         source: input.source ?? '',
@@ -458,92 +495,76 @@ export function createDecisionBroker(options: DecisionBrokerOptions): DecisionBr
       responder,
     );
     if (deadline !== undefined) {
-      a.timer = clock.setTimeout(() => onDeadline(a), settings.timeoutMs);
+      a.timer = this.clock.setTimeout(() => this.onDeadline(a), this.settings.timeoutMs);
       a.hasTimer = true;
     }
-    if (handler === undefined) {
-      emit(request);
+    if (this.handler === undefined) {
+      this.emit(request);
       return;
     }
     // Called on a fresh microtask so a handler never runs inside another party's call.
+    const handler = this.handler;
     queueMicrotask(() => {
       if (a.finalized) return;
       let p: Promise<void> | void;
       try {
         p = handler(request);
       } catch (e) {
-        onHandlerSettled(a, false, e);
+        this.onHandlerSettled(a, false, e);
         return;
       }
       Promise.resolve(p).then(
-        () => onHandlerSettled(a, true, undefined),
-        (e: unknown) => onHandlerSettled(a, false, e),
+        () => this.onHandlerSettled(a, true, undefined),
+        (e: unknown) => this.onHandlerSettled(a, false, e),
       );
     });
-  };
+  }
 
-  const shutdown = (next: 'cancelled' | 'closed', reason?: unknown): void => {
-    if (state !== 'open') return;
-    state = next;
-    cancelReason = reason;
+  private shutdown(next: 'cancelled' | 'closed', reason?: unknown): void {
+    if (this.runState !== 'open') return;
+    this.runState = next;
+    this.cancelReason = reason;
     const code: DecisionAbortCode = next === 'cancelled' ? 'cancelled' : 'run_ended';
-    for (const d of [...active]) {
+    for (const d of [...this.active]) {
       const a = d.current;
       if (a === undefined) {
-        abort(d, code, undefined, reason);
+        this.abort(d, code, undefined, reason);
         continue;
       }
       if (a.state === 'open') a.state = 'expired';
-      finalize(a, { outcome: 'aborted', code, cause: reason });
+      this.finalize(a, { outcome: 'aborted', code, cause: reason });
     }
-    queue.end();
-    options.signal?.removeEventListener('abort', onAbort);
-  };
-
-  const onAbort = (): void => shutdown('cancelled', options.signal?.reason);
-  if (options.signal !== undefined) {
-    if (options.signal.aborted) onAbort();
-    else options.signal.addEventListener('abort', onAbort, { once: true });
+    this.queue.end();
+    this.options.signal?.removeEventListener('abort', this.onAbort);
   }
 
-  const request = (input: DecisionInput): Promise<DecisionOutcome> =>
+  private readonly onAbort = (): void => this.shutdown('cancelled', this.options.signal?.reason);
+
+  readonly request = (input: DecisionInput): Promise<DecisionOutcome> =>
     new Promise<DecisionOutcome>((resolve, reject) => {
       if (!KINDS.has(input.kind)) throw new InvalidDecisionPolicyError('kind', String(input.kind));
-      const mode = settings.modes[input.kind];
+      const mode = this.settings.modes[input.kind];
       const d: Decision = { input, mode, resolve, reject, current: undefined, done: false };
-      if (state !== 'open') {
-        abort(d, state === 'cancelled' ? 'cancelled' : 'run_ended', undefined, cancelReason);
+      if (this.runState !== 'open') {
+        this.abort(d, this.runState === 'cancelled' ? 'cancelled' : 'run_ended', undefined, this.cancelReason);
         return;
       }
-      active.add(d);
+      this.active.add(d);
       if (mode === 'ask') {
-        startAttempt(d, 0);
+        this.startAttempt(d, 0);
         return;
       }
-      const id = takeId(d);
+      const id = this.takeId(d);
       if (id === undefined) return;
-      const now = clock.now();
+      const now = this.clock.now();
       if (mode === 'auto_approve') {
-        succeed(d, record(d, id, 0, now, 'approved', {}));
+        this.succeed(d, this.record(d, id, 0, now, 'approved', {}));
         return;
       }
-      const rec = record(d, id, 0, now, 'rejected', { reason: 'rejected by policy (auto_reject)' });
-      if (settings.onReject === 'continue') succeed(d, rec);
-      else if (settings.onReject === 'abort') fail(d, 'decision_rejected', rec);
+      const rec = this.record(d, id, 0, now, 'rejected', { reason: 'rejected by policy (auto_reject)' });
+      if (this.settings.onReject === 'continue') this.succeed(d, rec);
+      else if (this.settings.onReject === 'abort') this.fail(d, 'decision_rejected', rec);
       // An auto-denied request cannot be retried (B6.4).
-      else fail(d, 'decision_rejected', rec, undefined, 'an automatic rejection cannot be retried');
+      else this.fail(d, 'decision_rejected', rec, undefined, 'an automatic rejection cannot be retried');
     });
-
-  return {
-    runId,
-    policy,
-    get state() {
-      return state;
-    },
-    request,
-    events: () => queue.iterator(),
-    cancel: (reason?: unknown) => shutdown('cancelled', reason),
-    close: () => shutdown('closed'),
-    transcript: () => transcript.slice(),
-  };
 }

@@ -6,7 +6,7 @@ import type { HumanDecisionKind } from '../policy/types.ts';
 import { createDecisionBroker } from './broker.ts';
 import { ManualClock } from './clock.ts';
 import { ApprovalError, DecisionAbortedError, RunError } from './errors.ts';
-import { descriptor, flush, policy, track } from './test-support.ts';
+import { descriptor, flush, policy, track } from '../../test/support/decisions.ts';
 import type { BrokerEvent, DecisionRequest } from './types.ts';
 
 type Action = 'approve' | 'deny' | 'answer' | 'expire' | 'cancel' | 'close' | 'return' | 'throw';

@@ -14,7 +14,7 @@ import {
   zeroPolicy,
 } from './defaults.ts';
 import { SECOND } from './duration.ts';
-import { fromFilePolicy } from './testutil.ts';
+import { fromFilePolicy } from '../../test/support/policy.ts';
 import { encodePolicy } from './encode.ts';
 import type { Policy } from './types.ts';
 

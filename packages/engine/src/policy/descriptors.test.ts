@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { BUILTIN_DRIVER_NAMES, builtinDescriptors, getBuiltinDescriptor } from './descriptors.ts';
-import { readRepoJson, REPO_ROOT } from './testutil.ts';
+import { readRepoJson, REPO_ROOT } from '../../test/support/policy.ts';
 
 describe('built-in descriptors (B4)', () => {
   it.each(BUILTIN_DRIVER_NAMES)('%s: the TypeScript data equals the published JSON files', (name) => {

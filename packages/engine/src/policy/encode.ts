@@ -1,5 +1,6 @@
 /** The file encoding of a Policy (semantics.md B1): snake_case keys, the timeout as a Go duration. */
 import { formatGoDuration } from './duration.ts';
+import { POLICY_FIELDS, policyFieldValue } from './domains.ts';
 import type { Policy } from './types.ts';
 
 /** A `Policy` in the file encoding (semantics.md B1): snake_case keys, the timeout as a Go duration. */
@@ -20,19 +21,12 @@ export interface PolicyFileShape {
 
 /** The inverse of lowering, for printing a policy (e.g. the effective one `verdict check` shows). */
 export function encodePolicy(p: Policy): PolicyFileShape {
-  const a = p.approvals;
-  return {
-    sandbox: p.sandbox,
-    web_search: p.webSearch,
-    browser: p.browser,
-    approvals: {
-      permission: a.permission,
-      plan_review: a.planReview,
-      question: a.question,
-      timeout: formatGoDuration(a.timeout),
-      on_timeout: a.onTimeout,
-      on_reject: a.onReject,
-      max_retries: a.maxRetries,
-    },
-  };
+  const top: Record<string, unknown> = {};
+  const approvals: Record<string, unknown> = {};
+  for (const f of POLICY_FIELDS) {
+    const v = policyFieldValue(p, f);
+    if (f.group === 'policy') top[f.name] = v;
+    else approvals[f.name] = typeof v === 'bigint' ? formatGoDuration(v) : v;
+  }
+  return { ...top, approvals } as unknown as PolicyFileShape;
 }

@@ -14,9 +14,9 @@ import {
   PolicyCapabilityUnsupportedError,
   StructuredOutputUnsupportedError,
 } from './errors.ts';
-import { fromFilePolicy, readRepoJson } from './testutil.ts';
+import { fromFilePolicy, readRepoJson } from '../../test/support/policy.ts';
 import { encodePolicy } from './encode.ts';
-import type { FilePolicy } from './testutil.ts';
+import type { FilePolicy } from '../../test/support/policy.ts';
 import type { DriverDescriptor, Policy } from './types.ts';
 import { validatePolicy } from './validate.ts';
 

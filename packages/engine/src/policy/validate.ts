@@ -3,7 +3,7 @@
  * of explicit values, then explicit approval modes, then structured output with an explicit ask.
  * The first failure is returned; nothing is thrown, whatever the input holds.
  */
-import { isInPolicyDomain, POLICY_DOMAIN_ORDER, POLICY_FIELD_NAMES } from './domains.ts';
+import { isInPolicyDomain, POLICY_DOMAIN_ORDER, POLICY_FIELD_NAMES, POLICY_FIELDS, policyField, policyFieldValue } from './domains.ts';
 import type { PolicyEnumKey } from './domains.ts';
 import {
   HumanDecisionModeUnsupportedError,
@@ -21,25 +21,7 @@ export interface ValidatePolicyOptions {
 
 /** The value at a file key; an absent field reads as the zero value. */
 function fieldValue(policy: Policy, key: PolicyEnumKey): unknown {
-  const approvals: Partial<Policy['approvals']> = policy.approvals ?? {};
-  switch (key) {
-    case 'sandbox':
-      return policy.sandbox ?? '';
-    case 'web_search':
-      return policy.webSearch ?? '';
-    case 'browser':
-      return policy.browser ?? '';
-    case 'approvals.permission':
-      return approvals.permission ?? '';
-    case 'approvals.plan_review':
-      return approvals.planReview ?? '';
-    case 'approvals.question':
-      return approvals.question ?? '';
-    case 'approvals.on_timeout':
-      return approvals.onTimeout ?? '';
-    case 'approvals.on_reject':
-      return approvals.onReject ?? '';
-  }
+  return policyFieldValue(policy, policyField(key)) ?? '';
 }
 
 function asText(value: unknown): string {
@@ -60,20 +42,11 @@ function driverName(descriptor: DriverDescriptor): string {
   return typeof type === 'string' ? type : String(type);
 }
 
-const CAPABILITY_DIMENSIONS: readonly {
-  key: PolicyEnumKey & PolicyCapabilityDimension;
-  cap: 'isolation' | 'web_search' | 'browser';
-}[] = [
-  { key: 'sandbox', cap: 'isolation' },
-  { key: 'web_search', cap: 'web_search' },
-  { key: 'browser', cap: 'browser' },
-];
+const CAPABILITY_DIMENSIONS = POLICY_FIELDS.flatMap((f) =>
+  f.capability === undefined ? [] : [{ key: f.key as PolicyEnumKey & PolicyCapabilityDimension, cap: f.capability }],
+);
 
-const APPROVAL_KINDS: readonly { key: PolicyEnumKey; kind: HumanDecisionKind }[] = [
-  { key: 'approvals.permission', kind: 'permission' },
-  { key: 'approvals.plan_review', kind: 'plan_review' },
-  { key: 'approvals.question', kind: 'question' },
-];
+const APPROVAL_KINDS = POLICY_FIELDS.flatMap((f) => (f.kind === undefined ? [] : [{ key: f.key as PolicyEnumKey, kind: f.kind }]));
 
 /** Whether the descriptor advertises `mode` (already in the domain of `kind`) for `kind`. */
 function modeAdvertised(descriptor: DriverDescriptor, kind: HumanDecisionKind, mode: string): boolean {

@@ -21,6 +21,7 @@
  */
 import { RE2JS, RE2JSSyntaxException } from 're2js';
 import { codePointCount, excerpt } from '../diagnostics.ts';
+import { FOLD_CASE, progOf, RUNE, RUNE1 } from './re2-program.ts';
 
 /** A span of a match, as UTF-16 offsets into the subject string (`end` exclusive). */
 export interface RegexMatch {
@@ -41,7 +42,7 @@ export interface CompiledRegex {
   testWellFormed(subject: string): boolean;
   /** `testWhole` for a subject already passed through `wellFormed`. */
   testWholeWellFormed(subject: string): boolean;
-  /** The re2js program, for the fast path's screens and sets (`approver/fast.ts`). */
+  /** The re2js program, for the fast path's DFA, screens and sets (`approver/steps.ts`, `approver/fast-dfa.ts`). */
   readonly engine?: RE2JS;
 }
 
@@ -293,15 +294,6 @@ export function renameDuplicateGroups(pattern: string): string {
 
 // --- Simple case folding and Unicode classes, read from re2js's own tables ---
 
-/** re2js internals (2.10.0, src/Inst.js): the instruction fields read here. */
-interface Re2Inst {
-  op: number;
-  arg: number;
-  runes: ArrayLike<number>;
-}
-const INST_RUNE = 8;
-const INST_RUNE1 = 9;
-const INST_FOLD_CASE = 1;
 
 /** Code points per probe: one pattern of this many one-character classes. */
 const FOLD_BLOCK_BITS = 8;
@@ -329,13 +321,13 @@ function probeFoldBlock(block: number): Uint32Array {
     cps.push(c);
     pattern += `[\\x{${c.toString(16)}}]`;
   }
-  const prog = (RE2JS.compile(pattern, 0) as unknown as { re2Input?: { prog?: { inst?: Re2Inst[] } } }).re2Input?.prog;
-  const runeInsts = (prog?.inst ?? []).filter((inst) => inst.op === INST_RUNE || inst.op === INST_RUNE1);
+  const prog = progOf(RE2JS.compile(pattern, 0));
+  const runeInsts = (prog?.inst ?? []).filter((inst) => inst.op === RUNE || inst.op === RUNE1);
   if (runeInsts.length !== cps.length) throw new Error(`case folding: re2js compiled ${runeInsts.length} rune instructions for ${cps.length} code points`);
   runeInsts.forEach((inst, k) => {
     const c = cps[k]!;
     const rep = inst.runes[0];
-    const folded = inst.op === INST_RUNE || (inst.arg & INST_FOLD_CASE) !== 0;
+    const folded = inst.op === RUNE || (inst.arg & FOLD_CASE) !== 0;
     if (rep === undefined || rep > c || (!folded && rep !== c)) throw new Error(`case folding: unexpected instruction for U+${c.toString(16)}`);
     reps[c - lo] = rep;
   });
@@ -374,11 +366,11 @@ export function unicodeClassRanges(name: string): readonly number[] | null {
     if (name === 'Any') ranges = [0, 0x10ffff]; // compiled as "any character", not a class
     else if (/^[A-Za-z_]+$/.test(name)) {
       try {
-        const prog = (RE2JS.compile(`\\p{${name}}`, 0) as unknown as { re2Input?: { prog?: { inst?: Re2Inst[] } } }).re2Input?.prog;
-        const runeInsts = (prog?.inst ?? []).filter((inst) => inst.op === INST_RUNE || inst.op === INST_RUNE1);
+        const prog = progOf(RE2JS.compile(`\\p{${name}}`, 0));
+        const runeInsts = (prog?.inst ?? []).filter((inst) => inst.op === RUNE || inst.op === RUNE1);
         if (runeInsts.length !== 1) throw new Error(`unicode class ${name}: re2js compiled ${runeInsts.length} rune instructions`);
         const inst = runeInsts[0]!;
-        ranges = inst.op === INST_RUNE1 ? [inst.runes[0]!, inst.runes[0]!] : Array.from(inst.runes);
+        ranges = inst.op === RUNE1 ? [inst.runes[0]!, inst.runes[0]!] : Array.from(inst.runes);
       } catch (e) {
         if (!(e instanceof RE2JSSyntaxException)) throw e;
       }

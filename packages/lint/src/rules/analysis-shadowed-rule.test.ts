@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { lintWithRule, runRuleTests } from '../testing/rule-tester.ts';
+import { lintWithRule, runRuleTests } from '../../test/support/rule-tester.ts';
 import { lintSource } from '../runner.ts';
 import rule from './analysis-shadowed-rule.ts';
 import { allRules } from './index.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { lintSource } from '../runner.ts';
-import { runRuleTests } from '../testing/rule-tester.ts';
+import { runRuleTests } from '../../test/support/rule-tester.ts';
 import rule from './lint-unused-suppression.ts';
 
 const y = (...lines: string[]): string => `${lines.join('\n')}\n`;

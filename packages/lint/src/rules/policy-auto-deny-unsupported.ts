@@ -16,6 +16,8 @@ export default createRule({
         'the SDK rejects this policy before the run; for a portable unattended policy set `permission: auto_approve` and `plan_review: auto_approve` where the driver supports them and leave `question` unset (it defaults to auto-reject)',
     },
     docs: { recommended: true },
+    // The approvals_auto_deny shape is one problem: said once here, not once per kind.
+    supersedes: [{ rule: 'policy/mode-unsupported', scope: 'file' }],
   },
   create(ctx) {
     return {

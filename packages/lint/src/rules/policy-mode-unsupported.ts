@@ -1,6 +1,6 @@
 import { HumanDecisionModeUnsupportedError } from '@verdict/engine';
 import { createRule } from '../create-rule.ts';
-import { advertisedModes, allAutoReject, capabilityErrors, fieldNode, policyOf } from '../support/policy-facts.ts';
+import { advertisedModes, capabilityErrors, fieldNode, policyOf } from '../support/policy-facts.ts';
 
 export default createRule({
   id: 'policy/mode-unsupported',
@@ -23,8 +23,6 @@ export default createRule({
         const policy = policyOf(ctx);
         const descriptor = ctx.descriptor;
         if (policy === undefined || descriptor === undefined) return;
-        // The approvals_auto_deny shape has its own, more useful finding.
-        if (allAutoReject(policy) && ctx.isRuleEnabled('policy/auto-deny-unsupported')) return;
         for (const err of capabilityErrors(policy, descriptor)) {
           if (!(err instanceof HumanDecisionModeUnsupportedError)) continue;
           ctx.report({

@@ -1,7 +1,6 @@
+import { HUMAN_DECISION_KINDS } from '@verdict/engine';
 import { createRule } from '../create-rule.ts';
 import { policyOf } from '../support/policy-facts.ts';
-
-const KINDS = ['permission', 'plan_review', 'question'] as const;
 
 export default createRule({
   id: 'policy/retry-unsupported',
@@ -25,7 +24,7 @@ export default createRule({
         const d = ctx.descriptor;
         if (policy === undefined || d === undefined) return;
         // Kinds the driver can emit (any mode advertised) that it cannot retry.
-        const kinds = KINDS.filter((k) => {
+        const kinds = HUMAN_DECISION_KINDS.filter((k) => {
           const caps = d.run_policy_caps[k] as unknown as Record<string, unknown>;
           const emits = Object.keys(caps).some((m) => m !== 'retry' && caps[m] === true);
           return emits && caps.retry !== true;

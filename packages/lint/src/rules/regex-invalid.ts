@@ -21,8 +21,6 @@ export default createRule({
         if (rule.match === '' && rule.field === undefined) return;
         const compiled = ctx.regex(rule.match);
         if (compiled.ok) return;
-        // A construct RE2 lacks gets its own, more useful finding.
-        if (ctx.isRuleEnabled('regex/unsupported-syntax') && unsupportedConstruct(rule.match) !== undefined) return;
         ctx.report({
           span: rule.matchSpan ?? rule.span,
           messageId: 'invalid',

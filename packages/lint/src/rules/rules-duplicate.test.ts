@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { lintWithRule, runRuleTests } from '../testing/rule-tester.ts';
+import { lintWithRule, runRuleTests } from '../../test/support/rule-tester.ts';
 import rule from './rules-duplicate.ts';
 
 const y = (...lines: string[]): string => `${lines.join('\n')}\n`;

@@ -1,4 +1,4 @@
-import { runRuleTests } from '../testing/rule-tester.ts';
+import { runRuleTests } from '../../test/support/rule-tester.ts';
 import rule from './rules-empty-field.ts';
 
 const y = (...lines: string[]): string => `${lines.join('\n')}\n`;

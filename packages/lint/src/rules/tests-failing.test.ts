@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { lintWithRule, runRuleTests } from '../testing/rule-tester.ts';
+import { lintWithRule, runRuleTests } from '../../test/support/rule-tester.ts';
 import rule from './tests-failing.ts';
 
 const y = (...lines: string[]): string => `${lines.join('\n')}\n`;
@@ -68,6 +68,16 @@ describe('tests/failing with ask rules', () => {
     expect(r.messages.filter((m) => m.ruleId === rule.id).map((m) => [m.span?.start.line, m.message])).toEqual([
       [9, 'expected `allow` for `bash` `{"command":"git push"}`, but the approver decides `ask`'],
       [10, 'expected `ask` for `bash` `{"command":"ls"}`, but the approver decides `allow`'],
+    ]);
+  });
+});
+
+describe('tests/failing judges a test as `verdict test` does (one checker)', () => {
+  it('`rule: default` expects the default, not the mode of an allow-all or deny-all approver', () => {
+    const code = y('approver:', '  mode: deny_all', '  reason: nothing runs here', 'tests:', '  - {tool: bash, input: {}, expect: deny, rule: default}');
+    const r = lintWithRule(rule, { code });
+    expect(r.messages.filter((m) => m.ruleId === rule.id).map((m) => [m.span?.start.line, m.message])).toEqual([
+      [5, 'expected `default` to decide `bash` `{}`, but `mode` does'],
     ]);
   });
 });

@@ -1,4 +1,4 @@
-import { compileApprover } from '@verdict/engine';
+import { compileApprover, decidedBy, inlineTestMismatches } from '@verdict/engine';
 import type { CompiledApprover } from '@verdict/engine';
 import { createRule } from '../create-rule.ts';
 
@@ -41,27 +41,16 @@ export default createRule({
         if (a === undefined) return;
         const e = a.explain({ toolName: t.tool, input: t.input });
         const input = t.input.length > 80 ? `\`${t.input.slice(0, 77)}...\`` : `\`${t.input}\``;
-        const actualRule = e.rule === null ? 'default' : `${e.rule.list}[${e.rule.index}]`;
-        if (e.decision !== t.expect) {
-          ctx.report({
-            node: t,
-            messageId: 'decision',
-            data: {
-              expected: t.expect,
-              actual: e.decision,
-              tool: t.tool,
-              input,
-              by: e.rule !== null ? `\`${actualRule}\`` : e.by === 'default' ? 'the default' : `\`${e.by}\``,
-            },
-          });
-          return;
-        }
-        if (t.reason !== undefined && t.reason !== e.reason) {
-          ctx.report({ node: t, messageId: 'reason', data: { expected: t.reason, actual: e.reason, tool: t.tool, input } });
-          return;
-        }
-        if (t.rule !== undefined && t.rule !== actualRule && !(t.rule === 'default' && e.by !== 'rule')) {
-          ctx.report({ node: t, messageId: 'rule', data: { expected: t.rule, actual: actualRule, tool: t.tool, input } });
+        // The first way the test fails, as `verdict test` checks it.
+        const m = inlineTestMismatches(e, t)[0];
+        if (m === undefined) return;
+        if (m.kind === 'decision') {
+          const by = e.rule !== null ? `\`${decidedBy(e)}\`` : e.by === 'default' ? 'the default' : `\`${e.by}\``;
+          ctx.report({ node: t, messageId: 'decision', data: { expected: m.expected, actual: m.actual, tool: t.tool, input, by } });
+        } else if (m.kind === 'reason') {
+          ctx.report({ node: t, messageId: 'reason', data: { expected: m.expected, actual: m.actual, tool: t.tool, input } });
+        } else {
+          ctx.report({ node: t, messageId: 'rule', data: { expected: m.expected, actual: m.actual, tool: t.tool, input } });
         }
       },
     };

@@ -1,5 +1,5 @@
 /** Facts about an approver block, read through the engine's own normalisation (semantics.md A2). */
-import { caseFold, isCommandRule, normalizeApproverDefault, normalizeApproverMode } from '@verdict/engine';
+import { caseFold, isCommandRule, normalizeApproverDefault, normalizeApproverMode, ruleLabel as engineRuleLabel } from '@verdict/engine';
 import type { ApproverIR, RuleIR, RuleList } from '@verdict/engine';
 import type { RegexCache } from '@verdict/analysis';
 import { patternBranches } from '@verdict/analysis';
@@ -15,9 +15,9 @@ export function effectiveDefault(a: ApproverIR): 'allow' | 'deny' | undefined {
   return normalizeApproverDefault(a.default);
 }
 
-/** `allow[2]`, `deny[0]`. */
+/** `allow[2]`, `deny[0]`: the engine's rule label. */
 export function ruleLabel(list: RuleList, index: number): string {
-  return `${list}[${index}]`;
+  return engineRuleLabel({ list, index });
 }
 
 /** Tool names compared as the engine compares them (Unicode simple case folding). */

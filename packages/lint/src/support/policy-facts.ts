@@ -1,10 +1,13 @@
 /** The run Policy as the linter reads it: lowered by the compiler, validated by the engine. */
 import { lowerPolicy } from '@verdict/compiler';
 import {
+  clearPolicyField,
+  findPolicyField,
+  HUMAN_DECISION_KINDS,
   HumanDecisionModeUnsupportedError,
   InvalidPolicyError,
-  POLICY_FIELD_NAMES,
   PolicyCapabilityUnsupportedError,
+  policyFieldIR,
   validatePolicy,
 } from '@verdict/engine';
 import type { DriverDescriptor, Located, Policy, PolicyIR } from '@verdict/engine';
@@ -15,33 +18,13 @@ export function policyOf(ctx: RuleContext): Policy | undefined {
   return ctx.policy ?? lowerPolicy(ctx.ir.policy);
 }
 
-type Key = 'sandbox' | 'web_search' | 'browser' | 'permission' | 'plan_review' | 'question' | 'on_timeout' | 'on_reject' | 'max_retries';
-
-/** Where a policy field is written (by its file key or the SDK's dimension/kind name). */
-export function fieldNode(ir: PolicyIR, key: Key | string): Located<unknown> | undefined {
-  const a = ir.approvals;
-  switch (key) {
-    case 'sandbox':
-      return ir.sandbox;
-    case 'web_search':
-      return ir.webSearch;
-    case 'browser':
-      return ir.browser;
-    case 'permission':
-      return a?.permission;
-    case 'plan_review':
-      return a?.planReview;
-    case 'question':
-      return a?.question;
-    case 'on_timeout':
-      return a?.onTimeout;
-    case 'on_reject':
-      return a?.onReject;
-    case 'max_retries':
-      return a?.maxRetries;
-    default:
-      return undefined;
-  }
+/**
+ * Where a policy field is written, by its file key (`plan_review`, `approvals.plan_review`), the
+ * SDK's name, or the capability dimension or decision kind an error names.
+ */
+export function fieldNode(ir: PolicyIR, key: string): Located<unknown> | undefined {
+  const field = findPolicyField(key);
+  return field === undefined ? undefined : policyFieldIR(ir, field);
 }
 
 export type ValidationFinding = PolicyCapabilityUnsupportedError | HumanDecisionModeUnsupportedError;
@@ -58,55 +41,17 @@ export function capabilityErrors(policy: Policy, descriptor: DriverDescriptor): 
     const err = validatePolicy(p, descriptor);
     if (err === null) break;
     if (err instanceof InvalidPolicyError) {
-      if (!resetByFieldName(p, err.field)) break;
-    } else if (err instanceof PolicyCapabilityUnsupportedError) {
+      const field = findPolicyField(err.field);
+      if (field === undefined) break;
+      clearPolicyField(p, field);
+    } else if (err instanceof PolicyCapabilityUnsupportedError || err instanceof HumanDecisionModeUnsupportedError) {
       out.push(err);
-      if (err.dimension === 'sandbox') p.sandbox = '';
-      else if (err.dimension === 'web_search') p.webSearch = '';
-      else p.browser = '';
-    } else if (err instanceof HumanDecisionModeUnsupportedError) {
-      out.push(err);
-      if (err.kind === 'permission') p.approvals.permission = '';
-      else if (err.kind === 'plan_review') p.approvals.planReview = '';
-      else p.approvals.question = '';
+      const field = findPolicyField(err instanceof PolicyCapabilityUnsupportedError ? err.dimension : err.kind);
+      if (field === undefined) break;
+      clearPolicyField(p, field);
     } else break;
   }
   return out;
-}
-
-function resetByFieldName(p: Policy, field: string): boolean {
-  const a = p.approvals;
-  switch (field) {
-    case POLICY_FIELD_NAMES.sandbox:
-      p.sandbox = '';
-      return true;
-    case POLICY_FIELD_NAMES.web_search:
-      p.webSearch = '';
-      return true;
-    case POLICY_FIELD_NAMES.browser:
-      p.browser = '';
-      return true;
-    case POLICY_FIELD_NAMES['approvals.permission']:
-      a.permission = '';
-      return true;
-    case POLICY_FIELD_NAMES['approvals.plan_review']:
-      a.planReview = '';
-      return true;
-    case POLICY_FIELD_NAMES['approvals.question']:
-      a.question = '';
-      return true;
-    case POLICY_FIELD_NAMES['approvals.on_timeout']:
-      a.onTimeout = '';
-      return true;
-    case POLICY_FIELD_NAMES['approvals.on_reject']:
-      a.onReject = '';
-      return true;
-    case POLICY_FIELD_NAMES['approvals.max_retries']:
-      a.maxRetries = 0;
-      return true;
-    default:
-      return false;
-  }
 }
 
 /** `permission` modes a driver advertises, for messages: `ask, auto_approve`. */
@@ -122,7 +67,7 @@ export function allAutoReject(p: Policy): boolean {
 
 /** Kinds whose `auto_reject` the driver does not advertise. */
 export function kindsWithoutAutoReject(descriptor: DriverDescriptor): string[] {
-  return (['permission', 'plan_review', 'question'] as const).filter(
+  return HUMAN_DECISION_KINDS.filter(
     (k) => (descriptor.run_policy_caps[k] as unknown as Record<string, unknown>).auto_reject !== true,
   );
 }

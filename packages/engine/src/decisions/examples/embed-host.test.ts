@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { isApprovalDenied } from '@verdict/engine';
-import { descriptor, policy } from '../test-support.ts';
+import { descriptor, policy } from '../../../test/support/decisions.ts';
 import { runToolCall } from './embed-host.ts';
 
 describe('the README example', () => {

@@ -1,7 +1,7 @@
 // Shared helpers for the decision tests (not exported from the package).
-import type { DriverDescriptor, Policy } from '../policy/types.ts';
-import type { ApprovalPolicy } from '../policy/types.ts';
-import { zeroPolicy } from '../policy/defaults.ts';
+import type { DriverDescriptor, Policy } from '../../src/policy/types.ts';
+import type { ApprovalPolicy } from '../../src/policy/types.ts';
+import { zeroPolicy } from '../../src/policy/defaults.ts';
 
 export function descriptor(retry: boolean, type = retry ? 'test-retry' : 'test-no-retry'): DriverDescriptor {
   const modes = { ask: true, auto_approve: true, auto_reject: true, retry };

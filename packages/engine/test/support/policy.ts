@@ -1,8 +1,8 @@
 /** Test helpers: the policy file encoding (semantics.md B1) to and from the engine's Policy. */
 import { readFileSync } from 'node:fs';
-import { zeroPolicy } from './defaults.ts';
-import { parseGoDuration } from './duration.ts';
-import type { Policy } from './types.ts';
+import { zeroPolicy } from '../../src/policy/defaults.ts';
+import { parseGoDuration } from '../../src/policy/duration.ts';
+import type { Policy } from '../../src/policy/types.ts';
 
 export interface FilePolicy {
   sandbox?: string;
@@ -40,7 +40,7 @@ export function fromFilePolicy(file: FilePolicy): Policy {
 }
 
 
-/** The repository root, from a file in `packages/engine/src/policy/`. */
+/** The repository root, from a file in `packages/engine/test/support/`. */
 export const REPO_ROOT = new URL('../../../../', import.meta.url);
 
 export function readRepoJson(path: string): unknown {

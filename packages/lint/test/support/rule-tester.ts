@@ -6,9 +6,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { applySourceEdits } from '@verdict/compiler';
-import { lintSource } from '../runner.ts';
-import { allRules } from '../rules/index.ts';
-import type { Rule } from '../types.ts';
+import { lintSource } from '../../src/runner.ts';
+import { allRules } from '../../src/rules/index.ts';
+import type { Rule } from '../../src/types.ts';
 
 export interface ValidCase {
   name?: string;

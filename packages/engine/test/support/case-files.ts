@@ -3,7 +3,7 @@
  * decisions.json, decisions-ask.json): their configuration block shape and its conversion to `ApproverIR`.
  * Used by this package's table tests; other packages read the same files with their own loaders.
  */
-import type { ApproverIR, InputMode, RuleIR } from '../ir.ts';
+import type { ApproverIR, InputMode, RuleIR } from '../../src/ir.ts';
 
 export interface CaseRule {
   tool?: string;

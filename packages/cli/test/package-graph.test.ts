@@ -1,0 +1,75 @@
+/**
+ * The README's package graph is drawn from the real imports, and the imports keep the layering:
+ * no cycle, every import declared in the importing package's package.json, every workspace
+ * dependency it declares used, and the design's rules (the engine imports no front end; the
+ * compiler never imports the linter). A new package is picked up from packages/ by itself.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+// @ts-expect-error: a plain ES module script without type declarations
+import { importsOf, layers, packageGraph, readmeSection, renderGraph, ROOT } from '../../../scripts/package-graph.mjs';
+
+interface PackageNode {
+  dir: string;
+  name: string;
+  internal: string[];
+  external: string[];
+  declared: Record<string, string>;
+}
+const graph = packageGraph() as PackageNode[];
+const byDir = new Map(graph.map((p) => [p.dir, p]));
+
+describe('the package graph', () => {
+  it('reads imports, re-exports and dynamic imports, not strings or comments', () => {
+    const text = [
+      "import { a } from '@verdict/engine';",
+      "import type { B } from 'yaml/types';",
+      "export { c } from '@scope/pkg/sub';",
+      "const m = await import('chevrotain');",
+      "import './side-effect.ts';",
+      "import { x } from 'node:fs';",
+      "const s = 'import x from \"y\"';",
+      "// import z from 'commented';",
+      "/* import w from 'blocked'; */",
+    ].join('\n');
+    expect([...(importsOf(text) as Set<string>)].sort()).toEqual(['@scope/pkg', '@verdict/engine', 'chevrotain', 'yaml']);
+  });
+
+  it('finds every package, and the layers it draws', () => {
+    expect(graph.map((p) => p.dir)).toEqual(expect.arrayContaining(['cli', 'compiler', 'engine', 'lint', 'testing']));
+    const l = layers(graph) as Map<string, number>;
+    expect(l.get('@verdict/engine')).toBe(1);
+    for (const p of graph) for (const d of p.internal) expect(l.get(d), `${p.name} → ${d}`).toBeLessThan(l.get(p.name) ?? 0);
+  });
+
+  it('refuses a cycle', () => {
+    const cyclic = [
+      { dir: 'a', name: 'a', internal: ['b'], external: [], declared: {} },
+      { dir: 'b', name: 'b', internal: ['a'], external: [], declared: {} },
+    ];
+    expect(() => layers(cyclic)).toThrow('the packages import each other in a cycle: a → b → a');
+  });
+
+  it('declares every import in package.json, and imports every workspace package it declares', () => {
+    for (const p of graph) {
+      for (const d of [...p.internal, ...p.external]) expect(Object.keys(p.declared), `${p.name} imports ${d}`).toContain(d);
+      const names = new Set(graph.map((g) => g.name));
+      for (const d of Object.keys(p.declared).filter((x) => names.has(x))) expect(p.internal, `${p.name} declares ${d}`).toContain(d);
+    }
+  });
+
+  it('keeps the layering of the design', () => {
+    const engine = byDir.get('engine');
+    for (const banned of ['@verdict/compiler', '@verdict/lint', '@verdict/cli', '@verdict/testing', 'yaml', 'ajv', 'chevrotain']) {
+      expect([...(engine?.internal ?? []), ...(engine?.external ?? [])], `the engine imports ${banned}`).not.toContain(banned);
+    }
+    expect(byDir.get('compiler')?.internal).not.toContain('@verdict/lint');
+    for (const p of graph) if (p.dir !== 'cli') expect(p.internal, `${p.name} imports the CLI`).not.toContain('@verdict/cli');
+  });
+
+  it('is the one the README draws (regenerate with `node scripts/package-graph.mjs --write`)', () => {
+    const readme = readFileSync(join(ROOT as string, 'README.md'), 'utf8');
+    expect(readmeSection(readme)).toBe(renderGraph(graph));
+  });
+});
