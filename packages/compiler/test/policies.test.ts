@@ -7,7 +7,6 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { getBuiltinDescriptor, validatePolicy } from '@verdict/engine';
-import { commandJudgeFactory } from '@verdict/shell';
 import { compileFile } from '../src/index.ts';
 
 const dir = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'fixtures', 'policies');
@@ -16,8 +15,13 @@ const invalid = readdirSync(join(dir, 'invalid')).filter((f) => /\.(ya?ml|json)$
 
 describe('fixtures/policies', () => {
   it.each(valid)('%s compiles cleanly and passes its inline tests, if any', (name) => {
-    // As the CLI compiles them: command rules judged by @verdict/shell.
-    const r = compileFile(join(dir, name), { commandJudge: commandJudgeFactory });
+    const r = compileFile(join(dir, name));
+    // Command rules need @verdict/shell's judge, which the compiler does not depend on: such a file
+    // is checked clean here and decided (its inline tests run) by packages/cli/test/shell-rules.test.ts.
+    if (r.diagnostics.some((d) => d.code === 'command/no-judge')) {
+      expect(compileFile(join(dir, name), { stopAfter: 'validate' }).diagnostics).toEqual([]);
+      return;
+    }
     expect(r.diagnostics).toEqual([]);
     expect(r.stoppedAfter).toBe('compile');
     expect(r.approver === undefined).toBe(r.ir?.approver === undefined);
