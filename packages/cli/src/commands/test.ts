@@ -91,6 +91,14 @@ function ruleText(c: CoverageReport['rules'][number]): string {
   const r = c.rule;
   const tool = r.tool === '' ? 'any tool' : r.tool;
   const field = r.field !== undefined ? ` field ${r.field}` : '';
+  if (r.command !== undefined || r.redirect !== undefined || r.args !== undefined) {
+    // A command rule: the words it matches, as the DSL writes them.
+    const parts: string[] = [];
+    if (r.command !== undefined) parts.push(`command ${JSON.stringify(r.command)}`);
+    if (r.args !== undefined) parts.push(`args ${JSON.stringify(r.args)}`);
+    if (r.redirect !== undefined) parts.push(`redirect ${JSON.stringify(r.redirect)}`);
+    return `${r.tool === '' ? 'any shell tool' : r.tool} ${parts.join(' ')}`;
+  }
   const match = r.match === '' ? '(any input)' : `/${r.match}/`;
   return `${tool}${field} ${match}`;
 }
