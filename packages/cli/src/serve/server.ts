@@ -28,6 +28,9 @@ import type { AuditLog } from './audit.ts';
 import type { ErrorKind, Metrics } from './metrics.ts';
 import type { LoadedPolicy, PolicyHolder } from './policy.ts';
 
+/** The most of a refused body read and dropped before its connection is closed. */
+const DISCARD_LIMIT = 1024 * 1024 * 1024;
+
 export const AGENTS: readonly HookAgent[] = ['claude', 'codex', 'gemini', 'cursor'];
 
 export interface ServerOptions {
@@ -151,20 +154,28 @@ export function createDecisionServer(options: ServerOptions): DecisionServer {
   };
 
   /**
-   * After an early answer the rest of the body is read and dropped, for at most the deadline: closing
-   * a socket with unread data resets it, and the client would lose the answer along with it.
+   * After an early answer the rest of the body is read and dropped: closing a socket with unread data
+   * resets it, and the client would lose the answer along with it (a slow client still writing a
+   * 100 MB body is reset long after its answer was sent, and the reset throws the answer away). The
+   * connection is closed once the body stops arriving for the deadline, or past 1 GiB dropped.
    */
   const discardRest = (ctx: Context): void => {
     ctx.req.removeAllListeners('data');
     ctx.req.removeAllListeners('end');
-    ctx.req.on('data', () => {});
     ctx.req.on('error', () => {});
-    if (!ctx.req.complete) {
-      const t = setTimeout(() => ctx.req.socket.destroy(), options.deadlineMs);
+    if (ctx.req.complete) return void ctx.req.on('data', () => {});
+    let dropped = 0;
+    let t = setTimeout(() => ctx.req.socket.destroy(), options.deadlineMs);
+    t.unref();
+    ctx.req.on('data', (chunk: Buffer) => {
+      dropped += chunk.length;
+      clearTimeout(t);
+      if (dropped > DISCARD_LIMIT) return void ctx.req.socket.destroy();
+      t = setTimeout(() => ctx.req.socket.destroy(), options.deadlineMs);
       t.unref();
-      ctx.req.on('end', () => clearTimeout(t));
-      ctx.req.on('close', () => clearTimeout(t));
-    }
+    });
+    ctx.req.on('end', () => clearTimeout(t));
+    ctx.req.on('close', () => clearTimeout(t));
   };
 
   // The deadline: one sweep over the requests in progress instead of a timer per request.
