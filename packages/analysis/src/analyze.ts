@@ -5,7 +5,7 @@
  * sound over-approximation; every witness has been confirmed by the engine; anything else is
  * reported as `unknown` (or, for overlaps, not reported).
  */
-import { caseFold, normalizeApproverMode } from '@verdict/engine';
+import { caseFold, isCommandRule, normalizeApproverMode } from '@verdict/engine';
 import type { ApproverIR, CompiledApprover, InputMode, RuleIR, RuleList, Span } from '@verdict/engine';
 import type { Domain, RuleLanguage } from './model.ts';
 import { matches, misses } from './model.ts';
@@ -101,7 +101,10 @@ function analyze(ir: ApproverIR, options: AnalysisOptions, session: Session): An
   const input: InputMode = ir.input === 'canonical' ? 'canonical' : 'raw';
   const domain: Domain = input;
   const shapes = shapesFor(domain);
-  const valid = (r: RuleIR): boolean => r.match === '' && r.field === undefined ? true : session.oracle.regexOk(r.match);
+  // Command rules judge executed commands, not the text: the regex model leaves them out (it may then
+  // miss a finding about them, never state a wrong one about a regex rule they decide before).
+  const valid = (r: RuleIR): boolean =>
+    isCommandRule(r) ? false : r.match === '' && r.field === undefined ? true : session.oracle.regexOk(r.match);
   const allows: Indexed[] = ir.allow.map((rule, i) => ({ rule, loc: locate('allow', i, rule) })).filter((x) => valid(x.rule));
   const denies: Indexed[] = ir.deny.map((rule, i) => ({ rule, loc: locate('deny', i, rule) })).filter((x) => valid(x.rule));
   const asks: Indexed[] = (ir.ask ?? []).map((rule, i) => ({ rule, loc: locate('ask', i, rule) })).filter((x) => valid(x.rule));

@@ -9,7 +9,7 @@
  * search DFAs; their disagreement is searched in the product. The domain is JSON object inputs
  * (raw text, or canonical text under `input: canonical`), over-approximated for proofs.
  */
-import { normalizeApproverDefault, normalizeApproverMode } from '@verdict/engine';
+import { isCommandRule, normalizeApproverDefault, normalizeApproverMode } from '@verdict/engine';
 import type { ApproverIR, CompiledApprover, Decision, RuleIR, RuledDecision, RuleRef } from '@verdict/engine';
 import { type Approx, type Domain, matches, misses } from './model.ts';
 import { fieldAtoms } from './fields.ts';
@@ -84,6 +84,8 @@ function model(ir: ApproverIR, session: Session, label: string): Model {
   if (mode === 'allow_all') return { kind: 'const', decision: 'allow', approver };
   if (mode === 'deny_all') return { kind: 'const', decision: 'deny', approver };
   const rules = [...ir.allow, ...ir.deny, ...(ir.ask ?? [])];
+  // Command rules judge executed commands, which the regex model cannot see: no answer rather than a wrong one.
+  if (rules.some(isCommandRule)) return { kind: 'invalid', why: `the ${label} policy has command rules on shell tools, which diff does not compare yet` };
   // Loaded in compatibility mode with an invalid regex: every call is denied.
   if (rules.some((r) => (r.match !== '' || r.field !== undefined) && !session.oracle.regexOk(r.match))) {
     return { kind: 'const', decision: 'deny', approver };

@@ -31,11 +31,13 @@ it('the hook path loads neither lint, chevrotain nor fast-check', () => {
     expect([r.status, r.stdout, r.stderr]).toEqual([0, '', '']);
     const loaded = readFileSync(trace, 'utf8').split('\n').filter((f) => f.startsWith('/'));
     expect(loaded.some((f) => /dist\/chunks\/hook-[^/]*\.cjs$/.test(f))).toBe(true);
-    for (const heavy of [/node_modules\/.*\/(chevrotain|fast-check)\//, /dist\/chunks\/(lint|fuzz|properties|test)-[^/]*\.cjs$/]) {
+    for (const heavy of [/node_modules\/.*\/(chevrotain|fast-check|just-bash)\//, /dist\/chunks\/(lint|fuzz|properties|test)-[^/]*\.cjs$/]) {
       expect(loaded.filter((f) => heavy.test(f))).toEqual([]);
     }
     // The lint catalogue is in no chunk the hook loads (a rule id is a marker of it).
     for (const file of loaded.filter((f) => f.endsWith('.cjs'))) expect(readFileSync(file, 'utf8'), file).not.toContain('rules/shell-injection');
+    // Nor the shell parser, for a policy without command rules (a sentence of @verdict/shell's judge is a marker of it).
+    for (const file of loaded.filter((f) => f.endsWith('.cjs'))) expect(readFileSync(file, 'utf8'), file).not.toContain('the command cannot be judged');
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -13,8 +13,10 @@ import type {
   PolicyIR,
   RuleIR,
   RuledDecision,
+  ShellToolIR,
   Span,
   TestCaseIR,
+  WrapperIR,
 } from '@verdict/engine';
 import { didYouMeanHelp } from './did-you-mean.ts';
 import { presetIR } from './lower.ts';
@@ -22,7 +24,7 @@ import { entryOf, toJsonText } from './tree.ts';
 import type { JMap, JNode } from './tree.ts';
 
 /** Keys of the approver block, also accepted at the top level ("bare" placement). */
-export const APPROVER_KEYS: readonly string[] = ['mode', 'default', 'reason', 'input', 'allow', 'deny', 'ask'];
+export const APPROVER_KEYS: readonly string[] = ['mode', 'default', 'reason', 'input', 'allow', 'deny', 'ask', 'shell', 'unknown', 'wrappers'];
 
 function str(node: JNode | undefined): string | undefined {
   if (!node || node.kind !== 'scalar') return undefined;
@@ -63,7 +65,65 @@ function buildRule(node: JNode): RuleIR | undefined {
     if (f !== '') rule.field = f;
     rule.fieldSpan = field.value.span;
   }
+  const command = entryOf(node, 'command');
+  if (command && command.value.kind === 'seq') {
+    const words: (string | string[])[] = [];
+    let ok = true;
+    for (const w of command.value.items) {
+      const one = str(w);
+      if (one !== undefined) words.push(one);
+      else if (w.kind === 'seq') {
+        const alts = w.items.map(str);
+        if (alts.every((a): a is string => a !== undefined)) words.push(alts);
+        else ok = false;
+      } else ok = false;
+    }
+    // A word of the wrong type: the schema reports it; the rule stays a command rule that cannot load.
+    rule.command = ok ? words : [];
+    rule.commandSpan = command.value.span;
+  } else if (command) {
+    rule.command = [];
+    rule.commandSpan = command.value.span;
+  }
+  for (const key of ['args', 'redirect'] as const) {
+    const e = entryOf(node, key);
+    const v = strOrNull(e?.value);
+    if (e && v !== undefined) {
+      rule[key] = v;
+      rule[`${key}Span`] = e.value.span;
+    }
+  }
   return rule;
+}
+
+function buildShell(node: JNode | undefined): ShellToolIR[] | undefined {
+  if (!node || node.kind !== 'seq') return undefined;
+  const out: ShellToolIR[] = [];
+  for (const item of node.items) {
+    if (item.kind !== 'map') continue;
+    const tool = str(entryOf(item, 'tool')?.value);
+    const field = str(entryOf(item, 'field')?.value);
+    if (tool !== undefined && field !== undefined) out.push({ tool, field, span: item.span });
+  }
+  return out;
+}
+
+function buildWrappers(node: JNode | undefined): Record<string, WrapperIR> | undefined {
+  if (!node || node.kind !== 'map') return undefined;
+  const out: Record<string, WrapperIR> = {};
+  for (const entry of node.entries) {
+    const name = entry.key;
+    if (entry.value.kind !== 'map') continue;
+    const spec: WrapperIR = { span: entry.value.span };
+    for (const k of ['flags', 'options', 'noCommand', 'refuse'] as const) {
+      const v = entryOf(entry.value, k)?.value;
+      if (v?.kind === 'seq') spec[k] = v.items.map(str).filter((x): x is string => x !== undefined);
+    }
+    const p = entryOf(entry.value, 'positionals')?.value;
+    if (p?.kind === 'scalar' && typeof p.value === 'number') spec.positionals = p.value;
+    out[name] = spec;
+  }
+  return out;
 }
 
 function buildRules(node: JNode | undefined): RuleIR[] {
@@ -108,6 +168,24 @@ export function buildApprover(block: JMap): ApproverIR {
   // Set only when it holds a rule: an empty ask list is no ask list (the IR of every syntax agrees).
   const ask = buildRules(entryOf(block, 'ask')?.value);
   if (ask.length > 0) ir.ask = ask;
+  const shell = entryOf(block, 'shell');
+  const shellTools = buildShell(shell?.value);
+  if (shell && shellTools) {
+    ir.shell = shellTools;
+    ir.shellSpan = shell.value.span;
+  }
+  const unknown = entryOf(block, 'unknown');
+  const u = str(unknown?.value);
+  if (unknown && u !== undefined) {
+    ir.unknown = u;
+    ir.unknownSpan = unknown.value.span;
+  }
+  const wrappers = entryOf(block, 'wrappers');
+  const w = buildWrappers(wrappers?.value);
+  if (wrappers && w) {
+    ir.wrappers = w;
+    ir.wrappersSpan = wrappers.value.span;
+  }
   return ir;
 }
 

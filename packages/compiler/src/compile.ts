@@ -13,7 +13,7 @@ export function runCompile(state: CompileState): void {
   if (ir.policy && !state.policy) state.policy = lowerPolicy(ir.policy);
   if (!ir.approver) return;
   const compat = state.options.compat === true;
-  const { approver, issues } = compileApprover(ir.approver, { compat });
+  const { approver, issues } = compileApprover(ir.approver, state.options.commandJudge !== undefined ? { compat, commandJudge: state.options.commandJudge } : { compat });
   const placement: (string | number)[] =
     ir.approverPlacement === 'approver' ? ['approver'] : ir.approverPlacement === 'agent.approver' ? ['agent', 'approver'] : [];
   for (const issue of issues) {

@@ -1,4 +1,5 @@
 import type {
+  CommandJudgeFactory,
   CompiledApprover,
   Diagnostic,
   DriverDescriptor,
@@ -24,6 +25,11 @@ export interface CompileOptions {
   driver?: string;
   /** Overrides the syntax detected from the extension or content. */
   syntax?: Syntax;
+  /**
+   * Judges command rules on shell tools (`@verdict/shell`'s `commandJudgeFactory`; the CLI passes
+   * it). Without it a policy with command rules does not compile (`command/no-judge`).
+   */
+  commandJudge?: CommandJudgeFactory;
 }
 
 export interface CompileResult {

@@ -116,8 +116,24 @@ export function approverIssueDiagnostic(
       ir.defaultSpan,
     );
   }
+  if (issue.code.startsWith('command/')) return commandIssueDiagnostic(ir, issue, placementPath);
   // regex/invalid
   const rule = ruleOf(ir, issue);
+  if (rule !== undefined && (issue.field === 'args' || issue.field === 'redirect')) {
+    const key = issue.field;
+    const pattern = rule[key] ?? '';
+    const at = rule[`${key}Span`] ?? rule.span;
+    return withSpan(
+      {
+        code: issue.code,
+        severity: compat ? 'warning' : 'error',
+        message: `invalid regular expression \`${excerpt(pattern)}\` in \`${key}\` of \`${issue.list}[${issue.index}]\``,
+        help: shortRegexError(issue.regexError ?? issue.message),
+        path: [...placementPath, issue.list ?? 'allow', issue.index ?? 0, key],
+      },
+      at,
+    );
+  }
   const where = issue.list !== undefined && issue.index !== undefined ? ` in \`${ruleLabel({ list: issue.list, index: issue.index })}\`` : '';
   const span = rule?.matchSpan ?? rule?.span;
   const detail = shortRegexError(issue.regexError ?? issue.message);
@@ -140,6 +156,38 @@ export function approverIssueDiagnostic(
   );
 }
 
+const COMMAND_HELP: Readonly<Record<string, string>> = {
+  'command/invalid-rule': 'a command rule has `command` (an argv prefix: words, or lists of alternatives), optionally `args`, and/or `redirect`; a regex rule has `match` and `field`',
+  'command/not-shell-tool':
+    'command rules apply to the tools in `shell:` (absent: `Bash`, `run_shell_command` and `Shell`, each with its text in `command`); add the tool there, e.g. `shell: [{tool: X, field: command}]`',
+  'command/unknown-decision': 'write `unknown: deny` (the default) or `unknown: ask`; what cannot be judged is never allowed',
+  'command/no-judge': 'this program was built without `@verdict/shell`; pass its `commandJudgeFactory` as the `commandJudge` compile option',
+};
+
+/** A command rule's load problem (a Verdict extension) as a located diagnostic. */
+function commandIssueDiagnostic(ir: ApproverIR, issue: ApproverConfigIssue, placementPath: readonly (string | number)[]): Diagnostic {
+  const rule = ruleOf(ir, issue);
+  const help = COMMAND_HELP[issue.code] ?? '';
+  if (issue.code === 'command/unknown-decision') {
+    return withSpan({ code: issue.code, severity: 'error', message: `unknown decision \`${excerpt(ir.unknown ?? '')}\` for commands that cannot be judged`, help, path: [...placementPath, 'unknown'] }, ir.unknownSpan);
+  }
+  let span = rule?.span;
+  let key: string = issue.field;
+  if (rule !== undefined) {
+    if (issue.field === 'tool') span = rule.toolSpan ?? rule.span;
+    else if (issue.field === 'args') span = rule.argsSpan ?? rule.span;
+    else if (issue.field === 'command') {
+      // Both `match` and a command key: point at the regex, which is the one that cannot stay.
+      const both = rule.match !== '' || rule.field !== undefined;
+      span = both ? (rule.matchSpan ?? rule.fieldSpan ?? rule.span) : (rule.commandSpan ?? rule.span);
+      if (both) key = rule.match !== '' ? 'match' : 'field';
+    }
+  }
+  const message = issue.code === 'command/no-judge' ? 'command rules cannot be judged: no command judge was given' : issue.message;
+  const path = issue.list !== undefined && issue.index !== undefined ? [...placementPath, issue.list, issue.index, key] : [...placementPath];
+  return withSpan({ code: issue.code, severity: 'error', message, help, path }, span);
+}
+
 function placementPath(state: CompileState): (string | number)[] {
   const p = state.ir?.approverPlacement;
   if (p === 'approver') return ['approver'];
@@ -152,6 +200,8 @@ function checkApprover(state: CompileState): void {
   if (!ir) return;
   const compat = state.options.compat === true;
   for (const issue of checkApproverConfig(ir)) {
+    // The schema already names a bad `unknown:` value at its place.
+    if (issue.code === 'command/unknown-decision' && state.diagnostics.some((d) => d.span?.start.offset === ir.unknownSpan?.start.offset)) continue;
     state.diagnostics.push(approverIssueDiagnostic(ir, issue, compat, placementPath(state)));
   }
 }

@@ -17,6 +17,8 @@ export type {
   PolicyFileIR,
   PolicyIR,
   RuleIR,
+  ShellToolIR,
+  WrapperIR,
   RuleList,
   RuledDecision,
   TestCaseIR,
@@ -103,6 +105,17 @@ export type {
   CompileApproverResult,
 } from './approver/config.ts';
 export { DEFAULT_ASK_REASON, DEFAULT_PATTERN_REASON, SPAN_BUDGET } from './approver/pattern.ts';
+export { DEFAULT_SHELL_TOOLS, isCommandRule, shellToolsOf } from './approver/shell.ts';
+export type {
+  CommandJudge,
+  CommandJudgeFactory,
+  CommandJudgement,
+  CommandRuleSet,
+  CommandRuleSpec,
+  ShellExplanation,
+  ShellTool,
+  WrapperSpecIR,
+} from './approver/shell.ts';
 export { ruleMatches } from './approver/definition.ts';
 export type { RuleInContext } from './approver/definition.ts';
 

@@ -36,6 +36,36 @@ export interface RuleIR {
   matchSpan?: Span;
   /** Span of the `field` value; also set when it was written empty (`field: ""`, `field:`), which is no field. */
   fieldSpan?: Span;
+  /**
+   * A command rule (for a tool named in the approver's `shell:` table): an argv prefix, each element
+   * a word or a list of alternatives. A rule with `command` or `redirect` is judged over the executed
+   * commands of the shell text, never as a regex over the input.
+   */
+  command?: (string | string[])[];
+  commandSpan?: Span;
+  /** RE2 over the words after the `command` prefix, joined by single spaces, matched whole. */
+  args?: string;
+  argsSpan?: Span;
+  /** RE2 over a write redirection's target, matched whole. */
+  redirect?: string;
+  redirectSpan?: Span;
+}
+
+/** A tool that carries shell command text, and the top-level input field holding it. */
+export interface ShellToolIR {
+  tool: string;
+  field: string;
+  span?: Span;
+}
+
+/** A wrapper entry added to the command rules' wrapper table (see `@verdict/shell`). */
+export interface WrapperIR {
+  flags?: string[];
+  options?: string[];
+  positionals?: number;
+  noCommand?: string[];
+  refuse?: string[];
+  span?: Span;
 }
 
 export interface ApproverIR {
@@ -52,6 +82,15 @@ export interface ApproverIR {
    * Absent (or empty): the approver decides exactly as the reference does.
    */
   ask?: RuleIR[];
+  /** The tools whose input carries shell text (absent: the agents' shell tools, `DEFAULT_SHELL_TOOLS`). */
+  shell?: ShellToolIR[];
+  shellSpan?: Span;
+  /** The decision for shell text command rules cannot model, as written (`ask` or `deny`; absent: `deny`). */
+  unknown?: string;
+  unknownSpan?: Span;
+  /** Wrappers added to the command rules' table, by program name. */
+  wrappers?: Record<string, WrapperIR>;
+  wrappersSpan?: Span;
   span?: Span;
   modeSpan?: Span;
   defaultSpan?: Span;

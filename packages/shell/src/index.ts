@@ -15,3 +15,4 @@ export type {
 } from './judge.ts';
 export { DANGEROUS_VARIABLES, DECLARATIONS, SHELLS, WRAPPERS } from './wrappers.ts';
 export type { WrapperSpec } from './wrappers.ts';
+export { commandJudgeFactory } from './engine-judge.ts';

@@ -8,7 +8,7 @@
  */
 import { existsSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { compileFile, findFiles, POLICY_EXTENSIONS } from '@verdict/compiler';
+import { type CompileOptions, compileFile, findFiles, POLICY_EXTENSIONS } from '@verdict/compiler';
 import type { ApproverIR, Diagnostic, Explanation, RuleIR, RuleList, Span, TestCaseIR } from '@verdict/engine';
 import { hasErrors, inlineTestMismatches, normalizeApproverMode, rulesOf } from '@verdict/engine';
 import { decide, loadPolicy, policyFromSource, type PolicyUnderTest } from './policy.ts';
@@ -42,6 +42,11 @@ export interface TestTarget {
   caseFiles: string[];
   /** The policy's text when it was not read from `policyFile` (standard input, which `policyFile` then names). */
   source?: string;
+}
+
+/** How `runTarget` compiles policies (the command judge, for command rules). */
+export interface RunOptions {
+  compile?: CompileOptions;
 }
 
 export interface DiscoverOptions {
@@ -187,9 +192,10 @@ function at(file: string): Span {
 }
 
 /** Loads a target's policy and case files and runs every test. */
-export function runTarget(target: TestTarget): TargetRun {
+export function runTarget(target: TestTarget, options: RunOptions = {}): TargetRun {
   const run: TargetRun = { target, diagnostics: [], loadFailed: false, outcomes: [] };
-  const loaded = target.source !== undefined ? policyFromSource(target.source, target.policyFile) : loadPolicy(target.policyFile);
+  const compile = options.compile ?? {};
+  const loaded = target.source !== undefined ? policyFromSource(target.source, target.policyFile, compile) : loadPolicy(target.policyFile, compile);
   for (const d of loaded.diagnostics) run.diagnostics.push(d);
   if (!loaded.ok) {
     run.loadFailed = true;

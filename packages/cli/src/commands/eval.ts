@@ -1,5 +1,6 @@
 import type { ApprovalRequest, CompiledApprover, RuledResult } from '@verdict/engine';
 import { type Command, type CommandIo, parse, POLICY_FROM_STDIN_HELP, policyFromStdinRefused, STDIN_ARG, UsageError, write } from '../args.ts';
+import { DECIDING } from '../command-rules.ts';
 import { loadApproverOrReport } from '../load.ts';
 import { createChunkDecoder, inputChunks } from './eval-input.ts';
 import { parseRequestLine, requestOfDecodedLine } from './eval-request.ts';
@@ -39,7 +40,7 @@ export const evalCommand: Command = {
     if (!values.policy) throw new UsageError('missing `--policy FILE`');
     if (positionals.length > 0) throw new UsageError(`unexpected argument \`${positionals[0]}\``);
     if (values.policy === STDIN_ARG) throw new UsageError(policyFromStdinRefused('eval', 'the requests'), POLICY_FROM_STDIN_HELP);
-    const loaded = loadApproverOrReport(values.policy, io, { compat: values.compat === true });
+    const loaded = loadApproverOrReport(values.policy, io, { ...DECIDING, compat: values.compat === true });
     if (!loaded) return 2;
     await streamDecisions(loaded.approver, io);
     return 0;

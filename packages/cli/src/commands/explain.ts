@@ -1,5 +1,6 @@
 import { ruleWhere, SPAN_BUDGET, type Explanation, type RuleRef } from '@verdict/engine';
 import { type Command, parse, STDIN_ARG, UsageError, write } from '../args.ts';
+import { DECIDING } from '../command-rules.ts';
 import { loadApproverOrReport, readPolicyInput, stdinFilenameOption, stdinName } from '../load.ts';
 
 const USAGE = `usage: verdict explain --policy FILE|- --tool NAME --input JSON|- [--format text|json] [--compat] [--stdin-filename NAME]
@@ -37,6 +38,8 @@ function byText(e: Explanation): string {
       return 'input validation (input: canonical)';
     case 'compile-error':
       return 'a pattern that does not compile (compatibility mode)';
+    case 'command':
+      return e.rule ? `command rule ${where(e.rule)}` : 'the command rules (what cannot be judged is never allowed)';
     default:
       return 'an internal error (fail closed)';
   }
@@ -56,6 +59,15 @@ export function renderExplanation(e: Explanation, input: string): string {
     lines.push(`matched ${JSON.stringify(e.match.text)} at ${e.match.subject} offsets ${e.match.start}..${e.match.end}`);
     const subject = e.match.subject === 'canonical' ? (e.canonical ?? input) : e.match.subject === 'raw' ? input : '';
     if (subject) lines.push(...caret(subject, e.match.start, e.match.end));
+  }
+  if (e.shell) {
+    const sh = e.shell;
+    const verdict = sh.decision === null ? 'no command rule decides' : `command rules: ${sh.decision}`;
+    lines.push(`${verdict} (${sh.reason})`);
+    if (sh.command !== undefined) lines.push(`executed command: ${JSON.stringify(sh.command)}`);
+    if (sh.span) {
+      lines.push(`in \`${sh.field}\` at offsets ${sh.span.start}..${sh.span.end}: ${JSON.stringify(sh.span.text)}`);
+    }
   }
   if (e.spanOmitted) {
     const { instructions, characters } = e.spanOmitted;
@@ -88,6 +100,18 @@ export function explanationJson(e: Explanation): object {
     alsoMatched: e.alsoMatched.map(rule),
     ...(e.canonical !== undefined ? { canonical: e.canonical } : {}),
     ...(e.spanOmitted !== undefined ? { spanOmitted: e.spanOmitted } : {}),
+    ...(e.shell !== undefined
+      ? {
+          shell: {
+            field: e.shell.field,
+            decision: e.shell.decision,
+            reason: e.shell.reason,
+            rule: e.shell.rule ? rule(e.shell.rule) : null,
+            command: e.shell.command ?? null,
+            span: e.shell.span ?? null,
+          },
+        }
+      : {}),
   };
 }
 
@@ -120,7 +144,7 @@ export const explainCommand: Command = {
     stdinName([values.policy, values.input], undefined);
     const policy = await readPolicyInput(values.policy, io, stdinName([values.policy], values['stdin-filename']));
     if (!policy) return 2;
-    const loaded = loadApproverOrReport(policy, io, { compat: values.compat === true });
+    const loaded = loadApproverOrReport(policy, io, { ...DECIDING, compat: values.compat === true });
     if (!loaded) return 2;
     const input = values.input === STDIN_ARG ? await readAll(io.stdin) : (values.input ?? '');
     const e = loaded.approver.explain({ toolName: values.tool, input });

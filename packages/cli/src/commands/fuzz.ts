@@ -12,6 +12,7 @@ import {
   propertyReportJson,
   wherePredicate,
 } from '@verdict/testing';
+import { DECIDING } from '../command-rules.ts';
 import { type Command, type CommandIo, parse, UsageError, write } from '../args.ts';
 import { type PolicyInput, readPolicyInput, stdinFilenameOption, stdinName } from '../load.ts';
 import { renderDiagnostics } from '../render.ts';
@@ -74,7 +75,7 @@ function skippedText(s: FuzzSkipped): string {
 }
 
 function load(input: PolicyInput, io: CommandIo): PolicyUnderTest | undefined {
-  const result = input.source !== undefined ? policyFromSource(input.source, input.file) : loadPolicy(input.file);
+  const result = input.source !== undefined ? policyFromSource(input.source, input.file, DECIDING) : loadPolicy(input.file, DECIDING);
   const text = renderDiagnostics(result.diagnostics, input.file);
   if (text) io.stderr.write(text);
   return result.ok ? result.policy : undefined;

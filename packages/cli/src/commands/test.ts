@@ -3,6 +3,7 @@ import type { Explanation, RuleRef, Span } from '@verdict/engine';
 import { type CoverageReport, discover, runTarget, type TargetRun, type TestOutcome } from '@verdict/testing';
 import { type Command, type CommandIo, parse, STDIN_ARG, UsageError, write } from '../args.ts';
 import { readPolicyInput, stdinFilenameOption, stdinName } from '../load.ts';
+import { DECIDING } from '../command-rules.ts';
 import { writeReportFile } from '../output.ts';
 import { renderDiagnostics } from '../render.ts';
 
@@ -64,6 +65,10 @@ function decidedBy(e: Explanation): string {
     case 'compile-error':
       s = 'a pattern that does not compile';
       break;
+    case 'command':
+      s = e.rule ? `command rule ${e.rule.list}[${e.rule.index}]` : 'the command rules (what cannot be judged is never allowed)';
+      if (e.shell?.command !== undefined) s += `, on the executed command ${JSON.stringify(e.shell.command)}`;
+      break;
     default:
       s = 'an internal error (fail closed)';
   }
@@ -86,6 +91,14 @@ function ruleText(c: CoverageReport['rules'][number]): string {
   const r = c.rule;
   const tool = r.tool === '' ? 'any tool' : r.tool;
   const field = r.field !== undefined ? ` field ${r.field}` : '';
+  if (r.command !== undefined || r.redirect !== undefined || r.args !== undefined) {
+    // A command rule: the words it matches, as the DSL writes them.
+    const parts: string[] = [];
+    if (r.command !== undefined) parts.push(`command ${JSON.stringify(r.command)}`);
+    if (r.args !== undefined) parts.push(`args ${JSON.stringify(r.args)}`);
+    if (r.redirect !== undefined) parts.push(`redirect ${JSON.stringify(r.redirect)}`);
+    return `${r.tool === '' ? 'any shell tool' : r.tool} ${parts.join(' ')}`;
+  }
   const match = r.match === '' ? '(any input)' : `/${r.match}/`;
   return `${tool}${field} ${match}`;
 }
@@ -243,7 +256,7 @@ export const testCommand: Command = {
       if (!input) return 2;
       targets.unshift({ policyFile: input.file, inline: true, caseFiles: [], source: input.source! });
     }
-    const runs = targets.map(runTarget);
+    const runs = targets.map((t) => runTarget(t, { compile: DECIDING }));
     const diagnostics = [...missing, ...runs.flatMap((r) => r.diagnostics)];
     const diagText = renderDiagnostics(diagnostics);
     if (diagText) io.stderr.write(diagText);

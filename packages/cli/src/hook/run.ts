@@ -207,7 +207,12 @@ async function fromServer(options: HookOptions, text: string, state: CallState):
 async function loadPolicy(file: string | undefined) {
   if (!file) throw new Deny('no policy: pass `--policy FILE`');
   const { compileFile } = await import('@verdict/compiler');
-  const result = compileFile(file);
+  let result = compileFile(file);
+  // The shell parser is loaded only for a policy with command rules (the hook starts on every call).
+  if (result.diagnostics.some((d) => d.code === 'command/no-judge')) {
+    const { DECIDING } = await import('../command-rules.ts');
+    result = compileFile(file, DECIDING);
+  }
   const error = result.diagnostics.find((d) => d.severity === 'error');
   if (error) {
     const at = error.span ? ` (${error.span.file}:${error.span.start.line}:${error.span.start.column})` : '';

@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto';
 import { watch, type FSWatcher } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
 import { compileSource, readSourceFile } from '@verdict/compiler';
+import { DECIDING } from '../command-rules.ts';
 import { type CompiledApprover, type Diagnostic, hasErrors } from '@verdict/engine';
 import { renderDiagnostics } from '../render.ts';
 
@@ -44,7 +45,7 @@ export function loadPolicy(file: string): Load {
   const read = readSourceFile(file);
   if (read.text === undefined) return { ok: false, error: failure(read.diagnostics, file) };
   const version = versionOf(read.text);
-  const result = compileSource(read.text, file);
+  const result = compileSource(read.text, file, DECIDING);
   if (hasErrors(result.diagnostics)) return { ok: false, version, error: failure(result.diagnostics, file) };
   if (!result.approver) return { ok: false, version, error: `${file}: error: the file has no approver block [cli/no-approver]` };
   return { ok: true, policy: { approver: result.approver, version, loadedAt: new Date() } };

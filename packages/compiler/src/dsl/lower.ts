@@ -428,6 +428,13 @@ function defineLowering() {
           approver.reason = v;
           approver.reasonSpan = this.spanOfToken(t);
         }
+      } else if (tok(ctx, 'unknownKw')) {
+        const v = this.nameValue(node(ctx, 'unknownValue'));
+        if (v && this.once('approver.unknown', '`unknown`', this.spanOfToken(tok(ctx, 'unknownKw')!))) {
+          // Kept as written: the approver's check names a value other than `ask` or `deny`.
+          approver.unknown = v.value;
+          approver.unknownSpan = this.spanOfToken(v.token);
+        }
       } else if (inputKw) {
         this.checkKeyword(inputKw, ['input']);
         const v = this.nameValue(node(ctx, 'inputValue'));
@@ -466,7 +473,40 @@ function defineLowering() {
         rule.fieldSpan = this.spanOfToken(field.token);
       }
       if (m) rule.matchSpan = m.span;
+      if (!this.commandParts(ctx, rule)) return undefined;
       return { list, rule };
+    }
+
+    /** The command rule keys of a rule statement; `false` when one is malformed (reported). */
+    private commandParts(ctx: Ctx, rule: RuleIR): boolean {
+      const commandKw = tok(ctx, 'commandKw');
+      const json = node(ctx, 'commandValue');
+      if (commandKw) {
+        const text = json ? this.jsonInput(json) : undefined;
+        if (text === undefined) return false;
+        const words = parseCommandWords(text);
+        const span = this.spanOfNode(json!) ?? this.spanOfToken(commandKw);
+        if (words === undefined) {
+          this.error(
+            'dsl/expected-command',
+            '`command` takes a list of words, each a string or a list of strings',
+            span,
+            'write `command ["git", ["status", "diff"]]`',
+          );
+          return false;
+        }
+        rule.command = words;
+        rule.commandSpan = span;
+      }
+      for (const key of ['args', 'redirect'] as const) {
+        const t = tok(ctx, `${key}Value`);
+        if (!t) continue;
+        const v = this.stringValue(t);
+        if (v === undefined) return false;
+        rule[key] = v;
+        rule[`${key}Span`] = spanOf(this.file, this.index, t.startOffset + 1, t.startOffset + t.image.length - 1);
+      }
+      return true;
     }
 
     /** `allow`, `deny` or `ask` (a rule's list, a test's expectation). */
@@ -674,6 +714,24 @@ export function unescapeRegexBody(body: string): string {
     } else {
       out += c;
     }
+  }
+  return out;
+}
+
+/** `["git", ["status", "diff"]]` as command words; `undefined` when it is not a list of strings and lists of strings. */
+function parseCommandWords(text: string): (string | string[])[] | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (!Array.isArray(value)) return undefined;
+  const out: (string | string[])[] = [];
+  for (const w of value) {
+    if (typeof w === 'string') out.push(w);
+    else if (Array.isArray(w) && w.every((x) => typeof x === 'string')) out.push(w as string[]);
+    else return undefined;
   }
   return out;
 }

@@ -54,7 +54,7 @@ function defineParser(): VerdictParser {
     allTokens,
   } = verdictTokens();
 
-  const CLAUSE_WORDS = ['default', 'reason', 'input'];
+  const CLAUSE_WORDS = ['default', 'reason', 'input', 'unknown'];
   const JSON_WORDS = new Set(['true', 'false', 'null']);
 
   class VerdictGrammar extends CstParser {
@@ -90,7 +90,13 @@ function defineParser(): VerdictParser {
     }
 
     private isClause(): boolean {
-      return this.isKw(Default, 'default') || this.isKw(Reason, 'reason') || this.isKw(Input, 'input');
+      return this.isKw(Default, 'default') || this.isKw(Reason, 'reason') || this.isKw(Input, 'input') || this.isWord('unknown');
+    }
+
+    /** The next token is the identifier `word` exactly (words of command rules, which are no keywords). */
+    private isWord(word: string): boolean {
+      const t = this.LA(1);
+      return tokenMatcher(t, Identifier) && t.image === word;
     }
 
     private nextIsNearClause(): boolean {
@@ -178,6 +184,14 @@ function defineParser(): VerdictParser {
               this.SUBRULE1(this.word, { LABEL: 'inputValue' });
             },
           },
+          {
+            // unknown ask | unknown deny: the decision for shell text command rules cannot model
+            GATE: () => this.isWord('unknown'),
+            ALT: () => {
+              this.CONSUME4(Identifier, { LABEL: 'unknownKw' });
+              this.SUBRULE2(this.word, { LABEL: 'unknownValue' });
+            },
+          },
         ],
       });
     });
@@ -196,6 +210,28 @@ function defineParser(): VerdictParser {
         DEF: () => {
           this.OR([{ ALT: () => this.CONSUME(Field, { LABEL: 'fieldKw' }) }, { ALT: () => this.CONSUME(Identifier, { LABEL: 'fieldKw' }) }]);
           this.SUBRULE(this.name, { LABEL: 'fieldName' });
+        },
+      });
+      // A command rule: allow bash command ["git", ["status", "diff"]] args "(--[a-z-]+ ?)*" redirect "/tmp/.*"
+      this.OPTION3({
+        GATE: () => this.isWord('command'),
+        DEF: () => {
+          this.CONSUME1(Identifier, { LABEL: 'commandKw' });
+          this.SUBRULE(this.jsonValue, { LABEL: 'commandValue' });
+        },
+      });
+      this.OPTION4({
+        GATE: () => this.isWord('args'),
+        DEF: () => {
+          this.CONSUME2(Identifier, { LABEL: 'argsKw' });
+          this.CONSUME(StringLit, { LABEL: 'argsValue' });
+        },
+      });
+      this.OPTION5({
+        GATE: () => this.isWord('redirect'),
+        DEF: () => {
+          this.CONSUME3(Identifier, { LABEL: 'redirectKw' });
+          this.CONSUME1(StringLit, { LABEL: 'redirectValue' });
         },
       });
       this.OPTION2({

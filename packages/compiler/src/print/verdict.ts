@@ -156,6 +156,10 @@ function approverHeader(a: ApproverIR): { text: string; headerEnd?: Span } {
     text += ' input canonical';
     later(a.inputSpan);
   }
+  if (a.unknown !== undefined) {
+    text += ` unknown ${wordText(a.unknown)}`;
+    later(a.unknownSpan);
+  }
   return headerEnd ? { text, headerEnd } : { text };
 }
 
@@ -181,6 +185,12 @@ function orderedRules(a: ApproverIR): { list: RuleList; rule: RuleIR }[] {
 export function ruleText(list: RuleList, r: RuleIR): string {
   let text = `${list} ${toolText(r.tool)}`;
   if (r.field !== undefined && r.field !== '') text += ` field ${nameText(r.field)}`;
+  if (r.command !== undefined) {
+    const list = (words: readonly string[]) => `[${words.map((w) => JSON.stringify(w)).join(', ')}]`;
+    text += ` command [${r.command.map((w) => (typeof w === 'string' ? JSON.stringify(w) : list(w))).join(', ')}]`;
+  }
+  if (r.args !== undefined) text += ` args ${stringText(r.args)}`;
+  if (r.redirect !== undefined) text += ` redirect ${stringText(r.redirect)}`;
   if (r.match !== '') text += ` ${matchText(r.match)}`;
   return text;
 }

@@ -37,6 +37,13 @@ function ruleNode(r: RuleIR): YAMLMap {
   if (r.tool !== '') m.set('tool', plain(r.tool));
   if (r.field !== undefined && r.field !== '') m.set('field', plain(r.field));
   if (r.match !== '') m.set('match', quoted(r.match));
+  if (r.command !== undefined) {
+    const words = seq(r.command.map((w) => (typeof w === 'string' ? quoted(w) : flowSeq(w.map((x) => quoted(x))))));
+    words.flow = true;
+    m.set('command', words);
+  }
+  if (r.args !== undefined) m.set('args', quoted(r.args));
+  if (r.redirect !== undefined) m.set('redirect', quoted(r.redirect));
   return m;
 }
 
@@ -46,10 +53,30 @@ function approverEntries(a: ApproverIR): [string, unknown][] {
   if (a.default !== '') out.push(['default', plain(a.default)]);
   if (a.reason !== '') out.push(['reason', quoted(a.reason)]);
   if (a.input !== 'raw') out.push(['input', plain(a.input)]);
+  if (a.unknown !== undefined) out.push(['unknown', plain(a.unknown)]);
+  if (a.shell !== undefined) out.push(['shell', seq(a.shell.map((t) => mapOf([['tool', plain(t.tool)], ['field', plain(t.field)]], true)))]);
+  if (a.wrappers !== undefined) {
+    const entries: [string, unknown][] = Object.entries(a.wrappers).map(([name, w]) => {
+      const spec: [string, unknown][] = [];
+      for (const k of ['flags', 'options', 'noCommand', 'refuse'] as const) {
+        const v = w[k];
+        if (v !== undefined) spec.push([k, flowSeq(v.map((x) => quoted(x)))]);
+      }
+      if (w.positionals !== undefined) spec.push(['positionals', plain(w.positionals)]);
+      return [name, mapOf(spec, true)];
+    });
+    out.push(['wrappers', mapOf(entries)]);
+  }
   if (a.allow.length > 0) out.push(['allow', seq(a.allow.map(ruleNode))]);
   if (a.deny.length > 0) out.push(['deny', seq(a.deny.map(ruleNode))]);
   if (a.ask !== undefined && a.ask.length > 0) out.push(['ask', seq(a.ask.map(ruleNode))]);
   return out;
+}
+
+function flowSeq(items: unknown[]): YAMLSeq {
+  const s = seq(items);
+  s.flow = true;
+  return s;
 }
 
 function seq(items: unknown[]): YAMLSeq {

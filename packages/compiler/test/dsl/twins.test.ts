@@ -23,7 +23,7 @@ const SKIPPED_FOLDERS: Record<string, string> = {
   dsl: 'DSL parser and formatter test cases, most of them deliberately broken',
   hook: '`verdict hook` golden inputs and answers: its policy, a deliberately broken one, and the golden answers (JSON)',
   requests: 'JSON Lines requests for `verdict eval`',
-  shell: '@verdict/shell corpora (JSON Lines commands) and command rule sets, not policy files yet',
+  shell: '@verdict/shell corpora (JSON Lines commands), command rule sets, and the policies with command rules (which have no DSL form yet)',
 };
 
 /** Files in the walked folders that are not policies, and why (paths relative to fixtures/). */
@@ -46,18 +46,21 @@ const EXPECTED_SKIPS: Record<string, number> = {
   'approver/unknown-mode': 1, // policies/invalid/typos.yaml
   'policy/invalid-duration': 10, // cli/check-bad-duration* (7), check-bad-json-format, check-bad-timeout-number, policies/invalid/typos.yaml
   'policy/invalid-value': 1, // policies/invalid/typos.yaml (beside other errors)
-  'regex/invalid': 5, // cli/eval-bad-regex, lint/fix/escapes.policy.json, lint/policies/mistakes.yaml, policies/invalid/bad-regex.yaml, testing/broken/broken.yaml
+  'command/invalid-rule': 1, // cli/eval-bad-command-rules
+  'command/not-shell-tool': 1, // cli/eval-bad-command-rules
+  'regex/invalid': 6, // cli/eval-bad-command-rules, cli/eval-bad-regex, lint/fix/escapes.policy.json, lint/policies/mistakes.yaml, policies/invalid/bad-regex.yaml, testing/broken/broken.yaml
+  'schema/invalid-value': 1, // cli/eval-bad-command-rules (`unknown: allow`)
   'schema/type': 3, // cli/check-bad-duration, check-bad-json-format, check-bad-max-retries-string
   'schema/unknown-key': 4, // cli/check-bad-unknown-keys, cli/lint-config-cannot-lower-compiler-errors (typo), lint/not-a-policy.json, policies/invalid/typos.yaml
   'yaml/syntax': 2, // cli/lint-config-cannot-lower-compiler-errors (broken), lint/policies/broken.yaml
 };
-const EXPECTED_SKIPPED_FILES = 21;
+const EXPECTED_SKIPPED_FILES = 22;
 
 /** Twins that `verdict fmt` would not leave as they are (none: every twin is in canonical layout). */
 const NOT_CANONICAL: Record<string, string> = {};
 
 /** `.verdict` policies written only in the DSL (no YAML original). */
-const DSL_ONLY = ['lint/fix/two-pass.verdict', 'lint/policies/failing-tests.verdict', 'testing/dsl/workspace.verdict'];
+const DSL_ONLY = ['cli/eval-bad-dsl-command/policy.verdict', 'lint/fix/two-pass.verdict', 'lint/policies/failing-tests.verdict', 'testing/dsl/workspace.verdict'];
 
 const SOURCE = /\.(ya?ml|json)$/;
 
@@ -93,7 +96,7 @@ describe('fixtures: YAML/JSON policies and their .verdict twins', () => {
 
   it('finds the policies of every walked folder', () => {
     const count = (prefix: string) => pairs.filter((f) => f.startsWith(prefix)).length;
-    expect([count('cli/'), count('lint/'), count('policies/'), count('testing/')]).toEqual([49, 8, 16, 17]);
+    expect([count('cli/'), count('lint/'), count('policies/'), count('testing/')]).toEqual([49, 8, 17, 17]);
   });
 
   it(`skips ${EXPECTED_SKIPPED_FILES} policy files that do not load, listed by diagnostic code`, () => {

@@ -6,18 +6,28 @@ import type { ApproverIR, Decision, RuleIR, RuleList } from '../ir.ts';
 import type { CompiledRegex } from '../regex/regex.ts';
 import { withAudit } from './audit.ts';
 import { DEFAULT_DENY_ALL_REASON } from './builtins.ts';
-import { createCompileErrorApprover, createModeApprover, createPatternApprover } from './pattern.ts';
+import { createCompileErrorApprover, createModeApprover, createPatternApprover, DEFAULT_PATTERN_REASON } from './pattern.ts';
 import type { PatternRule } from './pattern.ts';
-import { compileRuleRegex } from './rule-regex.ts';
+import { buildCommandJudges, isCommandRule, shellToolsOf, withCommandRules } from './shell.ts';
+import type { CommandJudgeFactory } from './shell.ts';
+import { compileRuleRegex, compileShared } from './rule-regex.ts';
 import type { AuditLogger, CompiledApprover } from './types.ts';
+import { caseFold } from '../canonical/casefold.ts';
 
 export type ApproverMode = 'allow_all' | 'deny_all' | 'pattern';
 
 export interface ApproverConfigIssue {
-  code: 'approver/unknown-mode' | 'approver/unknown-default' | 'regex/invalid';
-  /** The exact Go load-error text. */
+  code:
+    | 'approver/unknown-mode'
+    | 'approver/unknown-default'
+    | 'regex/invalid'
+    | 'command/invalid-rule'
+    | 'command/not-shell-tool'
+    | 'command/unknown-decision'
+    | 'command/no-judge';
+  /** The exact Go load-error text (for command rules, a Verdict extension: the diagnostic's sentence). */
   message: string;
-  field: 'mode' | 'default' | 'match';
+  field: 'mode' | 'default' | 'match' | 'command' | 'args' | 'redirect' | 'tool' | 'unknown';
   list?: RuleList;
   index?: number;
   /** Go's regexp error text alone (for `regex/invalid`). */
@@ -29,6 +39,11 @@ export interface CompileApproverOptions {
   compat?: boolean;
   /** Report every decision as an audit event. */
   logger?: AuditLogger;
+  /**
+   * Judges the command rules of shell tools (`@verdict/shell`'s `commandJudgeFactory`). Without it a
+   * configuration with command rules does not load (`command/no-judge`): they are never ignored.
+   */
+  commandJudge?: CommandJudgeFactory;
 }
 
 export interface CompileApproverResult {
@@ -148,8 +163,13 @@ export function analyse(ir: ApproverIR): Analysis {
     ['deny', ir.deny],
     ['ask', ir.ask ?? []],
   ];
+  const shellTools = new Set(shellToolsOf(ir).map((t) => caseFold(t.tool)));
   for (const [list, irRules] of lists) {
     irRules.forEach((rule, index) => {
+      if (isCommandRule(rule)) {
+        issues.push(...commandRuleIssues(rule, list, index, shellTools));
+        return;
+      }
       const compiled = compileRuleRegex(rule.match, rule.field);
       if (compiled !== null && !compiled.ok) {
         issues.push({
@@ -166,7 +186,35 @@ export function analyse(ir: ApproverIR): Analysis {
       rules.push({ list, index, tool: rule.tool, match: rule.match, field: rule.field, span: rule.span, regex });
     });
   }
+  if (ir.unknown !== undefined && ir.unknown !== 'ask' && ir.unknown !== 'deny') {
+    issues.push({ code: 'command/unknown-decision', message: `unknown decision \`${ir.unknown}\` for commands that cannot be judged`, field: 'unknown' });
+  }
   return { issues, mode, defaultDecision, rules };
+}
+
+/** The load problems of one command rule. */
+function commandRuleIssues(rule: RuleIR, list: RuleList, index: number, shellTools: ReadonlySet<string>): ApproverConfigIssue[] {
+  const out: ApproverConfigIssue[] = [];
+  const at = { list, index };
+  if (rule.match !== '' || rule.field !== undefined) {
+    out.push({ code: 'command/invalid-rule', message: `\`${list}[${index}]\` has both \`${rule.match !== '' ? 'match' : 'field'}\` (a regex rule) and \`${rule.command !== undefined ? 'command' : rule.redirect !== undefined ? 'redirect' : 'args'}\` (a command rule)`, field: 'command', ...at });
+  }
+  if (rule.command === undefined && rule.redirect === undefined) {
+    out.push({ code: 'command/invalid-rule', message: `\`${list}[${index}]\` has \`args\` without \`command\``, field: 'args', ...at });
+  }
+  if (rule.command !== undefined && (rule.command.length === 0 || rule.command.some((w) => typeof w !== 'string' && w.length === 0))) {
+    out.push({ code: 'command/invalid-rule', message: `the command of \`${list}[${index}]\` needs at least one word, and each list of alternatives at least one`, field: 'command', ...at });
+  }
+  for (const key of ['args', 'redirect'] as const) {
+    const p = rule[key];
+    if (p === undefined) continue;
+    const c = compileShared(p);
+    if (!c.ok) out.push({ code: 'regex/invalid', message: `approver: pattern compile: ${c.error}`, field: key, ...at, regexError: c.error });
+  }
+  if (rule.tool !== '' && !shellTools.has(caseFold(rule.tool))) {
+    out.push({ code: 'command/not-shell-tool', message: `command rule \`${list}[${index}]\` is for \`${rule.tool}\`, which is not a shell tool`, field: 'tool', ...at });
+  }
+  return out;
 }
 
 /** The rules of one list (`ask`: `[]` when absent). */
@@ -192,9 +240,13 @@ export function compileApprover(ir: ApproverIR, options: CompileApproverOptions 
   else if (mode === 'deny_all') approver = createModeApprover('deny', ir.reason === '' ? DEFAULT_DENY_ALL_REASON : ir.reason);
   else if (mode === 'pattern' && defaultDecision !== undefined) {
     const regexIssue = issues.find((i) => i.code === 'regex/invalid');
-    if (regexIssue === undefined) {
+    // Command rules that cannot load are never dropped, not even in compatibility mode.
+    const commandIssue = issues.some((i) => i.code.startsWith('command/'));
+    if (regexIssue === undefined && !commandIssue) {
       approver = createPatternApprover({ rules, defaultDecision, reason: ir.reason, input: ir.input });
-    } else if (options.compat === true && issues.every((i) => i.code === 'regex/invalid')) {
+      const withCommands = commandLayer(ir, approver, defaultDecision, options, issues);
+      approver = withCommands;
+    } else if (!commandIssue && regexIssue !== undefined && options.compat === true && issues.every((i) => i.code === 'regex/invalid')) {
       const list = regexIssue.list ?? 'allow';
       const index = regexIssue.index ?? 0;
       const span = rulesOf(ir, list)[index]?.span;
@@ -206,4 +258,33 @@ export function compileApprover(ir: ApproverIR, options: CompileApproverOptions 
   }
   if (approver !== undefined && options.logger !== undefined) approver = withAudit(approver, options.logger);
   return { approver, issues };
+}
+
+/** The pattern approver with its command rules, if it has any (`undefined`, with an issue, when they cannot load). */
+function commandLayer(
+  ir: ApproverIR,
+  approver: CompiledApprover,
+  defaultDecision: Decision,
+  options: CompileApproverOptions,
+  issues: ApproverConfigIssue[],
+): CompiledApprover | undefined {
+  const hasCommandRules = [ir.allow, ir.deny, ir.ask ?? []].some((l) => l.some(isCommandRule));
+  if (!hasCommandRules) return approver;
+  if (options.commandJudge === undefined) {
+    issues.push({ code: 'command/no-judge', message: 'command rules need a command judge, and none was given', field: 'command' });
+    return undefined;
+  }
+  const unknown = ir.unknown === 'ask' ? 'ask' : 'deny';
+  const built = buildCommandJudges(ir, unknown, options.commandJudge);
+  if ('error' in built) {
+    issues.push({ code: 'command/invalid-rule', message: built.error, field: 'command', ...(built.rule ?? {}) });
+    return undefined;
+  }
+  const reason = ir.reason === '' ? DEFAULT_PATTERN_REASON : ir.reason;
+  return withCommandRules(approver, {
+    judges: built.judges,
+    unknown,
+    spanOf: (list, index) => rulesOf(ir, list)[index]?.span,
+    defaultResult: defaultDecision === 'allow' ? { decision: 'allow', reason: '' } : { decision: 'deny', reason },
+  });
 }

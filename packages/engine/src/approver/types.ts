@@ -1,5 +1,6 @@
 import type { Span } from '../diagnostics.ts';
 import type { Decision, RuleList, RuledDecision } from '../ir.ts';
+import type { ShellExplanation } from './shell.ts';
 
 /** A tool call to decide (semantics.md A1). `input` is the raw JSON text, byte for byte. */
 export interface ApprovalRequest {
@@ -49,7 +50,7 @@ export interface Explanation extends RuledDecisionResult {
   /** The deciding rule; `null` when the default, the mode, or an input/compile failure decided. */
   rule: RuleRef | null;
   /** What decided, when no rule did. */
-  by: 'rule' | 'default' | 'mode' | 'invalid-input' | 'compile-error' | 'internal-error';
+  by: 'rule' | 'default' | 'mode' | 'invalid-input' | 'compile-error' | 'internal-error' | 'command';
   match: MatchSpan | null;
   /** Every other rule that also matched (deny, then ask, then allow, each in list order). */
   alsoMatched: RuleRef[];
@@ -61,6 +62,8 @@ export interface Explanation extends RuledDecisionResult {
    * the rules are exact either way (they are found as `approve` finds them); only `match` is missing.
    */
   spanOmitted?: { instructions: number; characters: number };
+  /** For a shell tool with command rules: what the command rules said, and about which executed command. */
+  shell?: ShellExplanation;
 }
 
 /** A decision with the rule that made it (`null`: the default, the mode or an input failure decided). */

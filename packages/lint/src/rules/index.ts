@@ -27,6 +27,7 @@ import regexMixedAlternation from './regex-mixed-alternation.ts';
 import regexUnsupportedSyntax from './regex-unsupported-syntax.ts';
 import regexYamlEscape from './regex-yaml-escape.ts';
 import rulesCanonicalWhitespace from './rules-canonical-whitespace.ts';
+import rulesCommandAllowsAnything from './rules-command-allows-anything.ts';
 import rulesDuplicate from './rules-duplicate.ts';
 import rulesEmptyField from './rules-empty-field.ts';
 import rulesEscapeEvasion from './rules-escape-evasion.ts';
@@ -61,6 +62,7 @@ export const allRules: readonly Rule[] = Object.freeze([
   rulesEscapeEvasion,
   rulesCanonicalWhitespace,
   rulesFieldDenyEvasion,
+  rulesCommandAllowsAnything,
   approverDefaultAllow,
   approverReason,
   policyCapabilityUnsupported,

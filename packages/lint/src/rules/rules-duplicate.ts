@@ -23,7 +23,8 @@ export default createRule({
           const seen = new Map<string, number>();
           const rules = rulesOf(approver, list);
           rules.forEach((rule, index) => {
-            const key = JSON.stringify([caseFold(rule.tool), rule.match, rule.field ?? null]);
+            // Command rules repeat one another only with the same command, args and redirect too.
+            const key = JSON.stringify([caseFold(rule.tool), rule.match, rule.field ?? null, rule.command ?? null, rule.args ?? null, rule.redirect ?? null]);
             const first = seen.get(key);
             if (first === undefined) {
               seen.set(key, index);

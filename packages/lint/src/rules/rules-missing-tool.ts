@@ -1,3 +1,4 @@
+import { isCommandRule } from '@verdict/engine';
 import { createRule } from '../create-rule.ts';
 
 export default createRule({
@@ -24,7 +25,8 @@ export default createRule({
     const lists = Array.isArray(ctx.options.lists) ? (ctx.options.lists as unknown[]) : ['allow'];
     return {
       rule(rule, list) {
-        if (rule.tool !== '' || !lists.includes(list)) return;
+        // A command rule without a tool applies to the shell tools only (the approver's `shell:` table).
+        if (rule.tool !== '' || !lists.includes(list) || isCommandRule(rule)) return;
         ctx.report({ node: rule, messageId: 'missing', data: { list } });
       },
     };

@@ -1,5 +1,5 @@
 /** Facts about an approver block, read through the engine's own normalisation (semantics.md A2). */
-import { caseFold, normalizeApproverDefault, normalizeApproverMode, ruleLabel as engineRuleLabel } from '@verdict/engine';
+import { caseFold, isCommandRule, normalizeApproverDefault, normalizeApproverMode, ruleLabel as engineRuleLabel } from '@verdict/engine';
 import type { ApproverIR, RuleIR, RuleList } from '@verdict/engine';
 import type { RegexCache } from '@verdict/analysis';
 import { patternBranches } from '@verdict/analysis';
@@ -30,7 +30,8 @@ export function sameTool(a: string, b: string): boolean {
  * string without any anchor or word-boundary assertion (so it matches at offset 0 of any input).
  */
 export function isCatchAll(rule: RuleIR, regexes: RegexCache): boolean {
-  if (rule.field !== undefined) return false;
+  // A command rule matches executed commands, never every call.
+  if (rule.field !== undefined || isCommandRule(rule)) return false;
   if (rule.match === '') return true;
   const compiled = regexes.get(rule.match);
   if (!compiled.ok || !compiled.regex.test('') || !compiled.regex.test('{\n  "k": "v"\n}')) return false;

@@ -1,0 +1,129 @@
+/**
+ * Command rules end to end: the shell corpora (`fixtures/shell/`) through `verdict eval` with the
+ * policy files beside them, on every shell tool of the default table; `verdict hook` and
+ * `verdict serve`'s loader deciding with the same rules.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { compileFile, compileSource, printVerdict, printYaml } from '@verdict/compiler';
+import type { PolicyFileIR } from '@verdict/engine';
+import { DEFAULT_SHELL_TOOLS } from '@verdict/engine';
+import { loadPolicy } from '../src/serve/policy.ts';
+import { repoRoot, runCli } from './harness.ts';
+
+const SHELL = join(repoRoot, 'fixtures', 'shell');
+const lines = (name: string) =>
+  readFileSync(join(SHELL, name), 'utf8')
+    .split('\n')
+    .filter((l) => l.trim() !== '')
+    .map((l) => JSON.parse(l) as { command: string; category?: string });
+
+async function evalAll(policy: string, commands: string[], tool: string): Promise<{ decision: string; reason: string }[]> {
+  const stdin = commands.map((command) => JSON.stringify({ toolName: tool, input: { command } })).join('\n');
+  const run = await runCli(['eval', '--policy', join('fixtures', 'shell', policy)], stdin);
+  expect(run.stderr).toBe('');
+  expect(run.code).toBe(0);
+  const out = run.stdout.trim().split('\n').map((l) => JSON.parse(l) as { decision: string; reason: string });
+  expect(out).toHaveLength(commands.length);
+  return out;
+}
+
+describe('the shell corpora through verdict eval', () => {
+  const bypass = lines('bypass.jsonl');
+  const benign = lines('benign.jsonl');
+
+  it('the corpora are the issue’s size', () => {
+    expect(bypass.length).toBeGreaterThanOrEqual(300);
+    expect(benign.length).toBeGreaterThanOrEqual(200);
+  });
+
+  for (const { tool } of DEFAULT_SHELL_TOOLS) {
+    it(`bypass shapes: 0 allowed under read-only.policy.yaml (${tool})`, async () => {
+      // The policy is no deny-all: the reads it is written for are allowed, compound ones included.
+      const reads = ['ls -la', 'git status', 'cat README.md | head -5 && wc -l src/index.ts'];
+      const out = await evalAll('read-only.policy.yaml', [...reads, ...bypass.map((b) => b.command)], tool);
+      expect(out.slice(0, reads.length).map((o) => o.decision)).toEqual(['allow', 'allow', 'allow']);
+      const allowed = bypass.filter((_, i) => out[reads.length + i]!.decision !== 'deny').map((b) => b.command);
+      expect(allowed).toEqual([]);
+    });
+  }
+
+  it('benign commands: at least 95 % allowed under starter.policy.yaml', async () => {
+    const out = await evalAll('starter.policy.yaml', benign.map((b) => b.command), 'Bash');
+    const allowed = out.filter((o) => o.decision === 'allow').length;
+    expect(allowed / benign.length).toBeGreaterThanOrEqual(0.95);
+  });
+
+  it('the policy files hold the rule sets the shell package’s own corpus tests use', () => {
+    for (const name of ['read-only', 'starter']) {
+      const sets = JSON.parse(readFileSync(join(SHELL, `${name}.json`), 'utf8')) as Record<string, unknown>;
+      const ir = compileFile(join(SHELL, `${name}.policy.yaml`)).ir!.approver!;
+      for (const list of ['allow', 'ask', 'deny'] as const) {
+        const want = ((sets[list] ?? []) as Record<string, unknown>[]).map(({ reason: _r, ...rule }) => rule);
+        const got = (list === 'ask' ? (ir.ask ?? []) : ir[list]).map((r) => ({
+          ...(r.command !== undefined ? { command: r.command } : {}),
+          ...(r.args !== undefined ? { args: r.args } : {}),
+          ...(r.redirect !== undefined ? { redirect: r.redirect } : {}),
+        }));
+        expect(got, `${name} ${list}`).toEqual(want);
+      }
+      expect(ir.unknown ?? 'deny').toBe(sets['unknown'] ?? 'deny');
+    }
+  });
+});
+
+describe('every deciding command judges commands', () => {
+  it('verdict serve’s loader', () => {
+    const load = loadPolicy(join(SHELL, 'starter.policy.yaml'));
+    expect(load.ok).toBe(true);
+    if (!load.ok) return;
+    const decide = (command: string) => load.policy.approver.decide({ toolName: 'Bash', input: JSON.stringify({ command }) }).decision;
+    expect(decide('git status && git diff --stat | head -20')).toBe('allow');
+    expect(decide('git status && echo $(rm -rf /) ok')).toBe('deny');
+  });
+
+  it('verdict hook (Claude Code PreToolUse)', async () => {
+    const payload = (command: string) =>
+      JSON.stringify({ session_id: 's', hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command }, cwd: '/w', transcript_path: '/t', permission_mode: 'default' });
+    const run = (command: string) => runCli(['hook', '--agent', 'claude', '--policy', join('fixtures', 'shell', 'read-only.policy.yaml')], payload(command));
+    // Allowed: exit 0 with nothing to say; denied: exit 2 with the reason for the model.
+    expect(await run('ls -la && cat README.md')).toEqual({ code: 0, stdout: '', stderr: '' });
+    expect(await run('ls -la && bash -c "rm -rf /"')).toMatchObject({ code: 2, stdout: '' });
+    expect(await run('ls -la; eval "$CMD"')).toMatchObject({ code: 2, stderr: expect.stringContaining('`eval`') });
+  });
+});
+
+describe('fixtures/policies/shell-commands', () => {
+  it('passes its inline tests in both syntaxes through verdict test', async () => {
+    for (const f of ['shell-commands.yaml', 'shell-commands.verdict']) {
+      const run = await runCli(['test', join('fixtures', 'policies', f)]);
+      expect(run.stdout, f).toBe('7 tests: 7 passed, 0 failed (1 file)\n');
+      expect(run.code, f).toBe(0);
+    }
+  });
+});
+
+describe('command rules in both syntaxes', () => {
+  /** The IR without where things were written. */
+  const bare = (ir: PolicyFileIR | undefined): unknown =>
+    JSON.parse(JSON.stringify(ir?.approver ?? null, (k, v: unknown) => (k === 'span' || k.endsWith('Span') ? undefined : v)));
+
+  it('YAML → DSL → YAML keeps every command rule, `args`, `redirect` and `unknown`', () => {
+    const yaml = compileFile(join(SHELL, 'starter.policy.yaml'));
+    const dsl = compileSource(printVerdict(yaml.ir!), 'starter.verdict', { stopAfter: 'validate' });
+    expect(dsl.diagnostics).toEqual([]);
+    expect(bare(dsl.ir)).toEqual(bare(yaml.ir));
+    const back = compileSource(printYaml(dsl.ir!), 'starter.yaml', { stopAfter: 'validate' });
+    expect(back.diagnostics).toEqual([]);
+    expect(bare(back.ir)).toEqual(bare(yaml.ir));
+  });
+
+  it('YAML keeps `shell:` and `wrappers:` through the printer', () => {
+    const yaml = compileFile(join(SHELL, 'term.policy.yaml'));
+    const back = compileSource(printYaml(yaml.ir!), 'term.yaml', { stopAfter: 'validate' });
+    expect(back.diagnostics).toEqual([]);
+    expect(bare(back.ir)).toEqual(bare(yaml.ir));
+    expect(bare(back.ir)).toMatchObject({ shell: [{ tool: 'term', field: 'script' }], wrappers: { retry: { options: ['-n'] } } });
+  });
+});

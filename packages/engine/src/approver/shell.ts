@@ -1,0 +1,253 @@
+/**
+ * Command rules on shell tools: the engine's side of them. The engine does not parse shell text; a
+ * `CommandJudge` does (the CLI and the compiler pass `@verdict/shell`'s in). An embedder without
+ * command rules needs none.
+ *
+ * For a call to a tool named in the approver's `shell:` table (absent: `DEFAULT_SHELL_TOOLS`), the
+ * command text is read from the tool's field and judged by the command rules written for that tool
+ * (or for every tool). The judgement and the regex rules' outcome combine as deny > ask > allow: a
+ * deny from either side denies; else an ask from either side asks; else an allow from either side
+ * allows; else the default. Text the judge cannot read (input that is not a JSON object with a string
+ * field) gets the `unknown` decision, never an allow.
+ */
+import { parseStrictJson, topLevelMember } from '../canonical/canonical.ts';
+import { caseFold } from '../canonical/casefold.ts';
+import type { Span } from '../diagnostics.ts';
+import type { ApproverIR, RuleIR, RuleList, RuledDecision } from '../ir.ts';
+import { internalErrorReason } from './builtins.ts';
+import type { ApprovalRequest, ApprovalResult, CompiledApprover, Explanation, RuleRef, RuledResult } from './types.ts';
+
+/** One command rule as the judge gets it: its place in the policy and what it says. */
+export interface CommandRuleSpec {
+  readonly list: RuleList;
+  readonly index: number;
+  readonly command?: readonly (string | readonly string[])[];
+  readonly args?: string;
+  readonly redirect?: string;
+}
+
+export interface WrapperSpecIR {
+  readonly flags?: readonly string[];
+  readonly options?: readonly string[];
+  readonly positionals?: number;
+  readonly noCommand?: readonly string[];
+  readonly refuse?: readonly string[];
+}
+
+/** The command rules of one shell tool. */
+export interface CommandRuleSet {
+  readonly rules: readonly CommandRuleSpec[];
+  readonly unknown: 'ask' | 'deny';
+  readonly wrappers: Readonly<Record<string, WrapperSpecIR>>;
+}
+
+/** What the judge decided about one command text. */
+export interface CommandJudgement {
+  /** `null`: no command rule decides (the regex rules or the default do). */
+  readonly decision: RuledDecision | null;
+  /** One sentence naming the command (or the construct that could not be modelled) and the rule. */
+  readonly reason: string;
+  /** The rule that decided (its list and index in the policy). */
+  readonly rule?: { readonly list: RuleList; readonly index: number };
+  /** The executed command that decided, as a person would type it back. */
+  readonly command?: string;
+  /** Where in the command text the deciding command (or construct) is: UTF-16 offsets. */
+  readonly span?: { readonly start: number; readonly end: number };
+}
+
+export interface CommandJudge {
+  /** Pure and total: never throws for any text. */
+  judge(text: string): CommandJudgement;
+}
+
+/** Builds a judge from a tool's command rules; `error` when a rule cannot be compiled. */
+export type CommandJudgeFactory = (rules: CommandRuleSet) => CommandJudge | { error: string; rule?: { list: RuleList; index: number } };
+
+/** A tool that carries shell text, and the input field holding it. */
+export interface ShellTool {
+  readonly tool: string;
+  readonly field: string;
+}
+
+/**
+ * The agents' shell tools (Claude Code and Codex `Bash`, Gemini CLI `run_shell_command`, Cursor
+ * `Shell` and its `beforeShellExecution` event), each with its text in `command`. PowerShell is not
+ * here: its text is not a POSIX shell's.
+ */
+export const DEFAULT_SHELL_TOOLS: readonly ShellTool[] = [
+  { tool: 'Bash', field: 'command' },
+  { tool: 'run_shell_command', field: 'command' },
+  { tool: 'Shell', field: 'command' },
+];
+
+/** Whether a rule is a command rule (judged over executed commands, not as a regex). */
+export function isCommandRule(rule: RuleIR): boolean {
+  return rule.command !== undefined || rule.redirect !== undefined || rule.args !== undefined;
+}
+
+/** The shell table an approver uses. */
+export function shellToolsOf(ir: ApproverIR): readonly ShellTool[] {
+  return ir.shell ?? DEFAULT_SHELL_TOOLS;
+}
+
+/** What the command-rule layer of an approver explains (`Explanation.shell`). */
+export interface ShellExplanation {
+  /** The field the text was read from. */
+  readonly field: string;
+  readonly decision: RuledDecision | null;
+  readonly reason: string;
+  readonly rule: RuleRef | null;
+  readonly command?: string;
+  /** UTF-16 offsets into the field's text, and the text there. */
+  readonly span?: { readonly start: number; readonly end: number; readonly text: string };
+}
+
+interface ToolJudge {
+  /** The field as the policy writes it (messages), and folded (lookup). */
+  readonly fieldName: string;
+  readonly field: string;
+  readonly judge: CommandJudge;
+}
+
+export interface CommandLayerOptions {
+  /** Judges by folded tool name. */
+  readonly judges: ReadonlyMap<string, ToolJudge>;
+  readonly unknown: 'ask' | 'deny';
+  /** Rule spans, for rule references. */
+  readonly spanOf: (list: RuleList, index: number) => Span | undefined;
+  /** The default result of the regex approver (a rule-less result that differs is a failure: kept). */
+  readonly defaultResult: ApprovalResult;
+}
+
+/** Builds the per-tool judges; an error names the rule or says why. */
+export function buildCommandJudges(
+  ir: ApproverIR,
+  unknown: 'ask' | 'deny',
+  factory: CommandJudgeFactory,
+): { judges: Map<string, ToolJudge> } | { error: string; rule?: { list: RuleList; index: number } } {
+  const commandRules: (CommandRuleSpec & { tool: string })[] = [];
+  for (const list of ['deny', 'ask', 'allow'] as const) {
+    const rules = list === 'allow' ? ir.allow : list === 'deny' ? ir.deny : (ir.ask ?? []);
+    rules.forEach((r, index) => {
+      if (!isCommandRule(r)) return;
+      commandRules.push({
+        list,
+        index,
+        tool: caseFold(r.tool),
+        ...(r.command !== undefined ? { command: r.command } : {}),
+        ...(r.args !== undefined ? { args: r.args } : {}),
+        ...(r.redirect !== undefined ? { redirect: r.redirect } : {}),
+      });
+    });
+  }
+  const wrappers: Record<string, WrapperSpecIR> = {};
+  for (const [name, w] of Object.entries(ir.wrappers ?? {})) {
+    const { span: _span, ...spec } = w;
+    wrappers[name] = spec;
+  }
+  const judges = new Map<string, ToolJudge>();
+  if (commandRules.length === 0) return { judges };
+  for (const t of shellToolsOf(ir)) {
+    const folded = caseFold(t.tool);
+    if (judges.has(folded)) continue;
+    const rules = commandRules.filter((r) => r.tool === '' || r.tool === folded).map(({ tool: _t, ...r }) => r);
+    const judge = factory({ rules, unknown, wrappers });
+    if ('error' in judge) return judge;
+    judges.set(folded, { fieldName: t.field, field: caseFold(t.field), judge });
+  }
+  return { judges };
+}
+
+type Side = { decision: RuledDecision; reason: string; rule: RuleRef | null };
+
+/** The command text of a call, or `null` when it cannot be read. */
+function commandText(input: string, foldedField: string): string | null {
+  const parsed = parseStrictJson(input);
+  if (!parsed.ok) return null;
+  const member = topLevelMember(parsed.value, foldedField);
+  return member?.kind === 'string' ? member.value : null;
+}
+
+/** Wraps a compiled regex approver with the command rules of its shell tools. */
+export function withCommandRules(inner: CompiledApprover, options: CommandLayerOptions): CompiledApprover {
+  const { judges, unknown, spanOf, defaultResult } = options;
+  const ref = (rule: { list: RuleList; index: number } | undefined): RuleRef | null => {
+    if (rule === undefined) return null;
+    const span = spanOf(rule.list, rule.index);
+    return span === undefined ? { list: rule.list, index: rule.index } : { list: rule.list, index: rule.index, span };
+  };
+  /** The command side of a call, or `undefined` when the tool is not a shell tool with command rules. */
+  const judgeCall = (request: ApprovalRequest): ShellExplanation | undefined => {
+    const tj = judges.get(caseFold(request.toolName));
+    if (tj === undefined) return undefined;
+    const text = commandText(request.input, tj.field);
+    if (text === null) {
+      return {
+        field: tj.fieldName,
+        decision: unknown,
+        reason: `the input has no string \`${tj.fieldName}\` holding a command: the call cannot be judged`,
+        rule: null,
+      };
+    }
+    const j = tj.judge.judge(text);
+    return {
+      field: tj.fieldName,
+      decision: j.decision,
+      reason: j.reason,
+      rule: ref(j.rule),
+      ...(j.command !== undefined ? { command: j.command } : {}),
+      ...(j.span !== undefined ? { span: { start: j.span.start, end: j.span.end, text: text.slice(j.span.start, j.span.end) } } : {}),
+    };
+  };
+  /** deny > ask > allow between the regex side (a rule's, or none) and the command side. */
+  const combine = (regex: RuledResult, shell: ShellExplanation): { result: RuledResult; by: 'regex' | 'shell' | 'default' } => {
+    const regexIsDefault = regex.rule === null && regex.decision === defaultResult.decision && regex.reason === defaultResult.reason;
+    // A rule-less deny that is not the default (unreadable input, an internal error) stands.
+    if (regex.rule === null && !regexIsDefault) return { result: regex, by: 'regex' };
+    const sides: (Side & { by: 'regex' | 'shell' })[] = [];
+    if (regex.rule !== null) sides.push({ ...regex, by: 'regex' });
+    if (shell.decision !== null) sides.push({ decision: shell.decision, reason: shell.decision === 'allow' ? '' : shell.reason, rule: shell.rule, by: 'shell' });
+    for (const d of ['deny', 'ask', 'allow'] as const) {
+      const s = sides.find((x) => x.decision === d);
+      if (s) return { result: { decision: s.decision, reason: s.reason, rule: s.rule }, by: s.by };
+    }
+    return { result: regex, by: 'default' };
+  };
+
+  const decide = (request: ApprovalRequest): RuledResult => {
+    const regex = inner.decide(request);
+    try {
+      const shell = judgeCall(request);
+      return shell === undefined ? regex : combine(regex, shell).result;
+    } catch (e) {
+      return { decision: 'deny', reason: internalErrorReason(e), rule: null };
+    }
+  };
+  const approve = (request: ApprovalRequest): ApprovalResult => {
+    let tool: string;
+    try {
+      tool = caseFold(request.toolName);
+    } catch {
+      return inner.approve(request);
+    }
+    // Other tools take the regex approver's own path, untouched.
+    if (!judges.has(tool)) return inner.approve(request);
+    const r = decide(request);
+    if (r.decision === 'ask') return { decision: 'deny', reason: r.reason };
+    return { decision: r.decision, reason: r.reason };
+  };
+  const explain = (request: ApprovalRequest): Explanation => {
+    const e = inner.explain(request);
+    try {
+      const shell = judgeCall(request);
+      if (shell === undefined) return e;
+      const { result, by } = combine({ decision: e.decision, reason: e.reason, rule: e.rule }, shell);
+      if (by !== 'shell') return { ...e, ...result, shell };
+      const alsoMatched = e.rule !== null ? [e.rule, ...e.alsoMatched] : e.alsoMatched;
+      return { decision: result.decision, reason: result.reason, rule: result.rule, by: 'command', match: null, alsoMatched, shell, ...(e.canonical !== undefined ? { canonical: e.canonical } : {}) };
+    } catch (err) {
+      return { decision: 'deny', reason: internalErrorReason(err), rule: null, by: 'internal-error', match: null, alsoMatched: [] };
+    }
+  };
+  return { approve, decide, explain };
+}
