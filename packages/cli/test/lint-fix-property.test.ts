@@ -8,11 +8,11 @@
  * intended policy, which a fixture does not say: there a fix may only deny more in a deny rule and
  * allow less in an allow rule.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { compileSource, readSourceFile } from '@verdict/compiler';
+import { compileSource, findFiles, POLICY_EXTENSIONS, readSourceFile } from '@verdict/compiler';
 import { fixSource, lintSource } from '@verdict/lint';
 import { assertProperty, equivalent, mustLoad, policyFromSource, stricterThan } from '@verdict/testing';
 import { repoRoot } from './harness.ts';
@@ -140,14 +140,11 @@ describe('lint --fix decides as the author meant (generated agent configurations
   });
 });
 
+/** Every policy-shaped file under `dir` (the golden runs' `args.json` aside), found by the walker the commands use. */
 function policyFiles(dir: string): string[] {
-  const out: string[] = [];
-  for (const name of readdirSync(dir).sort()) {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) out.push(...policyFiles(path));
-    else if (/\.(ya?ml|json|verdict)$/.test(name) && name !== 'args.json') out.push(path);
-  }
-  return out;
+  return findFiles([dir], { cwd: dir, extensions: POLICY_EXTENSIONS, gitignore: false })
+    .files.map((f) => f.abs)
+    .filter((p) => !p.endsWith('/args.json'));
 }
 
 const FIXTURES = join(repoRoot, 'fixtures');

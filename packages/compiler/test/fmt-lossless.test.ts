@@ -4,23 +4,19 @@
  * indentation), the formatted text keeps every comment's text, every value of the document and the
  * policy's IR, and formatting it again changes nothing.
  */
-import { readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import fc from 'fast-check';
 import { CST, Lexer, parseDocument } from 'yaml';
 import { describe, expect, it } from 'vitest';
-import { compileFile, compileSource, formatPolicySource, parseVerdictSource } from '../src/index.ts';
+import { compileFile, compileSource, findFiles, formatPolicySource, parseVerdictSource, POLICY_EXTENSIONS } from '../src/index.ts';
 import type { Syntax } from '../src/index.ts';
 import { FIXTURES, read, stripIR } from './dsl/helpers.ts';
 
+/** Every policy-shaped file under `dir` (the golden runs' `args.json` aside), found by the walker the commands use. */
 function policyFiles(dir: string): string[] {
-  const out: string[] = [];
-  for (const name of readdirSync(dir).sort()) {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) out.push(...policyFiles(path));
-    else if (/\.(ya?ml|json|verdict)$/.test(name) && name !== 'args.json') out.push(path);
-  }
-  return out;
+  return findFiles([dir], { cwd: dir, extensions: POLICY_EXTENSIONS, gitignore: false })
+    .files.map((f) => f.abs)
+    .filter((p) => !p.endsWith('/args.json'));
 }
 
 function comments(text: string, syntax: Syntax): string[] {
