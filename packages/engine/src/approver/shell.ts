@@ -176,10 +176,22 @@ export function withCommandRules(inner: CompiledApprover, options: CommandLayerO
     const span = spanOf(rule.list, rule.index);
     return span === undefined ? { list: rule.list, index: rule.index } : { list: rule.list, index: rule.index, span };
   };
+  // The shell tool a tool name (as sent) stands for, remembered per name: folding the name on every
+  // call cost other tools' calls about 9 % (bench/src/shell-policy.ts).
+  const byName = new Map<string, ToolJudge | null>();
+  const judgeFor = (name: string): ToolJudge | null => {
+    let v = byName.get(name);
+    if (v === undefined) {
+      v = judges.get(caseFold(name)) ?? null;
+      if (byName.size >= 1024) byName.clear();
+      byName.set(name, v);
+    }
+    return v;
+  };
   /** The command side of a call, or `undefined` when the tool is not a shell tool with command rules. */
   const judgeCall = (request: ApprovalRequest): ShellExplanation | undefined => {
-    const tj = judges.get(caseFold(request.toolName));
-    if (tj === undefined) return undefined;
+    const tj = judgeFor(request.toolName);
+    if (tj === null) return undefined;
     const text = commandText(request.input, tj.field);
     if (text === null) {
       return {
@@ -223,22 +235,10 @@ export function withCommandRules(inner: CompiledApprover, options: CommandLayerO
       return { decision: 'deny', reason: internalErrorReason(e), rule: null };
     }
   };
-  // Whether a tool name (as sent) is a shell tool with command rules, remembered per name: folding
-  // the name on every call cost other tools' calls about 9 % (bench/src/shell-policy.ts).
-  const shellByName = new Map<string, boolean>();
-  const isShellTool = (name: string): boolean => {
-    let v = shellByName.get(name);
-    if (v === undefined) {
-      v = judges.has(caseFold(name));
-      if (shellByName.size >= 1024) shellByName.clear();
-      shellByName.set(name, v);
-    }
-    return v;
-  };
   const approve = (request: ApprovalRequest): ApprovalResult => {
     let shellTool: boolean;
     try {
-      shellTool = isShellTool(request.toolName);
+      shellTool = judgeFor(request.toolName) !== null;
     } catch {
       return inner.approve(request);
     }
