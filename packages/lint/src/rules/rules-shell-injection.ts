@@ -20,6 +20,8 @@ export default createRule({
         'match the whole command with `field: command` and an exact pattern (`field` rules are anchored at both ends), and deny `[;&|`$\\n]` in commands',
     },
     docs: { recommended: true },
+    // The same hole in an allow rule, said once (as an error) where both rules see it.
+    supersedes: ['rules/prefer-command-rule'],
     options: {
       tools: { description: 'Extra tool names treated as shells (compared case-insensitively).', default: [] },
     },
