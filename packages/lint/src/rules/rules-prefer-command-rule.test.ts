@@ -212,6 +212,10 @@ describe('rules/shell-injection and rules/shell-separator supersede it on an all
       ['rules/prefer-command-rule', 4, 25],
     ]);
   });
+  it('rules/shell-separator too, on a class that keeps some separators out', () => {
+    const config = { config: { rules: { 'rules/shell-injection': { severity: 'off' as const } }, categories: {}, include: [], ignore: [] } };
+    expect(ids(on('allow', '{tool: Bash, field: command, match: "ls( [^;]*)?"}'), config)).toEqual([['rules/shell-separator', 4, 41]]);
+  });
   it('on a deny rule, rules/escape-evasion reports another way past it (JSON escapes)', () => {
     expect(ids(on('deny', '{tool: Bash, match: "\\"command\\":\\"rm "}'))).toEqual([
       ['rules/escape-evasion', 4, 25],
