@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { lintSource } from '../runner.ts';
 import { runRuleTests } from '../../test/support/rule-tester.ts';
-import rule, { commandWords } from './rules-prefer-command-rule.ts';
+import rule from './rules-prefer-command-rule.ts';
+import { commandWords } from '../support/command-words.ts';
 
 const y = (...lines: string[]): string => `${lines.join('\n')}\n`;
 const on = (list: string, r: string, ...head: string[]): string => y('mode: pattern', 'default: deny', ...head, `${list}:`, `  - ${r}`);
@@ -39,7 +40,7 @@ runRuleTests(rule, {
       code: on('allow', '{tool: Bash, match: "\\"command\\":\\"git (status|diff)"}'),
       errors: [
         {
-          messageId: 'allow',
+          messageId: 'joined',
           line: 4,
           column: 25,
           message:
@@ -58,9 +59,9 @@ runRuleTests(rule, {
         "  - {tool: run_shell_command, match: '^\\{\"command\"\\s*:\\s*\"npm\\s+test\\b'}",
       ),
       errors: [
-        { messageId: 'allow', line: 4, column: 41, help: `${ALLOW_HELP}\`{tool: bash, command: [git, status]}\`` },
+        { messageId: 'joined', line: 4, column: 41, help: `${ALLOW_HELP}\`{tool: bash, command: [git, status]}\`` },
         {
-          messageId: 'allow',
+          messageId: 'joined',
           line: 5,
           column: 38,
           message:
@@ -74,7 +75,7 @@ runRuleTests(rule, {
       code: on('allow', "{tool: Shell, match: '\"command\":\"ls( [^&]*)?\"'}"),
       errors: [
         {
-          messageId: 'allow',
+          messageId: 'joined',
           line: 4,
           column: 26,
           message: 'this allow rule matches `ls` as text, not as a command rule: it also allows any command joined after it, e.g. `ls ; $(rm -rf /)`',
@@ -86,7 +87,7 @@ runRuleTests(rule, {
       code: on('deny', '{tool: Bash, match: "rm -rf"}'),
       errors: [
         {
-          messageId: 'deny',
+          messageId: 'disguised',
           line: 4,
           column: 25,
           message:
@@ -100,7 +101,7 @@ runRuleTests(rule, {
       code: on('deny', '{tool: Bash, match: "\\"command\\":\\"rm\\\\s"}'),
       errors: [
         {
-          messageId: 'deny',
+          messageId: 'disguised',
           line: 4,
           column: 25,
           message: 'this deny rule matches `rm` as text, not as a command rule: it misses the same program written `\\rm x`, which a command rule catches',
@@ -112,9 +113,9 @@ runRuleTests(rule, {
       name: 'an ask on a field, with alternatives; a number is quoted in the suggestion',
       code: y('mode: pattern', 'ask:', '  - {tool: Bash, field: command, match: "sleep 60"}', '  - {tool: Bash, field: command, match: "(git|hg) push( .*)?"}'),
       errors: [
-        { messageId: 'deny', line: 3, column: 41, help: `${DENY_HELP}\`{tool: Bash, command: [sleep, "60"]}\`` },
+        { messageId: 'disguised', line: 3, column: 41, help: `${DENY_HELP}\`{tool: Bash, command: [sleep, "60"]}\`` },
         {
-          messageId: 'deny',
+          messageId: 'disguised',
           line: 4,
           column: 41,
           message: 'this ask rule matches `git push` as text, not as a command rule: it misses the same program written `\\git push`, which a command rule catches',
@@ -127,7 +128,7 @@ runRuleTests(rule, {
       code: on('deny', '{tool: terminal, match: "\\"script\\": \\"curl "}', 'shell: [{tool: Terminal, field: script}]'),
       errors: [
         {
-          messageId: 'deny',
+          messageId: 'disguised',
           line: 5,
           column: 29,
           message: 'this deny rule matches `curl` as text, not as a command rule: it misses the same program written `\\curl x`, which a command rule catches',
@@ -141,7 +142,7 @@ runRuleTests(rule, {
       code: '{"mode": "pattern", "deny": [{"tool": "Bash", "match": "git push --force"}]}\n',
       errors: [
         {
-          messageId: 'deny',
+          messageId: 'disguised',
           line: 1,
           column: 56,
           help: `${DENY_HELP}\`{"tool": "Bash", "command": ["git", "push", "--force"]}\``,
@@ -154,7 +155,7 @@ runRuleTests(rule, {
       code: y('approver pattern default deny {', '  ask Bash /git push/', '}'),
       errors: [
         {
-          messageId: 'deny',
+          messageId: 'disguised',
           line: 2,
           column: 13,
           message: "this ask rule matches `git push` as text, not as a command rule: it misses the same program written `'g''it' push`, which a command rule catches",

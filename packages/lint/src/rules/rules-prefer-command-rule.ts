@@ -1,17 +1,6 @@
-import { intersect, parsedRegex, ruleMatchesInput, type CharSet, type RegexNode } from '@verdict/analysis';
-import { caseFold, isCommandRule, shellToolsOf } from '@verdict/engine';
-import type { RuleIR, RuleList } from '@verdict/engine';
-import { ruleText } from '@verdict/compiler';
-import { stringify } from 'yaml';
+import { ruleMatchesInput } from '@verdict/analysis';
 import { createRule } from '../create-rule.ts';
-
-/** A word of a command rule: one word, or a list of alternatives. */
-export type CommandWord = string | readonly string[];
-
-/** Characters a command word is made of here: `[A-Za-z0-9._/@+:=-]`, as sorted ranges. */
-const WORD: CharSet = [0x2b, 0x2b, 0x2d, 0x3a, 0x3d, 0x3d, 0x40, 0x5a, 0x5f, 0x5f, 0x61, 0x7a];
-/** The whitespace that can separate two words in a pattern (`\s` is `[\t\n\f\r ]`). */
-const SPACES = new Set([0x09, 0x0a, 0x0b, 0x0c, 0x0d, 0x20]);
+import { type CommandWord, commandRuleText, regexCommand } from '../support/command-words.ts';
 
 /** Chains a shell runs after an allowed command, as a message quotes them (no backtick, no line break). */
 const CHAINS = [' && curl x | sh', '; $(rm -rf /)', ' ; $(rm -rf /)', ' || curl x | sh', ' | sh'];
@@ -32,39 +21,32 @@ export default createRule({
     severity: 'warning',
     category: 'rules',
     messages: {
-      allow:
+      joined:
         'this allow rule matches `{{words}}` as text, not as a command rule: it also allows any command joined after it, e.g. `{{example}}`',
-      deny:
+      disguised:
         'this {{list}} rule matches `{{words}}` as text, not as a command rule: it misses the same program written `{{example}}`, which a command rule catches',
     },
     help: {
-      allow: 'write a command rule, which allows a call only when every command it executes is allowed: `{{suggestion}}`',
-      deny: 'write a command rule, which sees the program through quoting, paths, `FOO=1` and wrappers such as `timeout`: `{{suggestion}}`',
+      joined: 'write a command rule, which allows a call only when every command it executes is allowed: `{{suggestion}}`',
+      disguised: 'write a command rule, which sees the program through quoting, paths, `FOO=1` and wrappers such as `timeout`: `{{suggestion}}`',
     },
     docs: { recommended: true },
   },
   create(ctx) {
     return {
       rule(rule, list, _index, approver) {
-        if (isCommandRule(rule) || rule.tool === '' || !ctx.regexCache.get(rule.match).ok) return;
-        const tool = caseFold(rule.tool);
-        const shell = shellToolsOf(approver).find((s) => caseFold(s.tool) === tool);
-        if (shell === undefined) return;
-        if (rule.field !== undefined && caseFold(rule.field) !== caseFold(shell.field)) return;
-        // An allow may be replaced by a narrower rule, a deny or ask only by one as wide: a last word
-        // the pattern runs on from (`git status.*`) ends the words of an allow only.
-        const found = commandWords(rule.match, { isField: rule.field !== undefined, field: shell.field, runOn: list === 'allow' });
-        if (found === null) return;
+        const found = regexCommand(ctx.regexCache, rule, list, approver);
+        if (found === undefined) return;
         const { words, key } = found;
         const base = words.map((w) => (typeof w === 'string' ? w : (w[0] as string))).join(' ');
-        const data = { words: base, list, suggestion: suggestion(ctx.syntax, list, rule, words) };
+        const data = { words: base, list, suggestion: commandRuleText(ctx.syntax, list, rule.tool, words) };
         const span = rule.matchSpan ?? rule.span;
         // The call as an agent sends it (compact JSON), and as a person writes it (`"command": "…"`).
         for (const form of [(c: string) => JSON.stringify({ [key]: c }), (c: string) => `{${JSON.stringify(key)}: ${JSON.stringify(c)}}`]) {
           const matches = (command: string): boolean | undefined => ruleMatchesInput(ctx.regexCache, rule, list, approver.input, form(command));
           const example = list === 'allow' ? CHAINS.map((c) => base + c).find((c) => matches(c) === true) : missedDisguise(words, base, matches);
           if (example === undefined) continue;
-          ctx.report({ span, messageId: list === 'allow' ? 'allow' : 'deny', data: { ...data, example } });
+          ctx.report({ span, messageId: list === 'allow' ? 'joined' : 'disguised', data: { ...data, example } });
           return;
         }
       },
@@ -90,222 +72,4 @@ function missedDisguise(words: readonly CommandWord[], base: string, matches: (c
     return undefined;
   }
   return undefined;
-}
-
-/** The command rule to write, in the file's own syntax: a list entry (YAML flow, JSON) or a DSL rule line. */
-function suggestion(syntax: 'yaml' | 'json' | 'verdict' | undefined, list: RuleList, rule: RuleIR, words: readonly CommandWord[]): string {
-  const command = words.map((w) => (typeof w === 'string' ? w : [...w]));
-  if (syntax === 'verdict') return ruleText(list, { tool: rule.tool, match: '', command });
-  if (syntax === 'json') {
-    const array = (ws: readonly (string | readonly string[])[]): string => `[${ws.map((w) => (typeof w === 'string' ? JSON.stringify(w) : array(w))).join(', ')}]`;
-    return `{"tool": ${JSON.stringify(rule.tool)}, "command": ${array(command)}}`;
-  }
-  return stringify({ tool: rule.tool, command }, { collectionStyle: 'flow', flowCollectionPadding: false, lineWidth: 0 }).trim();
-}
-
-// ---- the words of a pattern ----------------------------------------------------------------------
-
-/**
- * The command words a pattern is about, read from its syntax tree (`@verdict/analysis`): after a
- * leading `"command":"` (the shell tool's field as a JSON key, `\s*` around the colon, `^` and `\{`
- * before it) or, for a `field` rule, at the start of the value; or, in a pattern anchored nowhere,
- * two words or more. Words are literal runs of `[A-Za-z0-9._/@+:=-]` or groups of alternatives of
- * them, separated by spaces (` `, `\s`, ` +`, `\s+`); what follows the last word must leave the rest
- * of the command open (nothing, `.*`, optional items, assertions, the closing `"`). With `runOn`,
- * the last word may be one the pattern goes on from (`status` in `git status.*`). `null` when the
- * words cannot be recovered exactly. `key` is the JSON key the pattern expects the text under.
- */
-export function commandWords(
-  pattern: string,
-  { isField, field, runOn }: { isField: boolean; field: string; runOn: boolean },
-): { words: CommandWord[]; key: string } | null {
-  const root = parsedRegex(pattern);
-  if (root === null || root.t === 'alt') return null;
-  const items = flatten(root);
-  let i = 0;
-  let key = field;
-  let keyed = isField;
-  if (isField) {
-    while (isAssert(items[i], 'bot')) i++;
-  } else {
-    let anchored = false;
-    if (isAssert(items[i], 'bot')) {
-      i++;
-      anchored = true;
-    }
-    if (literalOf(items[i]) === '{') {
-      i++;
-      anchored = true;
-      while (isOptionalSpace(items[i])) i++;
-    }
-    const prefix = keyPrefix(items, i);
-    if (prefix !== null && caseFold(prefix.key) === caseFold(field)) {
-      i = prefix.end;
-      key = prefix.key;
-      keyed = true;
-    } else if (anchored) {
-      return null;
-    } else {
-      while (isAssert(items[i], 'wb')) i++;
-    }
-  }
-  const words: CommandWord[] = [];
-  for (;;) {
-    const read = wordAt(items, i);
-    if (read === null) break;
-    // A word must end where the pattern's next item cannot go on with a word character.
-    if (!runOn && canStartWithWord(items, read.end)) break;
-    words.push(read.word);
-    i = read.end;
-    if (!isSeparator(items[i]) || wordAt(items, i + 1) === null) break;
-    i++;
-  }
-  const first = words[0];
-  if (first === undefined || (!keyed && words.length < 2)) return null;
-  const programs = typeof first === 'string' ? [first] : first;
-  if (!programs.every((p) => /^[A-Za-z0-9_./]/.test(p) && !p.includes('='))) return null;
-  return openRest(items, i, keyed && !isField) ? { words, key } : null;
-}
-
-/** A branch's items with groups that hold no alternation read in place. */
-function flatten(node: RegexNode): RegexNode[] {
-  if (node.t !== 'cat') return [node];
-  return node.subs.flatMap((s) => (s.t === 'cat' ? flatten(s) : [s]));
-}
-
-function isAssert(node: RegexNode | undefined, kind: 'bot' | 'wb'): boolean {
-  return node?.t === 'assert' && node.kind === kind;
-}
-
-/** The one character a literal item matches (no case folding), or undefined. */
-function literalOf(node: RegexNode | undefined): string | undefined {
-  if (node?.t !== 'chars' || node.form !== 'literal' || node.lit === undefined) return undefined;
-  const s = node.set;
-  return s.length === 2 && s[0] === node.lit && s[1] === node.lit ? String.fromCodePoint(node.lit) : undefined;
-}
-
-function isWordChar(c: string | undefined): c is string {
-  return c !== undefined && /^[A-Za-z0-9._/@+:=-]$/.test(c);
-}
-
-function onlySpaces(set: CharSet): boolean {
-  if (set.length === 0) return false;
-  for (let k = 0; k < set.length; k += 2) {
-    for (let cp = set[k] as number; cp <= (set[k + 1] as number); cp++) if (!SPACES.has(cp)) return false;
-  }
-  return true;
-}
-
-function spaceSet(node: RegexNode | undefined): boolean {
-  return node?.t === 'chars' && onlySpaces(node.set);
-}
-
-/** ` `, `\s`, ` +`, `\s+`: at least one whitespace character, and nothing else. */
-function isSeparator(node: RegexNode | undefined): boolean {
-  if (node === undefined) return false;
-  const one = node.t === 'rep' && node.min >= 1 ? node.sub : node;
-  return spaceSet(one) && hasSpace(one);
-}
-
-function hasSpace(node: RegexNode): boolean {
-  if (node.t !== 'chars') return false;
-  const s = node.set;
-  for (let k = 0; k < s.length; k += 2) if ((s[k] as number) <= 0x20 && 0x20 <= (s[k + 1] as number)) return true;
-  return false;
-}
-
-/** ` `, `\s*`, ` ?`: whitespace JSON may have between tokens. */
-function isOptionalSpace(node: RegexNode | undefined): boolean {
-  return node?.t === 'rep' ? spaceSet(node.sub) : spaceSet(node);
-}
-
-/** `"KEY"\s*:\s*"` at `i`: the key and the index after the prefix. */
-function keyPrefix(items: readonly RegexNode[], i: number): { key: string; end: number } | null {
-  if (literalOf(items[i]) !== '"') return null;
-  let j = i + 1;
-  let key = '';
-  for (let c = literalOf(items[j]); c !== undefined && c !== '"' && c !== '\\'; c = literalOf(items[++j])) key += c;
-  if (key === '' || literalOf(items[j]) !== '"') return null;
-  j++;
-  while (isOptionalSpace(items[j])) j++;
-  if (literalOf(items[j]) !== ':') return null;
-  j++;
-  while (isOptionalSpace(items[j])) j++;
-  if (literalOf(items[j]) !== '"') return null;
-  return { key, end: j + 1 };
-}
-
-/** A literal word (a run of word characters) or a group of alternative literal words at `i`. */
-function wordAt(items: readonly RegexNode[], i: number): { word: CommandWord; end: number } | null {
-  const node = items[i];
-  if (node?.t === 'alt') {
-    const alternatives: string[] = [];
-    for (const branch of node.subs) {
-      const parts = flatten(branch).map(literalOf);
-      if (parts.length === 0 || !parts.every(isWordChar)) return null;
-      alternatives.push(parts.join(''));
-    }
-    return { word: [...new Set(alternatives)], end: i + 1 };
-  }
-  let j = i;
-  let word = '';
-  for (let c = literalOf(items[j]); isWordChar(c); c = literalOf(items[++j])) word += c;
-  return word === '' ? null : { word, end: j };
-}
-
-/** Whether the items from `i` can match a word character first (a word cut there would be a prefix of a longer one). */
-function canStartWithWord(items: readonly RegexNode[], i: number): boolean {
-  for (let j = i; j < items.length; j++) {
-    const r = startsWithWord(items[j] as RegexNode);
-    if (r !== 'empty') return r;
-  }
-  return false;
-}
-
-/** `true`/`false`: whether the node's first character can be a word character; `'empty'`: it can match nothing at all. */
-function startsWithWord(node: RegexNode): boolean | 'empty' {
-  switch (node.t) {
-    case 'chars':
-      return intersect(node.set, WORD).length > 0;
-    case 'assert':
-      return 'empty';
-    case 'rep': {
-      if (node.max === 0) return 'empty';
-      const r = startsWithWord(node.sub);
-      return r === true ? true : node.min === 0 ? 'empty' : r;
-    }
-    case 'cat': {
-      for (const s of node.subs) {
-        const r = startsWithWord(s);
-        if (r !== 'empty') return r;
-      }
-      return 'empty';
-    }
-    case 'alt': {
-      let all: boolean | 'empty' = false;
-      for (const s of node.subs) {
-        const r = startsWithWord(s);
-        if (r === true) return true;
-        if (r === 'empty') all = 'empty';
-      }
-      // A branch that can match nothing lets the following items decide: the caller goes on.
-      return all;
-    }
-  }
-}
-
-/**
- * Whether what follows the words leaves the rest of the command open: optional items, `.`-like
- * or whitespace repetitions, assertions; in JSON text, anything after the closing `"` of the value.
- */
-function openRest(items: readonly RegexNode[], i: number, json: boolean): boolean {
-  for (let j = i; j < items.length; j++) {
-    const node = items[j] as RegexNode;
-    if (json && literalOf(node) === '"') return true;
-    if (node.t === 'assert' || (node.t === 'rep' && node.min === 0)) continue;
-    const one = node.t === 'rep' ? node.sub : node;
-    if (one.t === 'chars' && (one.form === 'dot' || onlySpaces(one.set))) continue;
-    return false;
-  }
-  return true;
 }
