@@ -39,14 +39,14 @@ export default createRule({
         if (found === undefined) return;
         const { words, key } = found;
         const base = words.map((w) => (typeof w === 'string' ? w : (w[0] as string))).join(' ');
-        const data = { words: base, list, suggestion: commandRuleText(ctx.syntax, list, rule.tool, words) };
         const span = rule.matchSpan ?? rule.span;
         // The call as an agent sends it (compact JSON), and as a person writes it (`"command": "…"`).
         for (const form of [(c: string) => JSON.stringify({ [key]: c }), (c: string) => `{${JSON.stringify(key)}: ${JSON.stringify(c)}}`]) {
           const matches = (command: string): boolean | undefined => ruleMatchesInput(ctx.regexCache, rule, list, approver.input, form(command));
           const example = list === 'allow' ? CHAINS.map((c) => base + c).find((c) => matches(c) === true) : missedDisguise(words, base, matches);
           if (example === undefined) continue;
-          ctx.report({ span, messageId: list === 'allow' ? 'joined' : 'disguised', data: { ...data, example } });
+          const suggestion = commandRuleText(ctx.syntax, list, rule.tool, words);
+          ctx.report({ span, messageId: list === 'allow' ? 'joined' : 'disguised', data: { words: base, list, example, suggestion } });
           return;
         }
       },
