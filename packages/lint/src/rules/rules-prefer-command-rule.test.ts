@@ -177,6 +177,8 @@ describe('commandWords reads the words from the syntax tree', () => {
   it('anywhere in the text only from two words on', () => {
     expect(words('rm -rf /')).toEqual(['rm', '-rf', '/']);
     expect(words('secret')).toBeNull();
+    expect(words('DROP TABLE')).toBeNull();
+    expect(words('"command":"Rscript x')).toEqual(['Rscript', 'x']);
     expect(words('\\brm\\b')).toBeNull();
   });
   it('a word the pattern runs on from counts only for an allow', () => {

@@ -42,12 +42,12 @@ export function regexCommand(
 /** The command rule to write, in the file's own syntax: a list entry (YAML flow, JSON) or a DSL rule line. */
 export function commandRuleText(syntax: 'yaml' | 'json' | 'verdict' | undefined, list: RuleList, tool: string, words: readonly CommandWord[]): string {
   const command = words.map((w) => (typeof w === 'string' ? w : [...w]));
-  if (syntax === 'verdict') return ruleText(list, { tool: tool, match: '', command });
+  if (syntax === 'verdict') return ruleText(list, { tool, match: '', command });
   if (syntax === 'json') {
     const array = (ws: readonly (string | readonly string[])[]): string => `[${ws.map((w) => (typeof w === 'string' ? JSON.stringify(w) : array(w))).join(', ')}]`;
     return `{"tool": ${JSON.stringify(tool)}, "command": ${array(command)}}`;
   }
-  return stringify({ tool: tool, command }, { collectionStyle: 'flow', flowCollectionPadding: false, lineWidth: 0 }).trim();
+  return stringify({ tool, command }, { collectionStyle: 'flow', flowCollectionPadding: false, lineWidth: 0 }).trim();
 }
 
 // ---- the words of a pattern ----------------------------------------------------------------------
@@ -56,7 +56,7 @@ export function commandRuleText(syntax: 'yaml' | 'json' | 'verdict' | undefined,
  * The command words a pattern is about, read from its syntax tree (`@verdict/analysis`): after a
  * leading `"command":"` (the shell tool's field as a JSON key, `\s*` around the colon, `^` and `\{`
  * before it) or, for a `field` rule, at the start of the value; or, in a pattern anchored nowhere,
- * two words or more. Words are literal runs of `[A-Za-z0-9._/@+:=-]` or groups of alternatives of
+ * two words or more, the first in lower case. Words are literal runs of `[A-Za-z0-9._/@+:=-]` or groups of alternatives of
  * them, separated by spaces (` `, `\s`, ` +`, `\s+`); what follows the last word must leave the rest
  * of the command open (nothing, `.*`, optional items, assertions, the closing `"`). With `runOn`,
  * the last word may be one the pattern goes on from (`status` in `git status.*`). `null` when the
@@ -111,6 +111,9 @@ export function commandWords(
   if (first === undefined || (!keyed && words.length < 2)) return null;
   const programs = typeof first === 'string' ? [first] : first;
   if (!programs.every((p) => /^[A-Za-z0-9_./]/.test(p) && !p.includes('='))) return null;
+  // Text anywhere is read as a command only when it looks like one: a program is written in lower
+  // case (`rm -rf`, `git push`), prose and SQL often are not (`DROP TABLE`, `BEGIN RSA PRIVATE KEY`).
+  if (!keyed && !programs.every((p) => p === p.toLowerCase())) return null;
   return openRest(items, i, keyed && !isField) ? { words, key } : null;
 }
 
