@@ -24,7 +24,7 @@ import { PRIVILEGED } from './rules-command-allows-anything.ts';
 export default createRule({
   id: 'rules/command-never-matches',
   meta: {
-    description: 'a command rule that can never decide a call: an `args` or `redirect` regex that matches nothing, an allow of a wrapper already given its command (`[timeout, 5, ls]`), an allow a deny or ask command rule always overrides',
+    description: 'a command rule that can never decide a call: an `args` or `redirect` regex that matches nothing, an allow of a wrapper already given its command (`[nohup, make]`), an allow a deny or ask command rule always overrides',
     severity: 'warning',
     category: 'rules',
     messages: {
