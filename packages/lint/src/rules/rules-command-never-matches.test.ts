@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { compileCommandRules, judge, type CommandRules } from '@verdict/shell';
 import { lintWithRule, runRuleTests } from '../../test/support/rule-tester.ts';
 import rule from './rules-command-never-matches.ts';
 
@@ -102,6 +103,25 @@ describe('rules/command-never-matches: where a user sees it', () => {
     const [m, ...rest] = lintWithRule(rule, { code }).messages.filter((x) => x.ruleId === rule.id);
     expect(rest).toEqual([]);
     expect(m?.related?.map((r) => [r.message, r.span?.start.line, r.span?.start.column])).toEqual([['deny rule that overrides it', 3, 5]]);
+  });
+
+  it('says what the judge does: a flagged allow rule allows no call that starts with its words', () => {
+    const cases: { rules: CommandRules; texts: string[] }[] = [
+      { rules: { allow: [{ command: ['timeout', '5', 'ls'] }] }, texts: ['timeout 5 ls', 'timeout 5 ls -l', "'timeout' 5 ls"] },
+      { rules: { allow: [{ command: ['env', 'FOO=1', 'make'] }] }, texts: ['env FOO=1 make', 'env FOO=1 make all'] },
+      { rules: { allow: [{ command: ['bash', '-c', 'git status'] }] }, texts: ["bash -c 'git status'", "bash -c 'git status' x"] },
+      { rules: { allow: [{ command: ['xargs'] }] }, texts: ['xargs', 'ls | xargs', 'xargs ls'] },
+      { rules: { deny: [{ command: ['git', 'push'] }], allow: [{ command: ['/usr/bin/GIT', 'push', '--force'], args: '.*' }] }, texts: ['/usr/bin/GIT push --force', '/usr/bin/GIT push --force origin'] },
+    ];
+    for (const c of cases) {
+      const compiled = compileCommandRules(c.rules);
+      if (!compiled.ok) throw new Error('the rules compile');
+      for (const text of c.texts) expect(judge(compiled.rules, text).decision, text).not.toBe('allow');
+    }
+    // And the same words without the wrapper's command are allowed by the inner rule, as the help says.
+    const inner = compileCommandRules({ allow: [{ command: ['ls'] }] });
+    if (!inner.ok) throw new Error('the rules compile');
+    expect(judge(inner.rules, 'timeout 5 ls').decision).toBe('allow');
   });
 
   it('finds nothing in the starter policies of fixtures/shell', () => {
