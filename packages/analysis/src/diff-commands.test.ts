@@ -1,0 +1,147 @@
+/**
+ * `diffPolicies` with command rules on shell tools: exact where the changes decide it, a witness
+ * the approvers confirm where one is found, "unknown" otherwise, never a wrong verdict.
+ */
+import { readFileSync } from 'node:fs';
+import { compileApprover } from '@verdict/engine';
+import type { ApproverIR, CompiledApprover, RuledDecision, RuleIR } from '@verdict/engine';
+import { commandJudgeFactory } from '@verdict/shell';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { diffPolicies } from './index.ts';
+import type { DiffChange, PolicyDiff } from './index.ts';
+
+type Block = Partial<ApproverIR> & Pick<ApproverIR, 'allow' | 'deny'>;
+const approver = (b: Block): ApproverIR => ({ mode: 'pattern', default: 'deny', reason: '', input: 'raw', ...b });
+const cmd = (command: (string | string[])[], more: Partial<RuleIR> = {}): RuleIR => ({ tool: 'Bash', match: '', command, ...more });
+const options = { commandJudge: commandJudgeFactory, totalTimeMs: 20_000 };
+const diff = (o: ApproverIR, n: ApproverIR): PolicyDiff => diffPolicies(o, n, options);
+
+const compiled = (ir: ApproverIR): CompiledApprover => {
+  const a = compileApprover(ir, { commandJudge: commandJudgeFactory }).approver;
+  if (a === undefined) throw new Error('the policy does not load');
+  return a;
+};
+
+const WANT: Record<DiffChange['direction'], RuledDecision> = { 'newly-denied': 'deny', 'newly-allowed': 'allow', 'newly-asked': 'ask' };
+
+/** Every witness shown is decided by both approvers as the diff says. */
+function checkChanges(oldIr: ApproverIR, newIr: ApproverIR, d: PolicyDiff): void {
+  const [oldA, newA] = [compiled(oldIr), compiled(newIr)];
+  for (const c of d.changes) {
+    const req = { toolName: c.toolName, input: c.input };
+    const before = oldA.decide(req).decision;
+    const after = newA.decide(req).decision;
+    expect(after).toBe(WANT[c.direction]);
+    expect(before).not.toBe(after);
+    expect([c.old.decision, c.new.decision]).toEqual([before, after]);
+  }
+}
+
+const shown = (d: PolicyDiff): string[] => d.changes.map((c) => `${c.direction} ${c.toolName} ${c.input}`);
+
+describe('diffPolicies with command rules', () => {
+  it('without a command judge, a policy with command rules is unknown, as before', () => {
+    const p = approver({ allow: [cmd(['git', 'status'])], deny: [] });
+    const d = diffPolicies(p, p);
+    expect(d.verdict).toBe('unknown');
+    expect(d.unknown).toEqual([
+      'the old policy has command rules on shell tools, and no command judge was given to compare them',
+      'the new policy has command rules on shell tools, and no command judge was given to compare them',
+    ]);
+  });
+
+  it('a policy against itself is equivalent', () => {
+    const p = approver({ allow: [cmd(['git', ['status', 'diff']]), { tool: 'Read', match: '' }], deny: [cmd(['rm'])], unknown: 'ask' });
+    const d = diff(p, p);
+    expect(d.verdict).toBe('equivalent');
+    expect(d.unknown).toEqual([]);
+  });
+
+  it('a deny command rule added: stricter, with the command it denies', () => {
+    const o = approver({ allow: [cmd(['git', ['status', 'diff']])], deny: [] });
+    const n = approver({ allow: [cmd(['git', ['status', 'diff']])], deny: [cmd(['git', 'diff'])] });
+    const d = diff(o, n);
+    expect(d.verdict).toBe('stricter');
+    expect(shown(d)).toEqual(['newly-denied Bash {"command":"git diff"}']);
+    expect(d.newlyDenied?.old).toMatchObject({ decision: 'allow', rule: { list: 'allow', index: 0 } });
+    expect(d.newlyDenied?.new).toMatchObject({ decision: 'deny', rule: { list: 'deny', index: 0 } });
+    expect(d.unknown).toEqual([]);
+    checkChanges(o, n, d);
+    // And the other way round.
+    const back = diff(n, o);
+    expect(back.verdict).toBe('looser');
+    expect(shown(back)).toEqual(['newly-allowed Bash {"command":"git diff"}']);
+  });
+
+  it('an allow command rule added: looser, with the command it allows', () => {
+    const o = approver({ allow: [cmd(['git', 'status'])], deny: [] });
+    const n = approver({ allow: [cmd(['git', 'status']), cmd(['npm', 'test'], { args: '(--[a-z]+ ?)*' })], deny: [] });
+    const d = diff(o, n);
+    expect(d.verdict).toBe('looser');
+    expect(shown(d)).toEqual(['newly-allowed Bash {"command":"npm test"}']);
+    checkChanges(o, n, d);
+  });
+
+  it('identical command sides and a regex rule changed on another tool: exact', () => {
+    const rules = { allow: [cmd(['git', 'status'])], deny: [cmd(['rm'])] };
+    const o = approver({ ...rules, allow: [...rules.allow, { tool: 'Read', match: 'src/' }] });
+    const n = approver({ ...rules, allow: [...rules.allow, { tool: 'Read', match: '' }] });
+    const d = diff(o, n);
+    expect(d.verdict).toBe('looser');
+    expect(d.unknown).toEqual([]);
+    expect(d.changes.map((c) => [c.direction, c.toolName])).toEqual([['newly-allowed', 'Read']]);
+    checkChanges(o, n, d);
+  });
+
+  it('rules written differently with the same meaning: unknown, said so, never equivalent', () => {
+    const o = approver({ allow: [cmd(['git', ['status', 'diff']])], deny: [] });
+    const n = approver({ allow: [cmd(['git', 'status']), cmd(['git', 'diff'])], deny: [] });
+    const d = diff(o, n);
+    expect(d.verdict).toBe('unknown');
+    expect(d.changes).toEqual([]);
+    expect(d.unknown).toHaveLength(2);
+    expect(d.unknown[0]).toMatch(/^newly denied calls: tool `Bash`: command rules are compared by examples only, and none of the \d+ example calls tried is one$/);
+    expect(d.unknown[1]).toMatch(/^newly allowed calls: tool `Bash`: command rules are compared by examples only/);
+  });
+
+  it('`unknown: ask` instead of deny: looser, newly asked, with a command that cannot be judged', () => {
+    const o = approver({ allow: [cmd(['ls'])], deny: [] });
+    const n = approver({ allow: [cmd(['ls'])], deny: [], unknown: 'ask' });
+    const d = diff(o, n);
+    expect(d.verdict).toBe('looser');
+    // On each of the default shell tools.
+    expect(shown(d)).toEqual([
+      'newly-asked Bash {"command":"$x"}',
+      'newly-asked run_shell_command {"command":"$x"}',
+      'newly-asked Shell {"command":"$x"}',
+    ]);
+    checkChanges(o, n, d);
+  });
+
+  it('command rules on a policy that had none: both ways, with witnesses', () => {
+    const o = approver({ allow: [{ tool: 'Bash', match: '^\\{"command":"(git|ls)' }], deny: [] });
+    const n = approver({ allow: [cmd(['git', 'status']), cmd(['ls'])], deny: [] });
+    const d = diff(o, n);
+    expect(d.verdict).toBe('neither');
+    checkChanges(o, n, d);
+  });
+
+  it('a shell tool of one policy only (its own `shell:` table) is compared as a shell tool', () => {
+    const o = approver({ allow: [{ tool: 'sh', match: 'ls' }], deny: [] });
+    const n = approver({ allow: [{ tool: 'sh', match: 'ls' }], deny: [cmd(['rm'], { tool: 'sh' })], shell: [{ tool: 'sh', field: 'script' }] });
+    const d = diff(o, n);
+    // The new policy judges `sh` calls: `rm` after `ls` is denied now, and nothing is allowed that was not.
+    expect(d.verdict).toBe('stricter');
+    expect(shown(d)).toEqual(['newly-denied sh {"script":"ls && rm"}']);
+    checkChanges(o, n, d);
+  });
+
+  it('a field changed in the `shell:` table: the calls that moved are found', () => {
+    const o = approver({ allow: [cmd(['ls'])], deny: [], shell: [{ tool: 'Bash', field: 'command' }] });
+    const n = approver({ allow: [cmd(['ls'])], deny: [], shell: [{ tool: 'Bash', field: 'cmd' }] });
+    const d = diff(o, n);
+    expect(d.verdict).toBe('neither');
+    checkChanges(o, n, d);
+  });
+});
