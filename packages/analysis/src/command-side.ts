@@ -292,8 +292,9 @@ export function exampleCommands(
       const w = d === null ? null : findWitness(atom(d), makeBudget(budget));
       if (w?.status === 'witness') plain.push(w.text);
     } else {
-      const w = sample(r.match);
-      if (w !== null && w !== '') plain.push(w);
+      // A pattern over the input text: what follows a leading `{"field":"` is the command text.
+      const w = sample(r.match)?.replace(/^\{?\s*"[^"]*"\s*:\s*"/, '');
+      if (w !== undefined && w !== '') plain.push(w);
     }
   }
   for (const t of plain) add(t);
@@ -330,6 +331,12 @@ export function exampleCommands(
   for (const t of ['$x', 'eval "$x"', 'echo $(', '', 'echo x', 'ls', 'true']) add(t);
   const few = [...new Set(plain)].slice(0, 16);
   for (const a of few) for (const b of few) if (a !== b) add(`${a} && ${b}`);
-  for (const a of few) add(`${a} | ${few[0] as string}`);
+  for (const a of few) {
+    add(`${a} | ${few[0] as string}`);
+    // With what the judge cannot model, and with a write, beside a command the regex rules may match.
+    add(`${a}; $x`);
+    add(`$x ${a}`);
+    for (const t of targets) add(`${a} > ${shellQuote(t)}`);
+  }
   return [...out];
 }

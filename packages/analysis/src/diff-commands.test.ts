@@ -145,3 +145,90 @@ describe('diffPolicies with command rules', () => {
     checkChanges(o, n, d);
   });
 });
+
+/* --------------------------------------------------------------------------------------------- */
+
+const corpus = (name: string): string[] =>
+  readFileSync(new URL(`../../../fixtures/shell/${name}`, import.meta.url), 'utf8')
+    .split('\n')
+    .filter((l) => l.trim() !== '')
+    .map((l) => (JSON.parse(l) as { command: string }).command);
+/** Every third command of the two corpora, and a few of their own. */
+const SAMPLE = [...corpus('benign.jsonl'), ...corpus('bypass.jsonl')].filter((_, i) => i % 3 === 0).concat(['git diff', 'git status', 'npm test --watch', 'ls > /etc/x', 'cat secret', '$x']);
+
+const program = fc.constantFrom('git', 'ls', 'rm', 'cat', 'npm', '/bin/ls');
+const word = fc.oneof(fc.constantFrom('status', 'diff', 'push', 'test'), fc.constant(['status', 'diff']));
+const commandRule = fc.record(
+  {
+    command: fc.tuple(program, fc.array(word, { maxLength: 1 })).map(([p, w]) => [p, ...w] as (string | string[])[]),
+    args: fc.constantFrom('(--[a-z]+ ?)*', '-[a-z]+', '.*'),
+    redirect: fc.constantFrom('/etc/.*', 'out\\.txt'),
+  },
+  { requiredKeys: ['command'] },
+);
+const redirectRule = fc.record({ redirect: fc.constantFrom('/etc/.*', '.*') });
+const rule: fc.Arbitrary<RuleIR> = fc.oneof(
+  { weight: 5, arbitrary: commandRule.map((r) => ({ tool: 'Bash', match: '', ...r })) },
+  { weight: 1, arbitrary: redirectRule.map((r) => ({ tool: '', match: '', ...r })) },
+  { weight: 2, arbitrary: fc.constantFrom('secret', 'rm ', '^\\{"command":"git').map((match) => ({ tool: 'Bash', match })) },
+  { weight: 1, arbitrary: fc.constant({ tool: 'Bash', match: 'diff', field: 'command' }) },
+);
+const policy: fc.Arbitrary<ApproverIR> = fc
+  .record({
+    allow: fc.array(rule, { maxLength: 3 }),
+    deny: fc.array(rule, { maxLength: 2 }),
+    ask: fc.array(rule, { maxLength: 1 }),
+    default: fc.constantFrom('allow', 'deny'),
+    unknown: fc.constantFrom('ask', 'deny'),
+    input: fc.constantFrom('raw', 'canonical'),
+  })
+  .map((p) => approver({ ...p, input: p.input as 'raw' | 'canonical', shell: [{ tool: 'Bash', field: 'command' }] }));
+
+type Lists = 'allow' | 'deny' | 'ask';
+/** A small edit of a policy: a rule added or removed, `unknown:` or the default flipped. */
+const edited = (p: ApproverIR): fc.Arbitrary<ApproverIR> =>
+  fc.oneof(
+    fc.tuple(fc.constantFrom<Lists>('allow', 'deny', 'ask'), rule).map(([l, r]) => ({ ...p, [l]: [...(p[l] ?? []), r] })),
+    fc.tuple(fc.constantFrom<Lists>('allow', 'deny', 'ask'), fc.nat()).map(([l, i]) => ({ ...p, [l]: (p[l] ?? []).filter((_, k) => k !== i % Math.max(1, (p[l] ?? []).length)) })),
+    fc.constant({ ...p, unknown: p.unknown === 'ask' ? 'deny' : 'ask' }),
+    fc.constant({ ...p, default: p.default === 'allow' ? 'deny' : 'allow' }),
+  );
+const pair: fc.Arbitrary<[ApproverIR, ApproverIR]> = fc.oneof(
+  fc.tuple(policy, policy).map(([a, b]) => [a, { ...b, input: a.input }] as [ApproverIR, ApproverIR]),
+  policy.chain((a) => edited(a).map((b) => [a, b] as [ApproverIR, ApproverIR])),
+  policy.chain((a) => edited(a).chain((b) => edited(b).map((c) => [a, c] as [ApproverIR, ApproverIR]))),
+);
+
+/** The moves each direction of a diff is about, and the `unknown` line that leaves it undecided. */
+const DIRECTIONS: { what: string; was: RuledDecision[]; want: RuledDecision }[] = [
+  { what: 'newly denied calls', was: ['allow', 'ask'], want: 'deny' },
+  { what: 'newly allowed calls', was: ['deny', 'ask'], want: 'allow' },
+  { what: 'newly asked calls (allowed before)', was: ['allow'], want: 'ask' },
+  { what: 'newly asked calls (denied before)', was: ['deny'], want: 'ask' },
+];
+
+describe('diffPolicies with command rules: properties', () => {
+  it('every witness is confirmed by the approvers, and no decided direction is contradicted on the corpus sample', () => {
+    fc.assert(
+      fc.property(pair, ([o, n]) => {
+        const d = diff(o, n);
+        checkChanges(o, n, d);
+        const [oldA, newA] = [compiled(o), compiled(n)];
+        const seen = SAMPLE.map((command) => {
+          const req = { toolName: 'Bash', input: JSON.stringify({ command }) };
+          return { command, old: oldA.decide(req).decision, new: newA.decide(req).decision };
+        });
+        for (const dir of DIRECTIONS) {
+          if (d.unknown.some((u) => u.startsWith(`${dir.what}:`))) continue;
+          const found = d.changes.some((c) => dir.was.includes(c.old.decision) && c.new.decision === dir.want);
+          if (found) continue;
+          // Decided, with no witness: the sample must not show such a call either.
+          const contra = seen.find((s) => dir.was.includes(s.old) && s.new === dir.want);
+          expect(contra, `${dir.what}: ${JSON.stringify(contra)} (${d.verdict})`).toBeUndefined();
+        }
+        if (d.verdict === 'equivalent') expect(seen.filter((s) => s.old !== s.new)).toEqual([]);
+      }),
+      { numRuns: 100 },
+    );
+  });
+});
