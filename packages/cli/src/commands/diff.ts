@@ -1,6 +1,7 @@
 import { ruleWhere } from '@verdict/engine';
 import { type DiffChange, diffPolicies, type DiffWitness, type PolicyDiff } from '@verdict/analysis';
 import { type Command, parse, UsageError, write } from '../args.ts';
+import { DECIDING } from '../command-rules.ts';
 import { compileOrReport, readPolicyInput, stdinFilenameOption, stdinName } from '../load.ts';
 
 const USAGE = `usage: verdict diff OLD NEW [--format text|json] [--stdin-filename NAME]
@@ -78,8 +79,8 @@ export const diffCommand: Command = {
     const oldInput = await readPolicyInput(oldFile, io, name);
     const newInput = await readPolicyInput(newFile, io, name);
     if (!oldInput || !newInput) return 2;
-    const older = compileOrReport(oldInput, io, { compat: true });
-    const newer = compileOrReport(newInput, io, { compat: true });
+    const older = compileOrReport(oldInput, io, { ...DECIDING, compat: true });
+    const newer = compileOrReport(newInput, io, { ...DECIDING, compat: true });
     if (!older || !newer) return 2;
     const oldIr = older.ir?.approver;
     const newIr = newer.ir?.approver;
@@ -87,7 +88,7 @@ export const diffCommand: Command = {
       io.stderr.write(`verdict diff: ${!oldIr ? oldInput.file : newInput.file} has no approver block [cli/no-approver]\n`);
       return 2;
     }
-    const d = diffPolicies(oldIr, newIr);
+    const d = diffPolicies(oldIr, newIr, DECIDING);
     write(io.stdout, format === 'json' ? JSON.stringify(d, null, 2) : renderDiff(d, newInput.file));
     return d.verdict === 'equivalent' ? 0 : 1;
   },
