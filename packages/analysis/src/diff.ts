@@ -8,6 +8,11 @@
  * applicable ask rule matches, else allow if any applicable allow rule matches, else the default. Both decisions are formulas over the rules'
  * search DFAs; their disagreement is searched in the product. The domain is JSON object inputs
  * (raw text, or canonical text under `input: canonical`), over-approximated for proofs.
+ *
+ * A shell tool with command rules in either policy is compared apart (`command-side.ts`): the
+ * moves the two policies' differences allow prove the other directions empty, and example calls
+ * (and the regex rules' own witnesses), run through both approvers, find witnesses; a direction
+ * left is "unknown". Command rules need the caller's judge (`AnalysisOptions.commandJudge`).
  */
 import { isCommandRule, normalizeApproverDefault, normalizeApproverMode } from '@verdict/engine';
 import type { ApproverIR, CompiledApprover, Decision, RuleIR, RuledDecision, RuleRef } from '@verdict/engine';

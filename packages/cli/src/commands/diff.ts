@@ -11,7 +11,9 @@ changed, a call the old policy allows and the new one denies (or the reverse): a
 paste into \`verdict explain\`, checked against the real engine. Then a verdict: stricter, looser,
 equivalent, neither or unknown (the analysis is bounded; it says unknown rather than guess).
 With ask rules on either side, decisions are ordered allow < ask < deny, and the calls the new
-policy newly asks about are listed too. Either file (not both) may be \`-\`: standard input.
+policy newly asks about are listed too. Command rules on shell tools are compared exactly where the
+changes decide it (a deny rule added can only deny more) and by example commands otherwise: a
+direction no example shows stays unknown. Either file (not both) may be \`-\`: standard input.
 
 options:
   --format F   text (default) or json
