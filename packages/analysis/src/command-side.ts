@@ -40,16 +40,32 @@ export interface CommandSide {
   unknown: 'ask' | 'deny';
   /** The wrappers table added by the policy, as a canonical text (equal text: equal table). */
   wrappers: string;
-  /** The command rules applying to the tool, per list, by what they say (`ruleKey`). */
-  lists: Record<'deny' | 'ask' | 'allow', Map<string, RuleIR>>;
+  /** The command rules applying to the tool, per list, by what they say (`commandKeys`). */
+  lists: Record<'deny' | 'ask' | 'allow', ReadonlySet<string>>;
+  /** The same rules, once each (for example commands). */
+  rules: RuleIR[];
   /** Names of the policy's own wrappers (for example commands). */
   wrapperNames: string[];
 }
 
-/** What a command rule says, with list order and spelling that cannot change a decision removed. */
-function commandKey(r: RuleIR): string {
-  const command = r.command?.map((w) => (typeof w === 'string' ? [w] : [...new Set(w)].sort()));
-  return JSON.stringify([command ?? null, r.args ?? null, r.redirect ?? null]);
+/** Alternatives a rule is spelled out into, at most (past it the rule keeps one key). */
+const MAX_SPELLED = 64;
+
+/**
+ * What a command rule says, with spelling that cannot change a decision removed: one key per
+ * combination of its alternatives where the rule means the union of those combinations (an allow
+ * rule, whose words are an exact prefix; a deny or ask rule without `args`: with `args`, which
+ * words the pattern reads depends on where the alternatives matched), else one key.
+ */
+function commandKeys(r: RuleIR, list: 'deny' | 'ask' | 'allow'): string[] {
+  const alts = r.command?.map((w) => (typeof w === 'string' ? [w] : [...new Set(w)].sort()));
+  const key = (command: string[][] | null): string => JSON.stringify([command, r.args ?? null, r.redirect ?? null]);
+  if (alts === undefined) return [key(null)];
+  const count = alts.reduce((n, a) => n * a.length, 1);
+  if ((list !== 'allow' && r.args !== undefined) || count > MAX_SPELLED) return [key(alts)];
+  let combos: string[][] = [[]];
+  for (const a of alts) combos = combos.flatMap((c) => a.map((w) => [...c, w]));
+  return combos.map((c) => key(c.map((w) => [w])));
 }
 
 /** A value with object keys sorted (a canonical text for comparing wrapper tables). */
@@ -76,16 +92,17 @@ export function commandSides(ir: ApproverIR): Map<string, CommandSide> {
   for (const t of shellToolsOf(ir)) {
     const tool = caseFold(t.tool);
     if (out.has(tool)) continue;
-    const lists = { deny: new Map<string, RuleIR>(), ask: new Map<string, RuleIR>(), allow: new Map<string, RuleIR>() };
+    const lists = { deny: new Set<string>(), ask: new Set<string>(), allow: new Set<string>() };
+    const applying: RuleIR[] = [];
     for (const list of ['deny', 'ask', 'allow'] as const) {
       const rules = list === 'allow' ? ir.allow : list === 'deny' ? ir.deny : (ir.ask ?? []);
       for (const r of rules) {
         if (!isCommandRule(r) || (r.tool !== '' && caseFold(r.tool) !== tool)) continue;
-        const k = commandKey(r);
-        if (!lists[list].has(k)) lists[list].set(k, r);
+        for (const k of commandKeys(r, list)) lists[list].add(k);
+        applying.push(r);
       }
     }
-    out.set(tool, { tool: t.tool, field: t.field, foldedField: caseFold(t.field), unknown, wrappers, lists, wrapperNames: Object.keys(ir.wrappers ?? {}) });
+    out.set(tool, { tool: t.tool, field: t.field, foldedField: caseFold(t.field), unknown, wrappers, lists, rules: applying, wrapperNames: Object.keys(ir.wrappers ?? {}) });
   }
   return out;
 }
@@ -126,7 +143,7 @@ function listMoves(moves: Moves, list: 'deny' | 'ask' | 'allow', added: boolean)
   else outOf(moves, list);
 }
 
-function differ(a: ReadonlySet<string> | ReadonlyMap<string, unknown>, b: ReadonlySet<string> | ReadonlyMap<string, unknown>): { added: boolean; removed: boolean } {
+function differ(a: ReadonlySet<string>, b: ReadonlySet<string>): { added: boolean; removed: boolean } {
   let added = false;
   let removed = false;
   for (const k of b.keys()) if (!a.has(k)) added = true;
@@ -211,7 +228,8 @@ export function hasMove(moves: Moves, from: RuledDecision, to: RuledDecision): b
 
 /** Example commands for a shell tool, shortest and most telling first; capped. */
 const MAX_COMMANDS = 2_000;
-/** Pairs of regexes whose difference is sampled. */
+/** Regexes sampled per policy and kind, and pairs of them whose difference is sampled. */
+const MAX_REGEXES = 64;
 const MAX_REGEX_PAIRS = 48;
 
 const SAFE_WORD = /^[A-Za-z0-9_@%+=:,./-]+$/;
@@ -230,7 +248,7 @@ function tailWords(text: string): string {
 function regexSamples(cache: LanguageCache, group: string, patterns: readonly string[], others: readonly string[], budget: { timeMs?: number; maxStates?: number }): string[] {
   const out: string[] = [];
   let pairs = 0;
-  for (const p of patterns) {
+  for (const p of patterns.slice(0, MAX_REGEXES)) {
     const dp = cache.valueDfa(group, p);
     if (dp === null) continue;
     const some = findWitness(atom(dp), makeBudget(budget));
@@ -269,9 +287,8 @@ export function exampleCommands(
   budget: { timeMs?: number; maxStates?: number },
 ): string[] {
   const present = sides.filter((s): s is CommandSide => s !== null);
-  const rules = present.flatMap((s) => [...s.lists.deny.values(), ...s.lists.ask.values(), ...s.lists.allow.values()]);
-  const byRegex = (key: 'args' | 'redirect', side: CommandSide): string[] =>
-    [...new Set([...side.lists.deny.values(), ...side.lists.ask.values(), ...side.lists.allow.values()].flatMap((r) => (r[key] === undefined ? [] : [r[key]])))];
+  const rules = present.flatMap((s) => s.rules);
+  const byRegex = (key: 'args' | 'redirect', side: CommandSide): string[] => [...new Set(side.rules.flatMap((r) => (r[key] === undefined ? [] : [r[key]])))];
   const samples = (key: 'args' | 'redirect'): string[] => {
     const [a, b] = [present[0], present[1]];
     const pa = a === undefined ? [] : byRegex(key, a);

@@ -347,7 +347,7 @@ function shellClasses(oldM: Model, newM: Model, oldA: CompiledApprover, newA: Co
       },
       why() {
         if (timedOut) return 'the analysis ran out of time while trying example commands';
-        return `command rules are compared by examples only, and none of the ${examples().length} example calls tried is one`;
+        return `command rules are compared by examples only, and none of ${examples().length} example calls is such a call`;
       },
     };
   };
