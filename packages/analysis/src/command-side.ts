@@ -315,6 +315,8 @@ export function exampleCommands(
     }
   }
   for (const t of plain) add(t);
+  // What the regex rules match, as the arguments of each rule's command (`cat secret`).
+  const asArgs = plain.filter((t) => t.split(' ').every((w) => SAFE_WORD.test(w))).slice(0, 8);
   for (const r of rules) {
     if (r.command === undefined) continue;
     for (const words of prefixes(r.command)) {
@@ -323,6 +325,10 @@ export function exampleCommands(
       add(text);
       for (const s of argSamples) add(s === '' ? text : `${text} ${tailWords(s)}`);
     }
+  }
+  for (const r of rules) {
+    if (r.command === undefined) continue;
+    for (const words of prefixes(r.command)) for (const a of asArgs) add(`${words.map(shellQuote).join(' ')} ${a}`);
   }
   for (const r of rules) {
     if (r.command === undefined) continue;
@@ -340,6 +346,10 @@ export function exampleCommands(
       add(`timeout 5 ${text}`);
       add(`env A=1 ${text}`);
       add(`bash -c ${shellQuote(text)}`);
+      // An argument and a write target known only when the command runs.
+      add(`${text} "$x"`);
+      add(`${text} > "$x"`);
+      add(`${text} "$(${text})"`);
       for (const s of present) for (const w of s.wrapperNames) add(`${shellQuote(w)} ${text}`);
       for (const t of targets) add(`${text} > ${shellQuote(t)}`);
     }

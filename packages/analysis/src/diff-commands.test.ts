@@ -249,5 +249,5 @@ describe('diffPolicies with command rules: properties', () => {
       }),
       { numRuns: 100 },
     );
-  });
+  }, 120_000);
 });
