@@ -274,11 +274,13 @@ function prefixes(command: readonly (string | readonly string[])[]): string[][] 
 }
 
 /**
- * Example command texts for a shell tool under two command sides (either may be `null`): each
- * rule's prefix with each alternative, with samples of `args` (and of the difference between two
- * `args` regexes), with an extra word, an inserted option, at a path, in capitals, behind a wrapper,
- * with a write redirection (samples of `redirect` too), joined in pairs, and texts the judge cannot
- * model. Deduplicated, in that order, capped.
+ * Example command texts for a shell tool under two command sides (either may be `null`) and the
+ * regex rules applying to it: what the regex rules match; each rule's prefix with each
+ * alternative, with samples of `args` (and of the difference between two `args` regexes), with an
+ * extra word, an inserted option, at a path, in capitals, behind a wrapper, with an argument or a
+ * write target known only at run time, with a write (samples of `redirect` too); texts the judge
+ * cannot model; pairs joined by `&&`, and next to `$x`; what the regex rules match as arguments.
+ * Deduplicated, in that order, capped.
  */
 export function exampleCommands(
   sides: ReadonlyArray<CommandSide | null>,
@@ -328,10 +330,6 @@ export function exampleCommands(
   }
   for (const r of rules) {
     if (r.command === undefined) continue;
-    for (const words of prefixes(r.command)) for (const a of asArgs) add(`${words.map(shellQuote).join(' ')} ${a}`);
-  }
-  for (const r of rules) {
-    if (r.command === undefined) continue;
     for (const words of prefixes(r.command)) {
       const [program, ...rest] = words as [string, ...string[]];
       const text = words.map(shellQuote).join(' ');
@@ -364,6 +362,10 @@ export function exampleCommands(
     add(`${a}; $x`);
     add(`$x ${a}`);
     for (const t of targets) add(`${a} > ${shellQuote(t)}`);
+  }
+  for (const r of rules) {
+    if (r.command === undefined) continue;
+    for (const words of prefixes(r.command)) for (const a of asArgs) add(`${words.map(shellQuote).join(' ')} ${a}`);
   }
   return [...out];
 }
