@@ -8,7 +8,7 @@ import type { ApproverIR, CompiledApprover, RuledDecision, RuleIR } from '@verdi
 import { commandJudgeFactory } from '@verdict/shell';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { diffPolicies } from './index.ts';
+import { analyzeApprover, diffPolicies } from './index.ts';
 import type { DiffChange, PolicyDiff } from './index.ts';
 
 type Block = Partial<ApproverIR> & Pick<ApproverIR, 'allow' | 'deny'>;
@@ -162,6 +162,21 @@ describe('diffPolicies with command rules', () => {
     const d = diff(o, n);
     expect(d.verdict).toBe('neither');
     checkChanges(o, n, d);
+  });
+});
+
+describe('analyzeApprover with command rules', () => {
+  it('reports on the regex rules only, the same with or without a judge', () => {
+    const p = approver({
+      allow: [cmd(['git', 'status']), { tool: 'Bash', match: 'git log' }],
+      deny: [{ tool: 'Bash', match: 'git' }, cmd(['rm'])],
+    });
+    for (const o of [{}, { commandJudge: commandJudgeFactory }]) {
+      const findings = analyzeApprover(p, { ...o, checks: { overlap: false } });
+      expect(findings.map((f) => (f.kind === 'shadowed-rule' ? [f.kind, f.rule.list, f.rule.index, f.by.map((b) => `${b.list}[${b.index}]`)] : [f.kind]))).toEqual([
+        ['shadowed-rule', 'allow', 1, ['deny[0]']],
+      ]);
+    }
   });
 });
 
