@@ -4,7 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { compileApprover } from '@verdict/engine';
-import type { ApproverIR, CompiledApprover, RuledDecision, RuleIR } from '@verdict/engine';
+import type { ApproverIR, CompiledApprover, RuledDecision, RuleIR, WrapperIR } from '@verdict/engine';
 import { commandJudgeFactory } from '@verdict/shell';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -188,7 +188,7 @@ const corpus = (name: string): string[] =>
     .filter((l) => l.trim() !== '')
     .map((l) => (JSON.parse(l) as { command: string }).command);
 /** Every third command of the two corpora, and a few of their own. */
-const SAMPLE = [...corpus('benign.jsonl'), ...corpus('bypass.jsonl')].filter((_, i) => i % 3 === 0).concat(['git diff', 'git status', 'npm test --watch', 'ls > /etc/x', 'cat secret', '$x']);
+const SAMPLE = [...corpus('benign.jsonl'), ...corpus('bypass.jsonl')].filter((_, i) => i % 3 === 0).concat(['git diff', 'git status', 'npm test --watch', 'ls > /etc/x', 'cat secret', '$x', 'retry -n 3 rm -rf /', 'retry git status']);
 
 const program = fc.constantFrom('git', 'ls', 'rm', 'cat', 'npm', '/bin/ls');
 const word = fc.oneof(fc.constantFrom('status', 'diff', 'push', 'test'), fc.constant(['status', 'diff']));
@@ -215,17 +215,25 @@ const policy: fc.Arbitrary<ApproverIR> = fc
     default: fc.constantFrom('allow', 'deny'),
     unknown: fc.constantFrom('ask', 'deny'),
     input: fc.constantFrom('raw', 'canonical'),
+    mode: fc.constantFrom('pattern', 'pattern', 'pattern', 'pattern', 'pattern', 'pattern', 'pattern', 'pattern', 'allow_all', 'deny_all'),
+    field: fc.constantFrom('command', 'command', 'command', 'cmd'),
+    wrappers: fc.constantFrom(false, false, true),
   })
-  .map((p) => approver({ ...p, input: p.input as 'raw' | 'canonical', shell: [{ tool: 'Bash', field: 'command' }] }));
+  .map(({ field, wrappers, ...p }) =>
+    approver({ ...p, input: p.input as 'raw' | 'canonical', shell: [{ tool: 'Bash', field }], ...(wrappers ? { wrappers: RETRY } : {}) }),
+  );
 
 type Lists = 'allow' | 'deny' | 'ask';
+const RETRY: Record<string, WrapperIR> = { retry: { options: ['-n'] } };
 /** A small edit of a policy: a rule added or removed, `unknown:` or the default flipped. */
 const edited = (p: ApproverIR): fc.Arbitrary<ApproverIR> =>
-  fc.oneof(
+  fc.oneof<fc.Arbitrary<ApproverIR>[]>(
     fc.tuple(fc.constantFrom<Lists>('allow', 'deny', 'ask'), rule).map(([l, r]) => ({ ...p, [l]: [...(p[l] ?? []), r] })),
     fc.tuple(fc.constantFrom<Lists>('allow', 'deny', 'ask'), fc.nat()).map(([l, i]) => ({ ...p, [l]: (p[l] ?? []).filter((_, k) => k !== i % Math.max(1, (p[l] ?? []).length)) })),
     fc.constant({ ...p, unknown: p.unknown === 'ask' ? 'deny' : 'ask' }),
     fc.constant({ ...p, default: p.default === 'allow' ? 'deny' : 'allow' }),
+    fc.constant<ApproverIR>({ ...p, shell: [{ tool: 'Bash', field: p.shell?.[0]?.field === 'cmd' ? 'command' : 'cmd' }] }),
+    fc.constant(p.wrappers === undefined ? { ...p, wrappers: RETRY } : (({ wrappers: _w, ...rest }) => rest)(p)),
   );
 const pair: fc.Arbitrary<[ApproverIR, ApproverIR]> = fc.oneof(
   fc.tuple(policy, policy).map(([a, b]) => [a, { ...b, input: a.input }] as [ApproverIR, ApproverIR]),
@@ -248,9 +256,11 @@ describe('diffPolicies with command rules: properties', () => {
         const d = diff(o, n);
         checkChanges(o, n, d);
         const [oldA, newA] = [compiled(o), compiled(n)];
-        const seen = SAMPLE.map((command) => {
-          const req = { toolName: 'Bash', input: JSON.stringify({ command }) };
-          return { command, old: oldA.decide(req).decision, new: newA.decide(req).decision };
+        // Each command in the field `command`, and the first ones in `cmd` too (the other field the policies may read).
+        const inputs = [...SAMPLE.map((command) => JSON.stringify({ command })), ...SAMPLE.slice(0, 30).map((cmd) => JSON.stringify({ cmd }))];
+        const seen = inputs.map((input) => {
+          const req = { toolName: 'Bash', input };
+          return { input, old: oldA.decide(req).decision, new: newA.decide(req).decision };
         });
         for (const dir of DIRECTIONS) {
           if (d.unknown.some((u) => u.startsWith(`${dir.what}:`))) continue;
