@@ -37,6 +37,8 @@ export interface DecisionSummary {
   decision: RuledDecision;
   reason: string;
   rule: RuleRef | null;
+  /** Present when the command rules of a shell tool decided (with `rule: null`: text they cannot judge). */
+  by?: 'command';
 }
 
 export interface DiffWitness {
@@ -271,7 +273,7 @@ function askParts(parts: ReadonlyArray<(lit: Literals) => Formula>, ask: (f: (li
 
 function summary(approver: CompiledApprover, toolName: string, input: string): DecisionSummary {
   const e = approver.explain({ toolName, input });
-  return { decision: e.decision, reason: e.reason, rule: e.rule };
+  return { decision: e.decision, reason: e.reason, rule: e.rule, ...(e.by === 'command' ? { by: 'command' as const } : {}) };
 }
 
 /** A shell tool with command rules in either policy (see `command-side.ts`). */

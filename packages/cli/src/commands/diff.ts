@@ -28,7 +28,7 @@ function quoteShell(s: string): string {
 }
 
 function decided(r: DiffWitness['old']): string {
-  if (!r.rule) return `${r.decision} by the default`;
+  if (!r.rule) return r.by === 'command' ? `${r.decision} by the command rules: ${r.reason}` : `${r.decision} by the default`;
   return `${r.decision} by ${ruleWhere(r.rule, 'parens')}`;
 }
 
