@@ -124,6 +124,21 @@ describe('diffPolicies with command rules', () => {
     expect(d.unknown[0]).toMatch(/^newly denied calls: tool `Bash`: command rules are compared by examples only, and none of \d+ example calls is such a call$/);
   });
 
+  it('a policy that never allows cannot newly deny: equivalent, exactly, whatever deny rules it gains', () => {
+    const o = approver({ allow: [], deny: [cmd(['rm'], { tool: '' })] });
+    const n = approver({ allow: [], deny: [cmd(['rm'], { tool: '' }), cmd(['git'])] });
+    expect(diff(o, n).verdict).toBe('equivalent');
+  });
+
+  it('shell tools left unknown for one reason share one line', () => {
+    const o = approver({ allow: [], deny: [cmd(['rm'], { tool: '' })], default: 'allow' });
+    const n = approver({ allow: [], deny: [cmd(['rm'], { tool: '' }), cmd(['rm', '-rf'], { tool: '' })], default: 'allow' });
+    const d = diff(o, n);
+    expect(d.verdict).toBe('unknown');
+    expect(d.unknown).toHaveLength(1);
+    expect(d.unknown[0]).toMatch(/^newly denied calls: tools `Bash`, `run_shell_command`, `Shell`: command rules are compared by examples only, and none of \d+ example calls is such a call$/);
+  });
+
   it('`unknown: ask` instead of deny: looser, newly asked, with a command that cannot be judged', () => {
     const o = approver({ allow: [cmd(['ls'])], deny: [] });
     const n = approver({ allow: [cmd(['ls'])], deny: [], unknown: 'ask' });

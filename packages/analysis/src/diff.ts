@@ -403,6 +403,7 @@ function diff(oldIr: ApproverIR, newIr: ApproverIR, session: Session): PolicyDif
   /** Calls `from` decides as one of `was` and `to` decides `want`. */
   const direction = (from: Model, to: Model, was: readonly RuledDecision[], want: RuledDecision): Direction => {
     const reasons: string[] = [];
+    const shellReasons = new Map<string, string[]>();
     const witnesses: DiffWitness[] = [];
     const views: Views = { fromAllow: merged(from, 'allow'), toAllow: merged(to, 'allow'), fromDeny: merged(from, 'deny'), toDeny: merged(to, 'deny') };
     for (const cls of classes) {
@@ -456,7 +457,15 @@ function diff(oldIr: ApproverIR, newIr: ApproverIR, session: Session): PolicyDif
         }
         text ??= shellClass.example(was, want);
         if (text !== null) witnesses.push({ toolName: cls.name, input: text, old: summary(oldA, cls.name, text), new: summary(newA, cls.name, text) });
-        else reasons.push(`tool \`${cls.name}\`: ${shellClass.why()}`);
+        else {
+          // Shell tools left unknown for the same reason (the default table's three) share one line.
+          const why = shellClass.why();
+          const same = shellReasons.get(why);
+          if (same === undefined) {
+            shellReasons.set(why, [cls.name]);
+            reasons.push(why);
+          } else same.push(cls.name);
+        }
         continue;
       }
       // Small questions over the rules the policies do not share first; the whole rule sets only
@@ -471,7 +480,12 @@ function diff(oldIr: ApproverIR, newIr: ApproverIR, session: Session): PolicyDif
     }
     // One witness settles the direction (tools left undecided cannot unsettle it).
     if (witnesses.length > 0) return { status: 'witness', witnesses };
-    return reasons.length === 0 ? { status: 'none' } : { status: 'unknown', why: reasons.join('; ') };
+    const named = (why: string): string => {
+      const tools = shellReasons.get(why);
+      if (tools === undefined) return why;
+      return `${tools.length === 1 ? 'tool' : 'tools'} ${tools.map((t) => `\`${t}\``).join(', ')}: ${why}`;
+    };
+    return reasons.length === 0 ? { status: 'none' } : { status: 'unknown', why: reasons.map(named).join('; ') };
   };
 
   // Without ask rules on either side, the two directions of the two-decision diff, as they were.
