@@ -1,6 +1,8 @@
 /**
  * `diffPolicies` with command rules on shell tools: exact where the changes decide it, a witness
- * the approvers confirm where one is found, "unknown" otherwise, never a wrong verdict.
+ * the approvers confirm where one is found, "unknown" otherwise, never a wrong verdict. Here, with
+ * the CLI's tests, because `@verdict/analysis` does not depend on `@verdict/shell`: like
+ * `verdict diff`, the tests pass its judge in (`commandJudge`).
  */
 import { readFileSync } from 'node:fs';
 import { compileApprover } from '@verdict/engine';
@@ -8,8 +10,8 @@ import type { ApproverIR, CompiledApprover, RuledDecision, RuleIR, WrapperIR } f
 import { commandJudgeFactory } from '@verdict/shell';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { analyzeApprover, diffPolicies } from './index.ts';
-import type { DiffChange, PolicyDiff } from './index.ts';
+import { analyzeApprover, diffPolicies } from '@verdict/analysis';
+import type { DiffChange, PolicyDiff } from '@verdict/analysis';
 
 type Block = Partial<ApproverIR> & Pick<ApproverIR, 'allow' | 'deny'>;
 const approver = (b: Block): ApproverIR => ({ mode: 'pattern', default: 'deny', reason: '', input: 'raw', ...b });
