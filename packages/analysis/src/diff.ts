@@ -8,9 +8,15 @@
  * applicable ask rule matches, else allow if any applicable allow rule matches, else the default. Both decisions are formulas over the rules'
  * search DFAs; their disagreement is searched in the product. The domain is JSON object inputs
  * (raw text, or canonical text under `input: canonical`), over-approximated for proofs.
+ *
+ * A shell tool with command rules in either policy is compared apart (`command-side.ts`): the
+ * moves the two policies' differences allow prove the other directions empty, and example calls
+ * (and the regex rules' own witnesses), run through both approvers, find witnesses; a direction
+ * left is "unknown". Command rules need the caller's judge (`AnalysisOptions.commandJudge`).
  */
 import { isCommandRule, normalizeApproverDefault, normalizeApproverMode } from '@verdict/engine';
 import type { ApproverIR, CompiledApprover, Decision, RuleIR, RuledDecision, RuleRef } from '@verdict/engine';
+import { type ClassSide, type CommandSide, commandSides, exampleCommands, hasMove, type Moves, possibleMoves, type RegexSide } from './command-side.ts';
 import { type Approx, type Domain, matches, misses } from './model.ts';
 import { fieldAtoms } from './fields.ts';
 import { and, andOf, FALSE, type Formula, not, or, orOf, TRUE } from './search.ts';
@@ -31,6 +37,8 @@ export interface DecisionSummary {
   decision: RuledDecision;
   reason: string;
   rule: RuleRef | null;
+  /** Present when the command rules of a shell tool decided (with `rule: null`: text they cannot judge). */
+  by?: 'command';
 }
 
 export interface DiffWitness {
@@ -74,26 +82,59 @@ export interface DiffChange extends DiffWitness {
 
 type Model =
   | { kind: 'const'; decision: Decision; approver: CompiledApprover }
-  | { kind: 'pattern'; def: Decision; domain: Domain; allow: RuleIR[]; deny: RuleIR[]; ask: RuleIR[]; approver: CompiledApprover }
+  | {
+      kind: 'pattern';
+      def: Decision;
+      /** The reason as written (`''`: the engine's default reason). */
+      reason: string;
+      domain: Domain;
+      /** The regex rules (command rules are the `commands` side). */
+      allow: RuleIR[];
+      deny: RuleIR[];
+      ask: RuleIR[];
+      /** The command side of each shell tool, by folded name (empty without command rules). */
+      commands: Map<string, CommandSide>;
+      /** Every tool the policy names (its rules' tools in order, then its shell tools with command rules). */
+      tools: string[];
+      approver: CompiledApprover;
+    }
   | { kind: 'invalid'; why: string };
 
 function model(ir: ApproverIR, session: Session, label: string): Model {
+  const rules = [...ir.allow, ...ir.deny, ...(ir.ask ?? [])];
   const approver = session.oracle.compile(ir);
-  if (approver === undefined) return { kind: 'invalid', why: `the ${label} policy does not load` };
+  if (approver === undefined) {
+    // Without a judge, command rules cannot be compared: no answer rather than a wrong one.
+    if (session.options.commandJudge === undefined && rules.some(isCommandRule)) {
+      return { kind: 'invalid', why: `the ${label} policy has command rules on shell tools, and no command judge was given to compare them` };
+    }
+    return { kind: 'invalid', why: `the ${label} policy does not load` };
+  }
   const mode = normalizeApproverMode(ir.mode);
   if (mode === 'allow_all') return { kind: 'const', decision: 'allow', approver };
   if (mode === 'deny_all') return { kind: 'const', decision: 'deny', approver };
-  const rules = [...ir.allow, ...ir.deny, ...(ir.ask ?? [])];
-  // Command rules judge executed commands, which the regex model cannot see: no answer rather than a wrong one.
-  if (rules.some(isCommandRule)) return { kind: 'invalid', why: `the ${label} policy has command rules on shell tools, which diff does not compare yet` };
-  // Loaded in compatibility mode with an invalid regex: every call is denied.
-  if (rules.some((r) => (r.match !== '' || r.field !== undefined) && !session.oracle.regexOk(r.match))) {
+  // Loaded in compatibility mode with an invalid regex (a command rule's `args` or `redirect` too): every call is denied.
+  const patterns = rules.flatMap((r) => [...(r.match !== '' || r.field !== undefined ? [r.match] : []), ...(r.args !== undefined ? [r.args] : []), ...(r.redirect !== undefined ? [r.redirect] : [])]);
+  if (patterns.some((p) => !session.oracle.regexOk(p))) {
     return { kind: 'const', decision: 'deny', approver };
   }
   const def = normalizeApproverDefault(ir.default);
   if (def === undefined) return { kind: 'invalid', why: `the ${label} policy has an unknown default` };
   const domain = ir.input === 'canonical' ? 'canonical' : 'raw';
-  return { kind: 'pattern', def, domain, allow: ir.allow, deny: ir.deny, ask: ir.ask ?? [], approver };
+  const regex = (list: readonly RuleIR[]): RuleIR[] => list.filter((r) => !isCommandRule(r));
+  const commands = commandSides(ir);
+  return {
+    kind: 'pattern',
+    def,
+    reason: ir.reason,
+    domain,
+    allow: regex(ir.allow),
+    deny: regex(ir.deny),
+    ask: regex(ir.ask ?? []),
+    commands,
+    tools: [...rules.map((r) => r.tool), ...[...commands.values()].map((c) => c.tool)],
+    approver,
+  };
 }
 
 /** The literals of a rule: the formula for "it matches" and for "it does not". */
@@ -111,9 +152,10 @@ function decides(m: Model, cls: ToolClass, lit: Literals, d: RuledDecision): For
   return orOf([...ds.map((x) => x.pos), andOf([...ks.map((k) => k.neg), ...as.map((a) => a.neg), m.def === 'deny' ? TRUE : FALSE])]);
 }
 
-/** Whether `m` can decide `ask` at all. */
+/** Whether `m` can decide `ask` at all (by an ask rule, or for a command it cannot judge under `unknown: ask`). */
 function asks(m: Model): boolean {
-  return m.kind === 'pattern' && m.ask.length > 0;
+  if (m.kind !== 'pattern') return false;
+  return m.ask.length > 0 || [...m.commands.values()].some((c) => c.lists.ask.size > 0 || c.unknown === 'ask');
 }
 
 /** Rules with the same pattern and field have the same language, whatever their tool and place. */
@@ -231,7 +273,97 @@ function askParts(parts: ReadonlyArray<(lit: Literals) => Formula>, ask: (f: (li
 
 function summary(approver: CompiledApprover, toolName: string, input: string): DecisionSummary {
   const e = approver.explain({ toolName, input });
-  return { decision: e.decision, reason: e.reason, rule: e.rule };
+  return { decision: e.decision, reason: e.reason, rule: e.rule, ...(e.by === 'command' ? { by: 'command' as const } : {}) };
+}
+
+/** A shell tool with command rules in either policy (see `command-side.ts`). */
+interface ShellClass {
+  /** The (old, new) decision pairs a call may show; any other pair is proven impossible. */
+  moves: Moves;
+  /** Whether the regex rules applying to the tool (or the default) differ. */
+  regexDiffers: boolean;
+  /** An example call the old policy decides as one of `was` and the new one `want`, as both approvers explain it; `null`: none. */
+  example(was: readonly RuledDecision[], want: RuledDecision): string | null;
+  /** Why a direction the examples did not show stays unknown. */
+  why(): string;
+}
+
+function regexSide(m: Model & { kind: 'pattern' }, cls: ToolClass): RegexSide {
+  const keys = (list: readonly RuleIR[]): Set<string> => new Set(applying(list, cls).keys());
+  return { lists: { deny: keys(m.deny), ask: keys(m.ask), allow: keys(m.allow) }, def: m.def, reason: m.reason };
+}
+
+function sameSet(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {
+  return a.size === b.size && [...a].every((k) => b.has(k));
+}
+
+/** The shell classes of a diff, made once per tool class. */
+function shellClasses(oldM: Model, newM: Model, oldA: CompiledApprover, newA: CompiledApprover, session: Session, domain: Domain): { of(cls: ToolClass): ShellClass | null } {
+  const made = new Map<string, ShellClass>();
+  const sideOf = (m: Model, cls: ToolClass, command: CommandSide | null): ClassSide =>
+    m.kind === 'const' ? { kind: 'const', decision: m.decision } : { kind: 'pattern', regex: regexSide(m as Model & { kind: 'pattern' }, cls), command };
+  const commandOf = (m: Model, key: string): CommandSide | null => (m.kind === 'pattern' ? (m.commands.get(key) ?? null) : null);
+  const make = (cls: ToolClass & { key: string }): ShellClass => {
+    const co = commandOf(oldM, cls.key);
+    const cn = commandOf(newM, cls.key);
+    const so = sideOf(oldM, cls, co);
+    const sn = sideOf(newM, cls, cn);
+    const regexDiffers =
+      so.kind !== 'pattern' ||
+      sn.kind !== 'pattern' ||
+      so.regex.def !== sn.regex.def ||
+      (['deny', 'ask', 'allow'] as const).some((l) => !sameSet(so.regex.lists[l], sn.regex.lists[l]));
+    let table: { input: string; old: RuledDecision; new: RuledDecision }[] | undefined;
+    let timedOut = false;
+    const examples = (): { input: string; old: RuledDecision; new: RuledDecision }[] => {
+      if (table !== undefined) return table;
+      table = [];
+      const regexRules = [oldM, newM].flatMap((m) => (m.kind === 'pattern' ? [...m.deny, ...m.ask, ...m.allow].filter((r) => appliesTo(r, cls)) : []));
+      const texts = exampleCommands([co, cn], regexRules, session.cache, session.questionBudget());
+      const fieldNames = [...new Map([co, cn].flatMap((c) => (c === null ? [] : [[c.foldedField, c.field] as const]))).values()];
+      const raw: string[] = [];
+      for (const t of texts) for (const f of fieldNames) raw.push(JSON.stringify({ [f]: t }));
+      raw.push('{}', ...fieldNames.map((f) => JSON.stringify({ [f]: 1 })));
+      for (const r of raw) {
+        if (table.length % 64 === 0 && session.outOfTime()) {
+          timedOut = true;
+          break;
+        }
+        const input = presentable(session, domain, r);
+        if (input === null) continue;
+        const request = { toolName: cls.name, input };
+        table.push({ input, old: oldA.decide(request).decision, new: newA.decide(request).decision });
+      }
+      return table;
+    };
+    return {
+      moves: possibleMoves(so, sn),
+      regexDiffers,
+      example(was, want) {
+        for (const e of examples()) {
+          if (!was.includes(e.old) || e.new !== want) continue;
+          const request = { toolName: cls.name, input: e.input };
+          if (was.includes(oldA.explain(request).decision) && newA.explain(request).decision === want) return e.input;
+        }
+        return null;
+      },
+      why() {
+        if (timedOut) return 'the analysis ran out of time while trying example commands';
+        return `command rules are compared by examples only, and none of ${examples().length} example calls is such a call`;
+      },
+    };
+  };
+  return {
+    of(cls) {
+      if (cls.key === null || (commandOf(oldM, cls.key) === null && commandOf(newM, cls.key) === null)) return null;
+      let c = made.get(cls.key);
+      if (c === undefined) {
+        c = make(cls as ToolClass & { key: string });
+        made.set(cls.key, c);
+      }
+      return c;
+    },
+  };
 }
 
 type Direction = { status: 'none' } | { status: 'witness'; witnesses: DiffWitness[] } | { status: 'unknown'; why: string };
@@ -262,18 +394,23 @@ function diff(oldIr: ApproverIR, newIr: ApproverIR, session: Session): PolicyDif
   }
   const domain: Domain = domains.has('canonical') ? 'canonical' : 'raw';
   const shapes = shapesFor(domain);
-  const rules = [oldM, newM].flatMap((m) => (m.kind === 'pattern' ? [...m.allow, ...m.deny, ...m.ask] : []));
-  const classes = toolClasses(rules.map((r) => r.tool));
+  const classes = toolClasses([oldM, newM].flatMap((m) => (m.kind === 'pattern' ? m.tools : [])));
   const oldA = (oldM as { approver: CompiledApprover }).approver;
   const newA = (newM as { approver: CompiledApprover }).approver;
+  const shell = shellClasses(oldM, newM, oldA, newA, session, domain);
 
   const fields = fieldAtoms(session);
   /** Calls `from` decides as one of `was` and `to` decides `want`. */
   const direction = (from: Model, to: Model, was: readonly RuledDecision[], want: RuledDecision): Direction => {
     const reasons: string[] = [];
+    const shellReasons = new Map<string, string[]>();
     const witnesses: DiffWitness[] = [];
     const views: Views = { fromAllow: merged(from, 'allow'), toAllow: merged(to, 'allow'), fromDeny: merged(from, 'deny'), toDeny: merged(to, 'deny') };
     for (const cls of classes) {
+      const shellClass = shell.of(cls);
+      // A shell tool with command rules on either side: only the moves its changes allow are
+      // looked for, by examples (see `command-side.ts`).
+      if (shellClass !== null && !was.some((a) => hasMove(shellClass.moves, a, want))) continue;
       const confirm = (w: string): string | null => {
         const v = presentable(session, domain, w);
         if (v === null) return null;
@@ -311,6 +448,26 @@ function diff(oldIr: ApproverIR, newIr: ApproverIR, session: Session): PolicyDif
             confirm,
           );
       }
+      if (shellClass !== null) {
+        // The regex rules' own witness first (confirmed on the whole approvers), then examples.
+        let text: string | null = null;
+        if (shellClass.regexDiffers) {
+          const r = ask(disagree);
+          if (r.status === 'witness') text = r.text;
+        }
+        text ??= shellClass.example(was, want);
+        if (text !== null) witnesses.push({ toolName: cls.name, input: text, old: summary(oldA, cls.name, text), new: summary(newA, cls.name, text) });
+        else {
+          // Shell tools left unknown for the same reason (the default table's three) share one line.
+          const why = shellClass.why();
+          const same = shellReasons.get(why);
+          if (same === undefined) {
+            shellReasons.set(why, [cls.name]);
+            reasons.push(why);
+          } else same.push(cls.name);
+        }
+        continue;
+      }
       // Small questions over the rules the policies do not share first; the whole rule sets only
       // when those cannot settle it (a witness the shared rules decide otherwise, or too many).
       const parts = directionParts(views, was, want, cls);
@@ -323,7 +480,12 @@ function diff(oldIr: ApproverIR, newIr: ApproverIR, session: Session): PolicyDif
     }
     // One witness settles the direction (tools left undecided cannot unsettle it).
     if (witnesses.length > 0) return { status: 'witness', witnesses };
-    return reasons.length === 0 ? { status: 'none' } : { status: 'unknown', why: reasons.join('; ') };
+    const named = (why: string): string => {
+      const tools = shellReasons.get(why);
+      if (tools === undefined) return why;
+      return `${tools.length === 1 ? 'tool' : 'tools'} ${tools.map((t) => `\`${t}\``).join(', ')}: ${why}`;
+    };
+    return reasons.length === 0 ? { status: 'none' } : { status: 'unknown', why: reasons.map(named).join('; ') };
   };
 
   // Without ask rules on either side, the two directions of the two-decision diff, as they were.

@@ -12,7 +12,8 @@
  * - `analyzeApprover(ir, options?)`: dead rules, rules shadowed by the rules that win over them,
  *   overlaps, each with an engine-confirmed witness call or `unknown` with a reason.
  * - `diffPolicies(oldIr, newIr, options?)`: calls one approver decides differently from the other,
- *   both ways, and a verdict (`stricter`, `looser`, `equivalent`, `neither`, `unknown`).
+ *   both ways, and a verdict (`stricter`, `looser`, `equivalent`, `neither`, `unknown`); with the
+ *   `commandJudge` option, policies with command rules on shell tools too (`command-side.ts`).
  * - For lint's pattern rules: the shape of a pattern (`pattern-text.ts`: branches, atoms, flags),
  *   JSON object inputs a rule matches (`witness.ts`), RE2-rejected Perl constructs
  *   (`re2-unsupported.ts`), one regex compilation per pattern and run (`RegexCache`).

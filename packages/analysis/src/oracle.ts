@@ -5,7 +5,7 @@
  * share (regex validity, per run's `RegexCache`).
  */
 import { canonicalize, compileApprover, compileRegex, ruleMatches, wellFormed } from '@verdict/engine';
-import type { ApproverIR, CompiledApprover, Explanation, InputMode, RuleIR, RuleList } from '@verdict/engine';
+import type { ApproverIR, CommandJudgeFactory, CompiledApprover, Explanation, InputMode, RuleIR, RuleList } from '@verdict/engine';
 import type { RegexCache } from './regex-cache.ts';
 
 const CACHE_MAX = 2_000;
@@ -52,6 +52,7 @@ export class EngineOracle {
   constructor(
     private readonly compat = false,
     private readonly regexValid?: (pattern: string) => boolean,
+    private readonly commandJudge?: CommandJudgeFactory,
   ) {}
 
   regexOk(pattern: string): boolean {
@@ -77,7 +78,7 @@ export class EngineOracle {
   }
 
   compile(ir: ApproverIR): CompiledApprover | undefined {
-    return compileApprover(ir, { compat: this.compat }).approver;
+    return compileApprover(ir, { compat: this.compat, ...(this.commandJudge !== undefined ? { commandJudge: this.commandJudge } : {}) }).approver;
   }
 
   /** The canonical text of `text` (undefined when canonical input would reject it). */

@@ -3,7 +3,7 @@
  * "solve" step that turns a formula into a verdict: proven empty, a witness the engine confirmed,
  * or unknown.
  */
-import { caseFold, type RuleIR } from '@verdict/engine';
+import { caseFold, type CommandJudgeFactory, type RuleIR } from '@verdict/engine';
 import { cpuNow, makeBudget } from './automaton.ts';
 import {
   type Approx,
@@ -36,6 +36,12 @@ export interface AnalysisOptions {
   compat?: boolean;
   /** Whether the engine compiles `pattern` (a shared cache's answer); default: compile it here. */
   regexValid?: (pattern: string) => boolean;
+  /**
+   * Judges command rules on shell tools (`@verdict/shell`'s `commandJudgeFactory`), as the
+   * compiler's option of that name. Without it a policy with command rules does not load here:
+   * `diffPolicies` answers "unknown" for it, and `analyzeApprover` leaves its command rules out.
+   */
+  commandJudge?: CommandJudgeFactory;
 }
 
 export type Outcome = { status: 'empty' } | { status: 'witness'; text: string } | { status: 'unknown'; why: string };
@@ -47,7 +53,7 @@ export class Session {
 
   constructor(readonly options: AnalysisOptions = {}) {
     this.cache = new LanguageCache(options.maxStates === undefined ? {} : { maxStates: options.maxStates });
-    this.oracle = new EngineOracle(options.compat === true, options.regexValid);
+    this.oracle = new EngineOracle(options.compat === true, options.regexValid, options.commandJudge);
     this.totalDeadline = cpuNow() + (options.totalTimeMs ?? 5_000);
   }
 

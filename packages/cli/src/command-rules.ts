@@ -1,5 +1,5 @@
 /**
- * The compile options of the commands that decide (eval, explain, test, hook, serve, fuzz): command
+ * The compile options of the commands that decide (eval, explain, test, hook, serve, fuzz, diff): command
  * rules on shell tools are judged by `@verdict/shell`. Imported only by those commands, so that
  * `lint`, `fmt` and the others never load the shell parser.
  */

@@ -29,6 +29,42 @@ async function evalAll(policy: string, commands: string[], tool: string): Promis
   return out;
 }
 
+/** `docs/shell.md`'s side-by-side of the agents, between its markers. */
+const SIDE_BY_SIDE = { begin: '<!-- side-by-side:begin -->', end: '<!-- side-by-side:end -->' };
+
+/**
+ * The side-by-side table's rows (the corpus category in the first cell, Verdict's cell in the last)
+ * and its line on the benign corpus, read from the document as a user reads it.
+ */
+function sideBySide(): { rows: { category: string; verdict: string }[]; benign: string } {
+  const doc = readFileSync(join(repoRoot, 'docs', 'shell.md'), 'utf8');
+  const from = doc.indexOf(SIDE_BY_SIDE.begin);
+  const to = doc.indexOf(SIDE_BY_SIDE.end);
+  expect(from, 'docs/shell.md has the side-by-side markers').toBeGreaterThanOrEqual(0);
+  expect(to).toBeGreaterThan(from);
+  const section = doc.slice(from, to).split('\n');
+  const rows = section
+    .filter((l) => l.startsWith('| `'))
+    .map((l) => {
+      const cells = l.split(' | ').map((c) => c.replace(/^\| |\s*\|$/g, '').trim());
+      return { category: cells[0]!.replace(/^`([^`]+)`.*$/, '$1'), verdict: cells[cells.length - 1]! };
+    });
+  const benign = section.find((l) => l.startsWith('Benign commands:')) ?? '';
+  return { rows, benign };
+}
+
+/** Per corpus category, in the corpus's order: how many shapes, how many not denied. */
+function perCategory(entries: { category?: string }[], decisions: { decision: string }[]): { category: string; verdict: string }[] {
+  const counts = new Map<string, { total: number; allowed: number }>();
+  entries.forEach((e, i) => {
+    const c = counts.get(e.category!) ?? { total: 0, allowed: 0 };
+    c.total++;
+    if (decisions[i]!.decision !== 'deny') c.allowed++;
+    counts.set(e.category!, c);
+  });
+  return [...counts].map(([category, c]) => ({ category, verdict: `${c.allowed} of ${c.total} allowed` }));
+}
+
 describe('the shell corpora through verdict eval', () => {
   const bypass = lines('bypass.jsonl');
   const benign = lines('benign.jsonl');
@@ -46,6 +82,8 @@ describe('the shell corpora through verdict eval', () => {
       expect(out.slice(0, reads.length).map((o) => o.decision)).toEqual(['allow', 'allow', 'allow']);
       const allowed = bypass.filter((_, i) => out[reads.length + i]!.decision !== 'deny').map((b) => b.command);
       expect(allowed).toEqual([]);
+      // docs/shell.md's side-by-side states, per category, what this run measures (one row each).
+      expect(sideBySide().rows).toEqual(perCategory(bypass, out.slice(reads.length)));
     });
   }
 
@@ -53,6 +91,13 @@ describe('the shell corpora through verdict eval', () => {
     const out = await evalAll('starter.policy.yaml', benign.map((b) => b.command), 'Bash');
     const allowed = out.filter((o) => o.decision === 'allow').length;
     expect(allowed / benign.length).toBeGreaterThanOrEqual(0.95);
+    // The documents state what this run measures.
+    const share = `${((allowed / benign.length) * 100).toFixed(1)} %`;
+    expect(sideBySide().benign).toContain(`**${allowed} of ${benign.length} allowed** (${share})`);
+    const readme = readFileSync(join(repoRoot, 'README.md'), 'utf8');
+    const section = readme.slice(readme.indexOf('### Command rules on shell tools'), readme.indexOf('## Packages'));
+    expect(section).toContain(`${bypass.length} shapes`);
+    expect(section).toContain(`${share} allowed under the starter policy`);
   });
 
   it('the policy files hold the rule sets the shell package’s own corpus tests use', () => {

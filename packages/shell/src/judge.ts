@@ -272,9 +272,14 @@ export function show(argv: Argv): string {
   return s.length > 120 ? `${s.slice(0, 119)}…` : s;
 }
 
+/** A command rule's argv prefix as reasons show it: `[git (status|diff)]`. */
+export function showPrefix(command: readonly (string | readonly string[])[]): string {
+  return `[${command.map((w) => (typeof w === 'string' ? w : w.length === 1 ? w[0] : `(${w.join('|')})`)).join(' ')}]`;
+}
+
 function describe(r: CompiledCommandRule): string {
   const parts: string[] = [];
-  if (r.command) parts.push(`[${r.command.map((alts) => (alts.length === 1 ? alts[0] : `(${alts.join('|')})`)).join(' ')}]`);
+  if (r.command) parts.push(showPrefix(r.command));
   if (r.rule.args !== undefined) parts.push(`args \`${r.rule.args}\``);
   if (r.rule.redirect !== undefined) parts.push(`redirect \`${r.rule.redirect}\``);
   return `${r.index + 1} ${parts.join(' ')}`;

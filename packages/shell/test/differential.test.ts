@@ -83,6 +83,15 @@ function treeSitterCommands(script: string): string[] {
   return names;
 }
 
+/** Whether tree-sitter-bash reports a syntax error (an ERROR or MISSING node) in `script`. */
+function treeSitterHasError(script: string): boolean {
+  const tree = parser.parse(script);
+  if (!tree) return true;
+  const error = tree.rootNode.hasError;
+  tree.delete();
+  return error;
+}
+
 const base = (p: string) => p.slice(p.lastIndexOf('/') + 1);
 
 /** What tree-sitter sees and the extraction neither found nor refused. */
@@ -122,8 +131,13 @@ describe('tree-sitter-bash beside the extraction', () => {
   });
 
   it('the known faults of tree-sitter-bash are caught by the extraction', () => {
-    // tree-sitter reads `echo a⏎\rm -rf /` as one `echo`; the extraction finds the `rm`.
+    // tree-sitter reads `echo a⏎\rm -rf /` as one `echo`, with no syntax error; bash runs `echo a`
+    // and then `rm -rf /`, and the extraction finds the `rm`. (docs/shell.md cites this as [T].)
+    expect(treeSitterCommands('echo a\n\\rm -rf /')).toEqual(['echo']);
+    expect(treeSitterHasError('echo a\n\\rm -rf /')).toBe(false);
     expect(extract('echo a\n\\rm -rf /').commands.map((c) => c.program)).toEqual(['echo', 'rm']);
+    // Brace expansion in command position is a syntax error to tree-sitter (bash runs `rm -rf /`).
+    expect(treeSitterHasError('{rm,-rf,/}')).toBe(true);
     expect(treeSitterCommands('ls; rm -rf /')).toEqual(expect.arrayContaining(['ls', 'rm']));
   });
 

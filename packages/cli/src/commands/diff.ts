@@ -1,6 +1,7 @@
 import { ruleWhere } from '@verdict/engine';
 import { type DiffChange, diffPolicies, type DiffWitness, type PolicyDiff } from '@verdict/analysis';
 import { type Command, parse, UsageError, write } from '../args.ts';
+import { DECIDING } from '../command-rules.ts';
 import { compileOrReport, readPolicyInput, stdinFilenameOption, stdinName } from '../load.ts';
 
 const USAGE = `usage: verdict diff OLD NEW [--format text|json] [--stdin-filename NAME]
@@ -10,7 +11,9 @@ changed, a call the old policy allows and the new one denies (or the reverse): a
 paste into \`verdict explain\`, checked against the real engine. Then a verdict: stricter, looser,
 equivalent, neither or unknown (the analysis is bounded; it says unknown rather than guess).
 With ask rules on either side, decisions are ordered allow < ask < deny, and the calls the new
-policy newly asks about are listed too. Either file (not both) may be \`-\`: standard input.
+policy newly asks about are listed too. Command rules on shell tools are compared exactly where the
+changes decide it (a deny rule added can only deny more) and by example commands otherwise: a
+direction no example shows stays unknown. Either file (not both) may be \`-\`: standard input.
 
 options:
   --format F   text (default) or json
@@ -25,7 +28,7 @@ function quoteShell(s: string): string {
 }
 
 function decided(r: DiffWitness['old']): string {
-  if (!r.rule) return `${r.decision} by the default`;
+  if (!r.rule) return r.by === 'command' ? `${r.decision} by the command rules: ${r.reason}` : `${r.decision} by the default`;
   return `${r.decision} by ${ruleWhere(r.rule, 'parens')}`;
 }
 
@@ -78,8 +81,8 @@ export const diffCommand: Command = {
     const oldInput = await readPolicyInput(oldFile, io, name);
     const newInput = await readPolicyInput(newFile, io, name);
     if (!oldInput || !newInput) return 2;
-    const older = compileOrReport(oldInput, io, { compat: true });
-    const newer = compileOrReport(newInput, io, { compat: true });
+    const older = compileOrReport(oldInput, io, { ...DECIDING, compat: true });
+    const newer = compileOrReport(newInput, io, { ...DECIDING, compat: true });
     if (!older || !newer) return 2;
     const oldIr = older.ir?.approver;
     const newIr = newer.ir?.approver;
@@ -87,7 +90,7 @@ export const diffCommand: Command = {
       io.stderr.write(`verdict diff: ${!oldIr ? oldInput.file : newInput.file} has no approver block [cli/no-approver]\n`);
       return 2;
     }
-    const d = diffPolicies(oldIr, newIr);
+    const d = diffPolicies(oldIr, newIr, DECIDING);
     write(io.stdout, format === 'json' ? JSON.stringify(d, null, 2) : renderDiff(d, newInput.file));
     return d.verdict === 'equivalent' ? 0 : 1;
   },

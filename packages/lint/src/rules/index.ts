@@ -28,6 +28,7 @@ import regexUnsupportedSyntax from './regex-unsupported-syntax.ts';
 import regexYamlEscape from './regex-yaml-escape.ts';
 import rulesCanonicalWhitespace from './rules-canonical-whitespace.ts';
 import rulesCommandAllowsAnything from './rules-command-allows-anything.ts';
+import rulesCommandNeverMatches from './rules-command-never-matches.ts';
 import rulesDuplicate from './rules-duplicate.ts';
 import rulesEmptyField from './rules-empty-field.ts';
 import rulesEscapeEvasion from './rules-escape-evasion.ts';
@@ -65,6 +66,7 @@ export const allRules: readonly Rule[] = Object.freeze([
   rulesCanonicalWhitespace,
   rulesFieldDenyEvasion,
   rulesCommandAllowsAnything,
+  rulesCommandNeverMatches,
   approverDefaultAllow,
   approverReason,
   policyCapabilityUnsupported,

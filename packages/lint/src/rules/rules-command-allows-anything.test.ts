@@ -10,6 +10,9 @@ runRuleTests(rule, {
     { name: 'a further word narrows it', code: y('mode: pattern', 'allow:', '  - {tool: Bash, command: [python, manage.py, test]}') },
     { name: 'deny rules only deny more', code: y('mode: pattern', 'deny:', '  - {tool: Bash, command: [bash]}', '  - {tool: Bash, command: [sudo]}') },
     { name: 'regex rules are not command rules', code: y('mode: pattern', 'allow:', '  - {tool: Bash, match: "python"}') },
+    { name: 'a wrapper with `args` or a further word says what it runs alone', code: y('mode: pattern', 'allow:', '  - {tool: Bash, command: [env], args: ""}', '  - {tool: Bash, command: [command, [-v, -V]]}') },
+    { name: '`xargs` alone runs `echo`: rules/command-never-matches says so', code: y('mode: pattern', 'allow:', '  - {tool: Bash, command: [xargs]}') },
+    { name: 'a name the policy does not make a wrapper', code: y('mode: pattern', 'allow:', '  - {tool: Bash, command: [retry]}') },
   ],
   invalid: [
     {
@@ -20,6 +23,41 @@ runRuleTests(rule, {
       name: 'one alternative of the program is enough, at any path',
       code: y('mode: pattern', 'allow:', '  - {tool: Bash, command: [[ls, /usr/bin/python3]]}'),
       errors: [{ messageId: 'interpreter', line: 3, column: 5 }],
+    },
+    {
+      name: 'a wrapper alone: `env` prints the environment',
+      code: y('mode: pattern', 'allow:', '  - {tool: Bash, command: [env]}'),
+      errors: [
+        {
+          messageId: 'wrapper',
+          line: 3,
+          column: 5,
+          message:
+            "this allow rule allows only `env` run with no command, which prints the whole environment, secrets included: command rules look through `env` and judge the command it runs, though other agents' allowlists read such a rule as allowing every command",
+          help: 'drop the rule and allow the commands themselves: a command an allow rule matches is allowed run under `env` too',
+        },
+      ],
+    },
+    {
+      name: 'every wrapper of the table, at any path and case, and the policy\'s own',
+      code: y(
+        'mode: pattern',
+        'wrappers:',
+        '  retry: {options: [-n]}',
+        'allow:',
+        '  - {tool: Bash, command: [nohup]}',
+        '  - {tool: Bash, command: [[ls, /usr/bin/Timeout]]}',
+        '  - {tool: Bash, command: [exec]}',
+        '  - {tool: Bash, command: [command]}',
+        '  - {tool: Bash, command: [retry]}',
+      ),
+      errors: [
+        { messageId: 'wrapper', line: 5, column: 5, message: "this allow rule allows only `nohup` run with no command: command rules look through `nohup` and judge the command it runs, though other agents' allowlists read such a rule as allowing every command" },
+        { messageId: 'wrapper', line: 6, column: 5, message: "this allow rule allows only `/usr/bin/Timeout` run with no command: command rules look through `/usr/bin/Timeout` and judge the command it runs, though other agents' allowlists read such a rule as allowing every command" },
+        { messageId: 'wrapper', line: 7, column: 5 },
+        { messageId: 'wrapper', line: 8, column: 5 },
+        { messageId: 'wrapper', line: 9, column: 5 },
+      ],
     },
     {
       name: 'sudo, even with args',
