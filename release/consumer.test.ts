@@ -146,7 +146,12 @@ describe('installed from the tarballs', () => {
     const lint = ok(run(bin(), ['lint', '-f', 'sarif', 'policy.yaml', 'policy.verdict'], { cwd: project }), 'verdict lint');
     const sarif = JSON.parse(lint.stdout) as { runs: { results: { ruleId: string; locations: { physicalLocation: { artifactLocation: { uri: string } } }[] }[] }[] };
     const found = sarif.runs[0]!.results.map((r) => `${r.locations[0]!.physicalLocation.artifactLocation.uri} ${r.ruleId}`);
-    expect(found.sort()).toEqual(['policy.verdict rules/escape-evasion', 'policy.yaml rules/escape-evasion']);
+    expect(found.sort()).toEqual([
+      'policy.verdict rules/escape-evasion',
+      'policy.verdict rules/prefer-command-rule',
+      'policy.yaml rules/escape-evasion',
+      'policy.yaml rules/prefer-command-rule',
+    ]);
     const test = ok(run(bin(), ['test', 'policy.yaml', 'policy.verdict'], { cwd: project }), 'verdict test');
     expect(test.stdout).toContain('3 passed, 0 failed');
   });

@@ -35,7 +35,7 @@ export {
 export type { VerdictParseResult } from './dsl/index.ts';
 export { MAX_NESTING as DSL_MAX_NESTING, MAX_SOURCE_LENGTH as DSL_MAX_SOURCE_LENGTH, parseVerdictSource } from './dsl/index.ts';
 export type { FormatResult, PrintVerdictOptions, SourceComment } from './print/index.ts';
-export { applySourceEdits, conversionLosses, formatPolicySource, formatVerdictSource, patternEdit, printVerdict, printYaml, SourceEditor } from './print/index.ts';
+export { applySourceEdits, conversionLosses, formatPolicySource, formatVerdictSource, patternEdit, printVerdict, printYaml, ruleText, SourceEditor } from './print/index.ts';
 export type { EditResult, SourceEdit } from './print/index.ts';
 
 // finding files: the folder walker, globs and ignore files shared by lint, test and fmt

@@ -38,6 +38,7 @@ import rulesMissingTool from './rules-missing-tool.ts';
 import rulesNestedKeySpoof from './rules-nested-key-spoof.ts';
 import rulesShellInjection from './rules-shell-injection.ts';
 import rulesShellSeparator from './rules-shell-separator.ts';
+import rulesPreferCommandRule from './rules-prefer-command-rule.ts';
 import rulesUnreachable from './rules-unreachable.ts';
 import testsFailing from './tests-failing.ts';
 // static analysis rules (analysis-*.ts): imports here
@@ -59,6 +60,7 @@ export const allRules: readonly Rule[] = Object.freeze([
   rulesEmptyField,
   rulesShellInjection,
   rulesShellSeparator,
+  rulesPreferCommandRule,
   rulesNestedKeySpoof,
   rulesEscapeEvasion,
   rulesCanonicalWhitespace,

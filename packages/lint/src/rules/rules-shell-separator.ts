@@ -40,6 +40,8 @@ export default createRule({
       admits: 'name every separator in the class, line breaks included: `[^;&|`$<>\\n\\r]`',
     },
     docs: { recommended: true },
+    // The same hole in an allow rule, said once (as an error) where both rules see it.
+    supersedes: ['rules/prefer-command-rule'],
     options: {
       fields: { description: 'Extra field names whose value is a shell command (compared case-insensitively).', default: [] },
     },
