@@ -318,6 +318,10 @@ describe('3. the approver decides 1 MB command texts and 10,000-deep nesting wit
     ['1 MB of nested `$(case …)`', `${'$(case x in x) '.repeat(20_000)}rm${';; esac)'.repeat(20_000)}`, 'deny'],
     ['199 nested `$( )` around 1 MB', `${'$('.repeat(199)}ls ${'a'.repeat(LIMITS.maxChars - 1000)}${')'.repeat(199)}`, 'deny'],
     ['16 nested `eval` around 1 MB', `${'eval '.repeat(16)}ls ${'a'.repeat(LIMITS.maxChars - 1000)}`, 'deny'],
+    // The bound on what the parser reads is not a refusal of every substitution or re-parse.
+    ['1,000 substitutions one after another (11 KB)', 'echo $(ls) '.repeat(1000), 'allow'],
+    ['two `eval`s around 1 MB', `eval eval ls ${'a'.repeat(LIMITS.maxChars - 1000)}`, 'allow'],
+    ['199 nested `$( )` around 14 KB', `${'echo $('.repeat(199)}ls ${'a'.repeat(14_000)}${')'.repeat(199)}`, 'allow'],
   ];
   it.each(cases)('%s', (_name, command, want) => {
     const request = call(command);
