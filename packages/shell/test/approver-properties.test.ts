@@ -131,6 +131,8 @@ interface Delivery {
   readonly strings: StringSpelling;
 }
 
+// The keys that fold to `command`: only ASCII case applies (no letter of it has a fold outside
+// ASCII, as `s` has `ſ` and `k` has the Kelvin sign).
 const delivery: fc.Arbitrary<Delivery> = fc.record({
   key: fc.constantFrom('command', 'command', 'command', 'Command', 'COMMAND', 'cOmMaNd'),
   before: fc.array(EXTRA, { maxLength: 2 }),
