@@ -9,8 +9,11 @@ import { describe, expect, it } from 'vitest';
 import { compileFile, compileSource, printVerdict, printYaml } from '@verdict/compiler';
 import type { PolicyFileIR } from '@verdict/engine';
 import { DEFAULT_SHELL_TOOLS } from '@verdict/engine';
+import { decidePayload, type CallState } from '../src/hook/run.ts';
 import { loadPolicy } from '../src/serve/policy.ts';
 import { repoRoot, runCli } from './harness.ts';
+import { readAnswer } from './hook-agent-models.ts';
+import { EVENT_KINDS, shellPayload } from './hook-payloads.ts';
 
 const SHELL = join(repoRoot, 'fixtures', 'shell');
 const lines = (name: string) =>
@@ -136,6 +139,73 @@ describe('every deciding command judges commands', () => {
     expect(await run('ls -la && cat README.md')).toEqual({ code: 0, stdout: '', stderr: '' });
     expect(await run('ls -la && bash -c "rm -rf /"')).toMatchObject({ code: 2, stdout: '' });
     expect(await run('ls -la; eval "$CMD"')).toMatchObject({ code: 2, stderr: expect.stringContaining('`eval`') });
+  });
+});
+
+/** Invalid UTF-8: a stray byte, an overlong `/`, an encoded surrogate, a sequence cut short, a lone continuation. */
+const INVALID_UTF8 = [[0xff], [0xc0, 0xaf], [0xed, 0xa0, 0x80], [0xe2, 0x82], [0x80]].map((b) => Buffer.from(b));
+/** The UTF-8 bytes of `text` with each U+E000 in it replaced by `bytes`. */
+const withBytes = (text: string, bytes: Buffer): Buffer => {
+  const parts = text.split('\ue000').map((p) => Buffer.from(p, 'utf8'));
+  return Buffer.concat(parts.flatMap((p, i) => (i === 0 ? [p] : [bytes, p])));
+};
+
+describe('the bypass corpus through verdict hook, in every agent’s dialect', () => {
+  const bypass = lines('bypass.jsonl');
+  const load = loadPolicy(join(SHELL, 'read-only.policy.yaml'));
+  if (!load.ok) throw new Error('read-only.policy.yaml does not load');
+  const approver = () => load.policy.approver;
+  const shellEvents = EVENT_KINDS.filter((k) => k.event !== 'beforeMCPExecution' && k.event !== 'beforeReadFile');
+
+  for (const { agent, event } of shellEvents) {
+    it(`${agent} ${event}: none is answered as allow (the agent's reading of the answer: blocked)`, async () => {
+      const reads = ['ls -la', 'git status && git diff --stat | head -20'];
+      const readings: string[] = [];
+      // The payload as `verdict hook` decodes it (run.ts), with `--approve`: an allow would skip the agent's own prompt.
+      for (const command of [...reads, ...bypass.map((b) => b.command)]) {
+        const state: CallState = { agent: undefined, event: undefined, tool: undefined };
+        const o = await decidePayload(shellPayload(agent, event, command), { agent, approve: true }, state, approver);
+        readings.push(readAnswer(agent, event, { code: o.answer.exitCode, stdout: o.answer.stdout, stderr: o.answer.stderr }));
+      }
+      // The reads it is written for run (a PermissionRequest allowed with `--approve` runs too).
+      expect(readings.slice(0, reads.length)).toEqual(['runs', 'runs']);
+      const notBlocked = bypass.filter((_, i) => readings[reads.length + i] !== 'blocked').map((b) => b.command);
+      expect(notBlocked).toEqual([]);
+    });
+  }
+
+  it('as bytes on standard input, with invalid UTF-8 beside the command or in it: never run', async () => {
+    // A few per agent through the real command (its own stdin decoding and policy loading).
+    const sample = bypass.filter((_, i) => i % 60 === 0).map((b) => b.command);
+    for (const { agent, event } of shellEvents) {
+      for (const [k, command] of sample.entries()) {
+        const bytes = INVALID_UTF8[k % INVALID_UTF8.length]!;
+        for (const text of [shellPayload(agent, event, `${command} \ue000`), shellPayload(agent, event, `\ue000${command}`).replace(/^\{/, '{"note":"\ue000",')]) {
+          const payload = withBytes(text, bytes);
+          const r = await runCli(['hook', '--agent', agent, '--approve', '--policy', join('fixtures', 'shell', 'read-only.policy.yaml')], payload);
+          expect(readAnswer(agent, event, r), `${agent} ${event}: ${payload.toString('latin1')}`).toBe('blocked');
+        }
+      }
+    }
+  });
+});
+
+describe('the bypass corpus through verdict eval, as bytes with invalid UTF-8', () => {
+  it('denies every shape with invalid bytes after it, or in a member beside it', async () => {
+    const bypass = lines('bypass.jsonl');
+    const requests: Buffer[] = [];
+    for (const [i, { command }] of bypass.entries()) {
+      const bytes = INVALID_UTF8[i % INVALID_UTF8.length]!;
+      requests.push(withBytes(JSON.stringify({ toolName: 'Bash', input: { command: `${command} \ue000` } }), bytes));
+      requests.push(withBytes(JSON.stringify({ toolName: 'Bash', input: { description: '\ue000', command } }), bytes));
+    }
+    const stdin = Buffer.concat(requests.flatMap((r) => [r, Buffer.from('\n')]));
+    const run = await runCli(['eval', '--policy', join('fixtures', 'shell', 'read-only.policy.yaml')], stdin);
+    expect(run.code).toBe(0);
+    const out = run.stdout.trim().split('\n').map((l) => JSON.parse(l) as { decision: string });
+    expect(out).toHaveLength(requests.length);
+    const allowed = out.flatMap((o, i) => (o.decision === 'deny' ? [] : [bypass[Math.floor(i / 2)]!.command]));
+    expect(allowed).toEqual([]);
   });
 });
 

@@ -76,6 +76,12 @@ export const LIMITS = {
   maxSteps: 2_000_000,
   /** Commands reported. */
   maxCommands: 100_000,
+  /**
+   * Characters the parser reads over the whole text, nested scripts included (`parseReads`): just-bash
+   * reads a substitution's text again for each level of substitution around it, so 1 MB of nested
+   * `$(` took it 40 s before it refused the nesting, and 199 levels of `$(` around 1 MB longer.
+   */
+  maxParseReads: 3_000_000,
 } as const;
 
 /* ----------------------------------------------------------------------------------------- */
@@ -133,8 +139,35 @@ export function extract(text: string, options: ExtractOptions = {}): Extraction 
   return out;
 }
 
+/** just-bash 3.4.2's nesting bound: it refuses a text nested deeper, substitutions included. */
+const PARSER_NESTING = 200;
+
+/**
+ * An upper bound of the characters just-bash 3.4.2's `parse()` reads for `text`: the text once, and
+ * the text of each `$(…)` and `` `…` `` again for each level of substitution around it (it parses a
+ * substitution's text on its own, inside the parse of the text around it). A character is inside at
+ * most `PARSER_NESTING` levels, and inside no more than the substitutions that start before it: so
+ * the text after each of the first `PARSER_NESTING` substitution starts (`$(`, a backquote) counts
+ * once more. Stops counting past `LIMITS.maxParseReads`.
+ */
+function parseReads(text: string): number {
+  const n = text.length;
+  let reads = n;
+  let starts = 0;
+  for (let i = 0; i < n && starts < PARSER_NESTING && reads <= LIMITS.maxParseReads; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x60 /* ` */ || (c === 0x24 /* $ */ && text.charCodeAt(i + 1) === 0x28 /* ( */)) {
+      reads += n - i;
+      starts++;
+    }
+  }
+  return reads;
+}
+
 class Walker {
   private steps = 0;
+  /** Characters handed to the parser so far (`parseReads` of each script parsed). */
+  private reads = 0;
   private readonly stack: Work[] = [];
   private nl: number[] | undefined;
 
@@ -186,6 +219,11 @@ class Walker {
     }
     if (unclosedBrace(text)) {
       this.unknown('a `${` that is never closed is not parsed (it stalls the parser)', ctx.span);
+      return;
+    }
+    this.reads += parseReads(text);
+    if (this.reads > LIMITS.maxParseReads) {
+      this.unknown(`the command is too large to analyse (its scripts and substitutions are more than ${LIMITS.maxParseReads} characters to parse)`, ctx.span);
       return;
     }
     let ast: { statements: StatementNode[] };

@@ -6,37 +6,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { compileCommandRules, judge, type CommandRules, type CompiledCommandRules } from '../src/index.ts';
+import { compileCommandRules, judge } from '../src/index.ts';
+import { benign, bypasses, rules } from './corpora.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..', '..');
-const FIXTURES = join(ROOT, 'fixtures', 'shell');
-
-export interface BypassCase {
-  category: string;
-  command: string;
-  source?: string;
-  note?: string;
-}
-export interface BenignCase {
-  command: string;
-  source?: string;
-}
-
-function jsonl<T>(name: string): T[] {
-  return readFileSync(join(FIXTURES, name), 'utf8')
-    .split('\n')
-    .filter((l) => l.trim() !== '')
-    .map((l) => JSON.parse(l) as T);
-}
-
-export function rules(name: string): CompiledCommandRules {
-  const r = compileCommandRules(JSON.parse(readFileSync(join(FIXTURES, name), 'utf8')) as CommandRules);
-  if (!r.ok) throw new Error(`${name}: ${JSON.stringify(r.errors)}`);
-  return r.rules;
-}
-
-export const bypasses = jsonl<BypassCase>('bypass.jsonl');
-export const benign = jsonl<BenignCase>('benign.jsonl');
 
 const CATEGORIES = [
   'chaining', 'substitution', 'wrappers', 'quoting', 'env-prefix', 'absolute-path', 'cd-prefix', 'brace', 'process-substitution',

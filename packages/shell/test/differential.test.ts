@@ -14,7 +14,7 @@ import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { Language, Parser, type Node } from 'web-tree-sitter';
 import { extract } from '../src/index.ts';
-import { benign, bypasses } from './corpus.test.ts';
+import { benign, bypasses } from './corpora.ts';
 import { benignScript, scriptRunning, spellings } from './generators.ts';
 
 let parser: Parser;
