@@ -79,3 +79,12 @@ export function shellPayload(agent: HookAgent, event: string, command: string): 
   if (event === 'beforeShellExecution') return cursorShell(command);
   return toolPayload(agent, event, SHELL[agent], JSON.stringify(agent === 'gemini' ? { command, description: 'run', dir_path: '.' } : { command }));
 }
+
+/** Invalid UTF-8: a stray byte, an overlong form, an encoded surrogate, a cut-short sequence, a lone continuation. */
+export const INVALID_UTF8: readonly Buffer[] = [[0xff], [0xc0, 0xaf], [0xed, 0xa0, 0x80], [0xe2, 0x82], [0x80]].map((b) => Buffer.from(b));
+
+/** The UTF-8 bytes of `text` with each U+E000 in it replaced by `bytes`. */
+export function withBytes(text: string, bytes: Buffer): Buffer {
+  const parts = text.split('\ue000').map((p) => Buffer.from(p, 'utf8'));
+  return Buffer.concat(parts.flatMap((p, i) => (i === 0 ? [p] : [bytes, p])));
+}

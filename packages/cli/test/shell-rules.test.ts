@@ -13,7 +13,7 @@ import { decidePayload, type CallState } from '../src/hook/run.ts';
 import { loadPolicy } from '../src/serve/policy.ts';
 import { repoRoot, runCli } from './harness.ts';
 import { readAnswer } from './hook-agent-models.ts';
-import { EVENT_KINDS, shellPayload } from './hook-payloads.ts';
+import { EVENT_KINDS, INVALID_UTF8, shellPayload, withBytes } from './hook-payloads.ts';
 
 const SHELL = join(repoRoot, 'fixtures', 'shell');
 const lines = (name: string) =>
@@ -141,14 +141,6 @@ describe('every deciding command judges commands', () => {
     expect(await run('ls -la; eval "$CMD"')).toMatchObject({ code: 2, stderr: expect.stringContaining('`eval`') });
   });
 });
-
-/** Invalid UTF-8: a stray byte, an overlong `/`, an encoded surrogate, a sequence cut short, a lone continuation. */
-const INVALID_UTF8 = [[0xff], [0xc0, 0xaf], [0xed, 0xa0, 0x80], [0xe2, 0x82], [0x80]].map((b) => Buffer.from(b));
-/** The UTF-8 bytes of `text` with each U+E000 in it replaced by `bytes`. */
-const withBytes = (text: string, bytes: Buffer): Buffer => {
-  const parts = text.split('\ue000').map((p) => Buffer.from(p, 'utf8'));
-  return Buffer.concat(parts.flatMap((p, i) => (i === 0 ? [p] : [bytes, p])));
-};
 
 describe('the bypass corpus through verdict hook, in every agent’s dialect', () => {
   const bypass = lines('bypass.jsonl');

@@ -2,6 +2,7 @@ import { ruleWhere, SPAN_BUDGET, type Explanation, type RuleRef } from '@verdict
 import { type Command, parse, STDIN_ARG, UsageError, write } from '../args.ts';
 import { DECIDING } from '../command-rules.ts';
 import { loadApproverOrReport, readPolicyInput, stdinFilenameOption, stdinName } from '../load.ts';
+import { decodeUtf8AsGo } from './eval-input.ts';
 
 const USAGE = `usage: verdict explain --policy FILE|- --tool NAME --input JSON|- [--format text|json] [--compat] [--stdin-filename NAME]
 
@@ -118,7 +119,7 @@ export function explanationJson(e: Explanation): object {
 async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const c of stream) chunks.push(typeof c === 'string' ? Buffer.from(c) : (c as Buffer));
-  return Buffer.concat(chunks).toString('utf8');
+  return decodeUtf8AsGo(Buffer.concat(chunks));
 }
 
 export const explainCommand: Command = {

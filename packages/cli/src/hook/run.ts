@@ -13,6 +13,7 @@ import type { CompiledApprover, HookAgent, RuleRef } from '@verdict/engine';
 import { decisionAnswer, denyAnswer, type DialectOptions, type HookAnswer, type HookDecision } from './dialects.ts';
 import { detectAgent, sniffEvent } from './detect.ts';
 import { member, objectMembers } from './json-members.ts';
+import { decodeUtf8AsGo } from '../commands/eval-input.ts';
 
 /** Largest payload read (Cursor's beforeReadFile carries whole files); a longer one is denied. */
 export const MAX_PAYLOAD_BYTES = 64 * 1024 * 1024;
@@ -81,7 +82,7 @@ async function readPayload(stdin: NodeJS.ReadableStream): Promise<string> {
     if (err instanceof Deny) throw err;
     throw new Deny(`cannot read the payload on standard input: ${err instanceof Error ? err.message : String(err)}`);
   }
-  const text = Buffer.concat(chunks).toString('utf8');
+  const text = decodeUtf8AsGo(Buffer.concat(chunks));
   return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }
 

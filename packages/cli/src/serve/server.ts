@@ -27,6 +27,7 @@ import { answerPayload, type CallState } from '../hook/run.ts';
 import type { AuditLog } from './audit.ts';
 import type { ErrorKind, Metrics } from './metrics.ts';
 import type { LoadedPolicy, PolicyHolder } from './policy.ts';
+import { decodeUtf8AsGo } from '../commands/eval-input.ts';
 
 /** The most of a refused body read and dropped before its connection is closed. */
 const DISCARD_LIMIT = 1024 * 1024 * 1024;
@@ -287,7 +288,7 @@ export function createDecisionServer(options: ServerOptions): DecisionServer {
 
   const hook = (ctx: Context, body: Buffer): void => {
     const loaded = policy.current;
-    const text = withoutBom(body).toString('utf8');
+    const text = decodeUtf8AsGo(withoutBom(body));
     const state: CallState = { agent: ctx.agent, event: undefined, tool: undefined };
     const payloadOptions = {
       agent: ctx.agent,
