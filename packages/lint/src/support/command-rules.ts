@@ -14,11 +14,6 @@ export function programKey(program: string): string {
   return basename(program).toLowerCase();
 }
 
-/** The wrappers the judge of `approver` looks through: the built-in table and the policy's `wrappers:`. */
-export function wrapperTable(approver: ApproverIR): Readonly<Record<string, WrapperSpec>> {
-  return approver.wrappers ?? {};
-}
-
 /** Whether `program` (at any path, any case) is a wrapper the judge looks through. */
 export function isWrapper(program: string, approver: ApproverIR): boolean {
   const key = programKey(program);
