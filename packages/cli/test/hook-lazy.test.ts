@@ -11,7 +11,8 @@ import { expect, it } from 'vitest';
 import { repoRoot } from './harness.ts';
 import { toolPayload } from './hook-payloads.ts';
 
-it('the hook path loads neither lint, chevrotain nor fast-check', () => {
+/** Runs the built `verdict hook --agent claude` on one payload, recording every module file it loads. */
+function traceHook(policy: string, payload: string): { status: number | null; stdout: string; stderr: string; loaded: string[] } {
   const dir = mkdtempSync(join(tmpdir(), 'verdict-hook-lazy-'));
   try {
     const trace = join(dir, 'trace.txt');
@@ -22,23 +23,54 @@ it('the hook path loads neither lint, chevrotain nor fast-check', () => {
         `Module._load = function (request, parent, isMain) {\n  let file = request;\n  try { file = Module._resolveFilename(request, parent, isMain); } catch {}\n` +
         `  fs.appendFileSync(${JSON.stringify(trace)}, file + '\\n');\n  return load.apply(this, arguments);\n};\n`,
     );
-    const r = spawnSync(process.execPath, ['--require', preload, join(repoRoot, 'packages/cli/bin/verdict.mjs'), 'hook', '--agent', 'claude', '--policy', 'fixtures/policies/claude-code.yaml'], {
+    let file = policy;
+    if (policy.includes('\n')) {
+      file = join(dir, 'policy.yaml');
+      writeFileSync(file, policy);
+    }
+    const r = spawnSync(process.execPath, ['--require', preload, join(repoRoot, 'packages/cli/bin/verdict.mjs'), 'hook', '--agent', 'claude', '--policy', file], {
       cwd: repoRoot,
-      input: toolPayload('claude', 'PreToolUse', 'Read', '{"file_path":"/workspace/a"}'),
+      input: payload,
       encoding: 'utf8',
       env: { ...process.env, VERDICT_NO_CODE_CACHE: '1' },
     });
-    expect([r.status, r.stdout, r.stderr]).toEqual([0, '', '']);
     const loaded = readFileSync(trace, 'utf8').split('\n').filter((f) => f.startsWith('/'));
-    expect(loaded.some((f) => /dist\/chunks\/hook-[^/]*\.cjs$/.test(f))).toBe(true);
-    for (const heavy of [/node_modules\/.*\/(chevrotain|fast-check|just-bash)\//, /dist\/chunks\/(lint|fuzz|properties|test)-[^/]*\.cjs$/]) {
-      expect(loaded.filter((f) => heavy.test(f))).toEqual([]);
-    }
-    // The lint catalogue is in no chunk the hook loads (a rule id is a marker of it).
-    for (const file of loaded.filter((f) => f.endsWith('.cjs'))) expect(readFileSync(file, 'utf8'), file).not.toContain('rules/shell-injection');
-    // Nor the shell parser, for a policy without command rules (a sentence of @verdict/shell's judge is a marker of it).
-    for (const file of loaded.filter((f) => f.endsWith('.cjs'))) expect(readFileSync(file, 'utf8'), file).not.toContain('the command cannot be judged');
+    return { status: r.status, stdout: r.stdout, stderr: r.stderr, loaded };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+const HEAVY = [/node_modules\/.*\/(chevrotain|fast-check)\//, /dist\/chunks\/(lint|fuzz|properties|test)-[^/]*\.cjs$/];
+const JUST_BASH = /node_modules\/.*\/just-bash\//;
+/** A sentence of @verdict/shell's judge: a chunk holding it holds the judge. */
+const JUDGE_MARKER = 'the command cannot be judged';
+
+function chunks(loaded: string[]): string[] {
+  return loaded.filter((f) => f.endsWith('.cjs'));
+}
+
+it('the hook path loads neither lint, chevrotain, fast-check nor, for a policy without command rules, the shell parser', () => {
+  // A policy with no command rules (the bundled starters all have some).
+  const policy = ['approver:', '  mode: pattern', '  default: deny', '  reason: "denied: only reads inside /workspace run here"', '  allow:', "    - {tool: Read, field: file_path, match: '/workspace/.*'}", "    - {tool: Bash, field: command, match: 'npm test'}", ''].join('\n');
+  const { status, stdout, stderr, loaded } = traceHook(policy, toolPayload('claude', 'PreToolUse', 'Read', '{"file_path":"/workspace/a"}'));
+  expect([status, stdout, stderr]).toEqual([0, '', '']);
+  expect(loaded.some((f) => /dist\/chunks\/hook-[^/]*\.cjs$/.test(f))).toBe(true);
+  for (const heavy of [...HEAVY, JUST_BASH]) expect(loaded.filter((f) => heavy.test(f))).toEqual([]);
+  // The lint catalogue is in no chunk the hook loads (a rule id is a marker of it).
+  for (const file of chunks(loaded)) expect(readFileSync(file, 'utf8'), file).not.toContain('rules/shell-injection');
+  // Nor the shell judge.
+  for (const file of chunks(loaded)) expect(readFileSync(file, 'utf8'), file).not.toContain(JUDGE_MARKER);
+}, 60_000);
+
+it('a policy with command rules loads the shell parser in the hook, and decides with it', () => {
+  // The starter policy's command rules: `sudo` behind `timeout` is denied by deny[1], which a regex over the text missed.
+  const { status, stdout, stderr, loaded } = traceHook('fixtures/policies/claude-code.yaml', toolPayload('claude', 'PreToolUse', 'Bash', '{"command":"git status && timeout 5 sudo x"}'));
+  expect([status, stdout]).toEqual([2, '']);
+  expect(stderr).toContain('`sudo x` matches rule deny[1]');
+  // just-bash is bundled into the CLI's chunks: the judge's chunk is the marker that the parser came along.
+  expect(chunks(loaded).some((file) => readFileSync(file, 'utf8').includes(JUDGE_MARKER))).toBe(true);
+  // Still neither lint, chevrotain nor fast-check.
+  for (const heavy of HEAVY) expect(loaded.filter((f) => heavy.test(f))).toEqual([]);
+  for (const file of chunks(loaded)) expect(readFileSync(file, 'utf8'), file).not.toContain('rules/shell-injection');
 }, 60_000);
