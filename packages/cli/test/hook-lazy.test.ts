@@ -74,3 +74,34 @@ it('a policy with command rules loads the shell parser in the hook, and decides 
   for (const heavy of HEAVY) expect(loaded.filter((f) => heavy.test(f))).toEqual([]);
   for (const file of chunks(loaded)) expect(readFileSync(file, 'utf8'), file).not.toContain('rules/shell-injection');
 }, 60_000);
+
+/** A sentence of just-bash's parser (bundled into the CLI's chunks): a chunk holding it holds the parser. */
+const PARSER_MARKER = 'unexpected EOF while looking for matching';
+
+it('a policy with command rules, on a call to a tool that carries no shell command, checks them but loads no shell parser', () => {
+  // The starter's command rules are on Bash; a Read is decided by its field rules alone.
+  const read = traceHook('fixtures/policies/claude-code.yaml', toolPayload('claude', 'PreToolUse', 'Read', '{"file_path":"/workspace/src/a.ts"}'));
+  expect([read.status, read.stdout, read.stderr]).toEqual([0, '', '']);
+  for (const file of chunks(read.loaded)) {
+    const text = readFileSync(file, 'utf8');
+    expect(text, file).not.toContain(PARSER_MARKER);
+    expect(text, file).not.toContain(JUDGE_MARKER);
+  }
+  expect(read.loaded.filter((f) => JUST_BASH.test(f))).toEqual([]);
+  const denied = traceHook('fixtures/policies/claude-code.yaml', toolPayload('claude', 'PreToolUse', 'Read', '{"file_path":"/workspace/.env"}'));
+  expect([denied.status, denied.stdout]).toEqual([2, '']);
+  expect(denied.stderr).toContain('denied by the verdict policy');
+  // A Bash call of the same policy does load it (the previous test's judge decides there).
+  const bash = traceHook('fixtures/policies/claude-code.yaml', toolPayload('claude', 'PreToolUse', 'Bash', '{"command":"git status"}'));
+  expect(bash.status).toBe(0);
+  expect(chunks(bash.loaded).some((file) => readFileSync(file, 'utf8').includes(PARSER_MARKER))).toBe(true);
+}, 60_000);
+
+it('a broken command rule fails the policy on a call to any tool, the parser loaded or not', () => {
+  const policy = ['approver:', '  mode: pattern', '  default: allow', '  allow:', "    - {tool: Read, field: file_path, match: '/workspace/.*'}", '    - {tool: Bash, command: [ls, []]}', ''].join('\n');
+  for (const [tool, input] of [['Read', '{"file_path":"/workspace/a"}'], ['Bash', '{"command":"ls"}']] as const) {
+    const { status, stdout, stderr } = traceHook(policy, toolPayload('claude', 'PreToolUse', tool, input));
+    expect([status, stdout], tool).toEqual([2, '']);
+    expect(stderr, tool).toContain('does not load');
+  }
+}, 60_000);

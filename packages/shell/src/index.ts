@@ -16,3 +16,4 @@ export type {
 export { DANGEROUS_VARIABLES, DECLARATIONS, SHELLS, WRAPPERS } from './wrappers.ts';
 export type { WrapperSpec } from './wrappers.ts';
 export { commandJudgeFactory } from './engine-judge.ts';
+export { commandRuleChecker } from './engine-rules.ts';

@@ -10,94 +10,12 @@
  *   if the rule names one), the further words as an exact prefix, `args` over the static rest.
  * - Anything the extraction cannot model gets the policy's `unknown` decision (deny by default).
  */
-import { compileRegex, type CompiledRegex } from '@verdict/engine';
+import type { CompiledRegex } from '@verdict/engine';
 import { basename, extract, type Argv, type Redirect, type ShellCommand, type TextSpan, type Unknown } from './extract.ts';
-import type { WrapperSpec } from './wrappers.ts';
+import type { CompiledCommandRule, CompiledCommandRules, RuleList, ShellDecision } from './rules.ts';
 
-export type CommandWord = string | readonly string[];
-
-/** One command rule as written in a policy. At least one of `command` and `redirect`. */
-export interface CommandRule {
-  /** An argv prefix: each element a word or a list of alternatives. */
-  readonly command?: readonly CommandWord[];
-  /** RE2 over the words after the prefix, joined by single spaces, matched whole. */
-  readonly args?: string;
-  /** RE2 over a write redirection's target, matched whole. */
-  readonly redirect?: string;
-  readonly reason?: string;
-}
-
-export type ShellDecision = 'allow' | 'ask' | 'deny';
-export type RuleList = 'allow' | 'ask' | 'deny';
-
-export interface CommandRules {
-  readonly allow?: readonly CommandRule[];
-  readonly ask?: readonly CommandRule[];
-  readonly deny?: readonly CommandRule[];
-  /** The decision for what cannot be modelled: `deny` (the default) or `ask`. */
-  readonly unknown?: 'ask' | 'deny';
-  /** Wrappers added to the built-in table. */
-  readonly wrappers?: Readonly<Record<string, WrapperSpec>>;
-}
-
-export interface CompiledCommandRule {
-  readonly list: RuleList;
-  readonly index: number;
-  readonly rule: CommandRule;
-  readonly command: readonly (readonly string[])[] | undefined;
-  readonly args: CompiledRegex | undefined;
-  readonly redirect: CompiledRegex | undefined;
-}
-
-export interface CompiledCommandRules {
-  readonly allow: readonly CompiledCommandRule[];
-  readonly ask: readonly CompiledCommandRule[];
-  readonly deny: readonly CompiledCommandRule[];
-  readonly unknown: 'ask' | 'deny';
-  readonly wrappers: Readonly<Record<string, WrapperSpec>>;
-}
-
-export interface RuleError {
-  readonly list: RuleList;
-  readonly index: number;
-  readonly key: 'command' | 'args' | 'redirect';
-  readonly message: string;
-}
-
-export type CompileResult = { ok: true; rules: CompiledCommandRules } | { ok: false; errors: RuleError[] };
-
-/** Compiles command rules (their regexes through the engine's RE2). */
-export function compileCommandRules(rules: CommandRules): CompileResult {
-  const errors: RuleError[] = [];
-  const compileList = (list: RuleList): CompiledCommandRule[] =>
-    (rules[list] ?? []).map((rule, index) => {
-      const regex = (key: 'args' | 'redirect'): CompiledRegex | undefined => {
-        const p = rule[key];
-        if (p === undefined) return undefined;
-        const r = compileRegex(p);
-        if (!r.ok) {
-          errors.push({ list, index, key, message: r.error });
-          return undefined;
-        }
-        return r.regex;
-      };
-      let command: (readonly string[])[] | undefined;
-      if (rule.command !== undefined) {
-        command = rule.command.map((w) => (typeof w === 'string' ? [w] : [...w]));
-        if (command.length === 0 || command.some((alts) => alts.length === 0)) {
-          errors.push({ list, index, key: 'command', message: 'a command rule needs at least one word, and each list of alternatives at least one' });
-        }
-      } else if (rule.redirect === undefined) {
-        errors.push({ list, index, key: 'command', message: 'a command rule needs `command` or `redirect`' });
-      }
-      if (rule.args !== undefined && rule.command === undefined) {
-        errors.push({ list, index, key: 'args', message: '`args` needs `command`' });
-      }
-      return { list, index, rule, command, args: regex('args'), redirect: regex('redirect') };
-    });
-  const compiled = { allow: compileList('allow'), ask: compileList('ask'), deny: compileList('deny'), unknown: rules.unknown ?? 'deny', wrappers: rules.wrappers ?? {} };
-  return errors.length > 0 ? { ok: false, errors } : { ok: true, rules: compiled };
-}
+export { compileCommandRules } from './rules.ts';
+export type { CommandRule, CommandRules, CommandWord, CompileResult, CompiledCommandRule, CompiledCommandRules, RuleError, RuleList, ShellDecision } from './rules.ts';
 
 /** What decided, and why. */
 export interface ShellJudgement {

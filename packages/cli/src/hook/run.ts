@@ -13,6 +13,7 @@ import type { CompiledApprover, HookAgent, RuleRef } from '@verdict/engine';
 import { decisionAnswer, denyAnswer, type DialectOptions, type HookAnswer, type HookDecision } from './dialects.ts';
 import { detectAgent, sniffEvent } from './detect.ts';
 import { member, objectMembers } from './json-members.ts';
+import type { HookRequest } from './request.ts';
 import { decodeUtf8AsGo } from '../commands/eval-input.ts';
 
 /** Largest payload read (Cursor's beforeReadFile carries whole files); a longer one is denied. */
@@ -99,11 +100,22 @@ export interface PayloadOptions extends DialectOptions {
 }
 
 /**
+ * The approver a payload is decided with, given every tool name the call will be asked under
+ * (`verdict hook` loads the shell parser only when one of them is a shell tool of the policy).
+ */
+export type PolicySource = (names: readonly string[]) => CompiledApprover | Promise<CompiledApprover>;
+
+/** Every tool name `decideRequest` asks the approver under, for this request. */
+function namesAsked(request: HookRequest): string[] {
+  return [...request.names, ...((request.paths ?? []).length > 0 ? ['file.write'] : [])];
+}
+
+/**
  * Decides one payload's text, as `verdict hook` and `verdict serve`'s `/v1/hooks/<agent>` both do:
  * parse, detect the agent, map the payload to a request, ask `approver()`, answer in the dialect.
  * Rejects with {@link Deny} (a refusal) or any error (internal); `state` says how far it got.
  */
-export async function decidePayload(text: string, options: PayloadOptions, state: CallState, approver: () => CompiledApprover | Promise<CompiledApprover>): Promise<Outcome> {
+export async function decidePayload(text: string, options: PayloadOptions, state: CallState, approver: PolicySource): Promise<Outcome> {
   if (process.env[FAULT_ENV] === 'hang') await new Promise<never>(() => {});
   if (process.env[FAULT_ENV] === 'uncaught') setImmediate(() => {
     throw new Error('fault injected by VERDICT_HOOK_FAULT');
@@ -135,11 +147,11 @@ export async function decidePayload(text: string, options: PayloadOptions, state
   if (typeof tn === 'string') state.tool = tn;
   if (process.env[FAULT_ENV] === 'internal') throw new Error('fault injected by VERDICT_HOOK_FAULT');
 
-  const decideWith = await approver();
   const { mapPayload } = await import('./request.ts');
   const mapped = mapPayload(state.agent, state.event, payload);
   if (!mapped.ok) throw new Deny(mapped.reason);
   state.tool = mapped.request.toolName;
+  const decideWith = await approver(namesAsked(mapped.request));
   const { decideRequest } = await import('./decide.ts');
   const v = decideRequest(decideWith, mapped.request);
   return {
@@ -152,7 +164,7 @@ export async function decidePayload(text: string, options: PayloadOptions, state
 }
 
 /** The outcome of {@link decidePayload}, a refusal or an error answered as the agent's deny: never rejects. */
-export async function answerPayload(text: string, options: PayloadOptions, state: CallState, approver: () => CompiledApprover | Promise<CompiledApprover>): Promise<Outcome> {
+export async function answerPayload(text: string, options: PayloadOptions, state: CallState, approver: PolicySource): Promise<Outcome> {
   try {
     return await decidePayload(text, options, state, approver);
   } catch (err) {
@@ -173,7 +185,7 @@ async function decide(options: HookOptions, io: CommandIo, state: CallState): Pr
     const remote = await fromServer(options, text, state);
     if (remote) return remote;
   }
-  return decidePayload(text, options, state, () => loadPolicy(options.policy));
+  return decidePayload(text, options, state, (names) => loadPolicy(options.policy, names));
 }
 
 /**
@@ -205,14 +217,23 @@ async function fromServer(options: HookOptions, text: string, state: CallState):
   return { answer: v.answer, decision: v.decision, reason: v.reason, rule: v.rule };
 }
 
-async function loadPolicy(file: string | undefined) {
+export async function loadPolicy(file: string | undefined, names: readonly string[]): Promise<CompiledApprover> {
   if (!file) throw new Deny('no policy: pass `--policy FILE`');
   const { compileFile } = await import('@verdict/compiler');
-  let result = compileFile(file);
-  // The shell parser is loaded only for a policy with command rules (the hook starts on every call).
-  if (result.diagnostics.some((d) => d.code === 'command/no-judge')) {
-    const { DECIDING } = await import('../command-rules.ts');
-    result = compileFile(file, DECIDING);
+  // The shell parser is loaded only for a call the engine will judge a command of (the hook starts
+  // on every call): one asked under a shell tool of a policy with command rules. Otherwise the
+  // policy's command rules are only checked (a broken one fails the policy), by a judge that would
+  // deny any text it were given, and the policy is compiled once.
+  const { CHECKING } = await import('../command-rules-check.ts');
+  let result = compileFile(file, CHECKING);
+  const approverIr = result.ir?.approver;
+  if (approverIr !== undefined && result.approver !== undefined) {
+    const { caseFold, isCommandRule, shellToolsOf } = await import('@verdict/engine');
+    const hasCommandRules = [approverIr.allow, approverIr.deny, approverIr.ask ?? []].some((l) => l.some(isCommandRule));
+    if (hasCommandRules && names.some((n) => shellToolsOf(approverIr).some((t) => caseFold(t.tool) === caseFold(n)))) {
+      const { DECIDING } = await import('../command-rules.ts');
+      result = compileFile(file, DECIDING);
+    }
   }
   const error = result.diagnostics.find((d) => d.severity === 'error');
   if (error) {

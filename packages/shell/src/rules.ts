@@ -1,0 +1,93 @@
+/**
+ * Command rules as a policy writes them, and their compilation (the regexes through the engine's
+ * RE2). Apart from the judge so that a program can check a policy's command rules without loading
+ * the shell parser (`verdict hook` for a call to a tool that carries no shell command).
+ */
+import { compileRegex, type CompiledRegex } from '@verdict/engine';
+import type { WrapperSpec } from './wrappers.ts';
+
+export type CommandWord = string | readonly string[];
+
+/** One command rule as written in a policy. At least one of `command` and `redirect`. */
+export interface CommandRule {
+  /** An argv prefix: each element a word or a list of alternatives. */
+  readonly command?: readonly CommandWord[];
+  /** RE2 over the words after the prefix, joined by single spaces, matched whole. */
+  readonly args?: string;
+  /** RE2 over a write redirection's target, matched whole. */
+  readonly redirect?: string;
+  readonly reason?: string;
+}
+
+export type ShellDecision = 'allow' | 'ask' | 'deny';
+export type RuleList = 'allow' | 'ask' | 'deny';
+
+export interface CommandRules {
+  readonly allow?: readonly CommandRule[];
+  readonly ask?: readonly CommandRule[];
+  readonly deny?: readonly CommandRule[];
+  /** The decision for what cannot be modelled: `deny` (the default) or `ask`. */
+  readonly unknown?: 'ask' | 'deny';
+  /** Wrappers added to the built-in table. */
+  readonly wrappers?: Readonly<Record<string, WrapperSpec>>;
+}
+
+export interface CompiledCommandRule {
+  readonly list: RuleList;
+  readonly index: number;
+  readonly rule: CommandRule;
+  readonly command: readonly (readonly string[])[] | undefined;
+  readonly args: CompiledRegex | undefined;
+  readonly redirect: CompiledRegex | undefined;
+}
+
+export interface CompiledCommandRules {
+  readonly allow: readonly CompiledCommandRule[];
+  readonly ask: readonly CompiledCommandRule[];
+  readonly deny: readonly CompiledCommandRule[];
+  readonly unknown: 'ask' | 'deny';
+  readonly wrappers: Readonly<Record<string, WrapperSpec>>;
+}
+
+export interface RuleError {
+  readonly list: RuleList;
+  readonly index: number;
+  readonly key: 'command' | 'args' | 'redirect';
+  readonly message: string;
+}
+
+export type CompileResult = { ok: true; rules: CompiledCommandRules } | { ok: false; errors: RuleError[] };
+
+/** Compiles command rules (their regexes through the engine's RE2). */
+export function compileCommandRules(rules: CommandRules): CompileResult {
+  const errors: RuleError[] = [];
+  const compileList = (list: RuleList): CompiledCommandRule[] =>
+    (rules[list] ?? []).map((rule, index) => {
+      const regex = (key: 'args' | 'redirect'): CompiledRegex | undefined => {
+        const p = rule[key];
+        if (p === undefined) return undefined;
+        const r = compileRegex(p);
+        if (!r.ok) {
+          errors.push({ list, index, key, message: r.error });
+          return undefined;
+        }
+        return r.regex;
+      };
+      let command: (readonly string[])[] | undefined;
+      if (rule.command !== undefined) {
+        command = rule.command.map((w) => (typeof w === 'string' ? [w] : [...w]));
+        if (command.length === 0 || command.some((alts) => alts.length === 0)) {
+          errors.push({ list, index, key: 'command', message: 'a command rule needs at least one word, and each list of alternatives at least one' });
+        }
+      } else if (rule.redirect === undefined) {
+        errors.push({ list, index, key: 'command', message: 'a command rule needs `command` or `redirect`' });
+      }
+      if (rule.args !== undefined && rule.command === undefined) {
+        errors.push({ list, index, key: 'args', message: '`args` needs `command`' });
+      }
+      return { list, index, rule, command, args: regex('args'), redirect: regex('redirect') };
+    });
+  const compiled = { allow: compileList('allow'), ask: compileList('ask'), deny: compileList('deny'), unknown: rules.unknown ?? 'deny', wrappers: rules.wrappers ?? {} };
+  return errors.length > 0 ? { ok: false, errors } : { ok: true, rules: compiled };
+}
+
