@@ -854,7 +854,17 @@ export function shellScript(args: readonly (string | null)[]): ShellRun {
     }
     break;
   }
-  if (!command) return stdin || i >= args.length ? { kind: 'stdin' } : { kind: 'file' };
+  if (!command) {
+    if (stdin || i >= args.length) return { kind: 'stdin' };
+    // A script file that is the shell's own standard input, or another open file descriptor.
+    const file = args[i];
+    if (file === null || file === undefined) return { kind: 'unknown', reason: 'runs a script that is not static' };
+    if (/^\/dev\/stdin$|^\/dev\/fd\/0$|^\/proc\/(self|thread-self|[0-9]+)\/fd\/0$/.test(file)) return { kind: 'stdin' };
+    if (/^\/dev\/fd\/[0-9]+$|^\/proc\/(self|thread-self|[0-9]+)\/fd\/[0-9]+$/.test(file)) {
+      return { kind: 'unknown', reason: `runs a script from the open file \`${file}\`, which is not analysed` };
+    }
+    return { kind: 'file' };
+  }
   if (i >= args.length) return { kind: 'unknown', reason: '`-c` has no script' };
   const s = args[i];
   if (s === null || s === undefined) return { kind: 'unknown', reason: 'runs a script that is not static' };
