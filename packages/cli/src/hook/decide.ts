@@ -36,13 +36,21 @@ function first(list: Asked[]): Asked | undefined {
 
 const verdictOf = (a: Asked): HookVerdict => ({ decision: a.e.decision, reason: a.e.reason, rule: a.e.rule, decidedAs: a.name });
 
+/** The tool name each path of a patch is asked under. */
+const PATH_TOOL = 'file.write';
+
+/** Every tool name {@link decideRequest} asks the approver under, for this request. */
+export function namesAsked(request: HookRequest): string[] {
+  return [...request.names, ...((request.paths ?? []).length > 0 ? [PATH_TOOL] : [])];
+}
+
 export function decideRequest(approver: CompiledApprover, request: HookRequest): HookVerdict {
   const asked: Asked[] = [];
   for (const input of [request.input, ...(request.alsoInputs ?? [])]) {
     for (const name of request.names) asked.push({ name, e: approver.explain({ toolName: name, input }), whole: true });
   }
   for (const path of request.paths ?? []) {
-    asked.push({ name: 'file.write', e: approver.explain({ toolName: 'file.write', input: JSON.stringify({ file_path: path }) }), whole: false });
+    asked.push({ name: PATH_TOOL, e: approver.explain({ toolName: PATH_TOOL, input: JSON.stringify({ file_path: path }) }), whole: false });
   }
   // Not a rule and not the default (an input canonical mode refuses, an internal error, a mode): final.
   const other = asked.find((a) => a.e.by !== 'rule' && a.e.by !== 'default' && a.e.decision !== 'allow');

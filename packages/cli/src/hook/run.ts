@@ -13,7 +13,6 @@ import type { CompiledApprover, HookAgent, RuleRef } from '@verdict/engine';
 import { decisionAnswer, denyAnswer, type DialectOptions, type HookAnswer, type HookDecision } from './dialects.ts';
 import { detectAgent, sniffEvent } from './detect.ts';
 import { member, objectMembers } from './json-members.ts';
-import type { HookRequest } from './request.ts';
 import { decodeUtf8AsGo } from '../commands/eval-input.ts';
 
 /** Largest payload read (Cursor's beforeReadFile carries whole files); a longer one is denied. */
@@ -105,14 +104,9 @@ export interface PayloadOptions extends DialectOptions {
  */
 export type PolicySource = (names: readonly string[]) => CompiledApprover | Promise<CompiledApprover>;
 
-/** Every tool name `decideRequest` asks the approver under, for this request. */
-function namesAsked(request: HookRequest): string[] {
-  return [...request.names, ...((request.paths ?? []).length > 0 ? ['file.write'] : [])];
-}
-
 /**
  * Decides one payload's text, as `verdict hook` and `verdict serve`'s `/v1/hooks/<agent>` both do:
- * parse, detect the agent, map the payload to a request, ask `approver()`, answer in the dialect.
+ * parse, detect the agent, map the payload to a request, ask `approver(names)`, answer in the dialect.
  * Rejects with {@link Deny} (a refusal) or any error (internal); `state` says how far it got.
  */
 export async function decidePayload(text: string, options: PayloadOptions, state: CallState, approver: PolicySource): Promise<Outcome> {
@@ -151,8 +145,8 @@ export async function decidePayload(text: string, options: PayloadOptions, state
   const mapped = mapPayload(state.agent, state.event, payload);
   if (!mapped.ok) throw new Deny(mapped.reason);
   state.tool = mapped.request.toolName;
+  const { decideRequest, namesAsked } = await import('./decide.ts');
   const decideWith = await approver(namesAsked(mapped.request));
-  const { decideRequest } = await import('./decide.ts');
   const v = decideRequest(decideWith, mapped.request);
   return {
     answer: decisionAnswer(state.agent, state.event, v.decision, v.reason, options),
