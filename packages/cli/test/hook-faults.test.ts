@@ -5,17 +5,15 @@
  * deadline that expires (stdin held open, and a decision that never comes). Every one must answer
  * the agent's deny form: read as blocked by the agent model, exit 0 or 2, never 1.
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { HookAgent } from '@verdict/engine';
-import { repoRoot } from './harness.ts';
 import { type Answer, readAnswer } from './hook-agent-models.ts';
 import { shellPayload } from './hook-payloads.ts';
+import { runBuilt } from './serve-harness.ts';
 
-const BIN = join(repoRoot, 'packages/cli/bin/verdict.mjs');
 const dir = mkdtempSync(join(tmpdir(), 'verdict-hook-faults-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -28,23 +26,9 @@ function policyFile(name: string, text: string): string {
 }
 
 
-/** Runs `verdict hook`; `stdin: null` holds stdin open (never ends). */
+/** Runs `verdict hook`; `stdin: null` holds stdin open after a cut payload (never ends). */
 function hook(agent: HookAgent, policy: string, stdin: string | null, opts: { env?: Record<string, string>; args?: string[] } = {}): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, 'hook', '--agent', agent, '--policy', policy, ...(opts.args ?? [])], {
-      cwd: repoRoot,
-      env: { ...process.env, ...opts.env },
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
-    if (stdin === null) child.stdin.write('{"hook_event_name":');
-    else child.stdin.end(stdin);
-  });
+  return runBuilt(['hook', '--agent', agent, '--policy', policy, ...(opts.args ?? [])], stdin ?? { open: '{"hook_event_name":' }, opts.env);
 }
 
 const EVENT: Record<HookAgent, string> = { claude: 'PreToolUse', codex: 'PreToolUse', gemini: 'BeforeTool', cursor: 'preToolUse' };

@@ -6,17 +6,16 @@
  * that asks for a decision gets the endpoint's deny or a decision, never silence or an allow by
  * default; no wall-clock assertion beyond "answered before the test's timeout".
  */
-import { spawn } from 'node:child_process';
 import { request } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { repoRoot, runCli } from './harness.ts';
+import { runCli } from './harness.ts';
 import { readAnswer } from './hook-agent-models.ts';
 import { shellPayload } from './hook-payloads.ts';
-import { BIN, call, post, type Response, killAll, serve, until } from './serve-harness.ts';
+import { call, post, type Response, killAll, runBuilt, serve, until } from './serve-harness.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'verdict-serve-faults-'));
 afterAll(() => {
@@ -93,17 +92,8 @@ describe('verdict serve under faults', () => {
     const s = await serve(policy, socket, [], { VERDICT_HOOK_FAULT: 'hang' });
     const log = join(dir, 'kill.log');
     const payloads = ['git status', 'rm -rf /'].map((c) => shellPayload('claude', 'PreToolUse', c));
-    const hooks = payloads.map(
-      (payload) =>
-        new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-          const child = spawn(process.execPath, [BIN, 'hook', '--agent', 'claude', '--policy', policy, '--server', `unix:${socket}`, '--server-timeout', '20s', '--deadline', '40s', '--log', log], { cwd: repoRoot });
-          let stdout = '';
-          let stderr = '';
-          child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-          child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-          child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
-          child.stdin.end(payload);
-        }),
+    const hooks = payloads.map((payload) =>
+      runBuilt(['hook', '--agent', 'claude', '--policy', policy, '--server', `unix:${socket}`, '--server-timeout', '20s', '--deadline', '40s', '--log', log], payload),
     );
     // Load on the decide endpoint at the same time (it keeps deciding until the kill).
     let decided = 0;
@@ -140,15 +130,7 @@ describe('verdict serve under faults', () => {
     try {
       const log = join(dir, 'slow-server.log');
       const payload = shellPayload('codex', 'PreToolUse', 'rm -rf /');
-      const remote = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-        const child = spawn(process.execPath, [BIN, 'hook', '--agent', 'codex', '--policy', policy, '--server', `unix:${socket}`, '--server-timeout', '300ms', '--log', log], { cwd: repoRoot });
-        let stdout = '';
-        let stderr = '';
-        child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-        child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-        child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
-        child.stdin.end(payload);
-      });
+      const remote = await runBuilt(['hook', '--agent', 'codex', '--policy', policy, '--server', `unix:${socket}`, '--server-timeout', '300ms', '--log', log], payload);
       const local = await runCli(['hook', '--agent', 'codex', '--policy', policy], payload);
       expect(remote).toEqual({ code: local.code, stdout: local.stdout, stderr: local.stderr });
       expect(readAnswer('codex', 'PreToolUse', remote)).toBe('blocked');

@@ -1,13 +1,31 @@
 /**
- * `verdict serve` as a user runs it: the built command in a child process, on a unix socket in a
- * fresh folder, plus a small HTTP client over that socket.
+ * The built command as a user or an agent runs it, in a child process: `verdict serve` on a unix
+ * socket in a fresh folder (with a small HTTP client over that socket), and any one-shot command.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { request } from 'node:http';
 import { join } from 'node:path';
-import { repoRoot } from './harness.ts';
+import { repoRoot, type RunResult } from './harness.ts';
 
 export const BIN = join(repoRoot, 'packages/cli/bin/verdict.mjs');
+
+/**
+ * Runs the built `verdict ARGS` from the repository root with `stdin` (ended; `{ open: text }`
+ * writes the text and keeps standard input open), the environment plus `env`.
+ */
+export function runBuilt(args: string[], stdin: string | Buffer | { open: string }, env: Record<string, string> = {}): Promise<RunResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], { cwd: repoRoot, stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, ...env } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
+    if (typeof stdin === 'object' && !Buffer.isBuffer(stdin)) child.stdin.write(stdin.open);
+    else child.stdin.end(stdin);
+  });
+}
 
 export interface Served {
   child: ChildProcess;

@@ -5,16 +5,15 @@
  * say what a user needs, tokens and listen addresses are checked, the audit log rotates and keeps
  * inputs out unless asked.
  */
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { HookAgent } from '@verdict/engine';
-import { repoRoot, runCli } from './harness.ts';
+import { runCli, type RunResult } from './harness.ts';
 import { readAnswer } from './hook-agent-models.ts';
 import { EVENT_KINDS, shellPayload } from './hook-payloads.ts';
-import { BIN, call, post, killAll, type Served, serve } from './serve-harness.ts';
+import { call, post, killAll, runBuilt, type Served, serve } from './serve-harness.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'verdict-serve-'));
 const POLICY = join(dir, 'policy.yaml');
@@ -99,17 +98,8 @@ describe('POST /v1/decide', () => {
 });
 
 /** `verdict hook` as an agent runs it, with `--server` or without; the hook's log says whether the server answered. */
-function hookProcess(agent: HookAgent, payload: string, args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, 'hook', '--agent', agent, '--policy', POLICY, ...args], { cwd: repoRoot, stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, ...env } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
-    child.stdin.end(payload);
-  });
+function hookProcess(agent: HookAgent, payload: string, args: string[], env: Record<string, string> = {}): Promise<RunResult> {
+  return runBuilt(['hook', '--agent', agent, '--policy', POLICY, ...args], payload, env);
 }
 
 describe('POST /v1/hooks/<agent>', () => {
