@@ -379,8 +379,7 @@ class Walker {
       this.unknown('a program name that is not static (a variable, substitution, glob or brace expansion) cannot be judged', ctx.span);
       return;
     }
-    // Lower case: on a case-insensitive file system (macOS) `TIMEOUT` and `BASH` run timeout and bash.
-    const base = basename(program).toLowerCase();
+    const base = programKey(program);
     const args = words.slice(1);
     const here: Argv = { program, args };
     const wrapper = Object.prototype.hasOwnProperty.call(this.wrappers, base) ? this.wrappers[base] : undefined;
@@ -674,6 +673,14 @@ function isDangerousVariable(name: string): boolean {
 export function basename(program: string): string {
   const i = program.lastIndexOf('/');
   return i >= 0 ? program.slice(i + 1) : program;
+}
+
+/**
+ * The name a program is known by to the wrapper table and to deny and ask rules: its base name in
+ * lower case (on a case-insensitive file system, macOS's, `/BIN/RM` and `TIMEOUT` run rm and timeout).
+ */
+export function programKey(program: string): string {
+  return basename(program).toLowerCase();
 }
 
 /** Offsets of the newlines of `text`, for `line` lookups by binary search. */

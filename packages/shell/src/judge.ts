@@ -11,7 +11,7 @@
  * - Anything the extraction cannot model gets the policy's `unknown` decision (deny by default).
  */
 import type { CompiledRegex } from '@verdict/engine';
-import { basename, extract, type Argv, type Redirect, type ShellCommand, type TextSpan, type Unknown } from './extract.ts';
+import { extract, programKey, type Argv, type Redirect, type ShellCommand, type TextSpan, type Unknown } from './extract.ts';
 import type { CompiledCommandRule, CompiledCommandRules, RuleList, ShellDecision } from './rules.ts';
 
 export { compileCommandRules } from './rules.ts';
@@ -101,9 +101,6 @@ export function judge(rules: CompiledCommandRules, text: string): ShellJudgement
 
 /* ----------------------------------------------------------------------------------------- */
 
-function fold(s: string): string {
-  return s.toLowerCase();
-}
 
 /** Deny/ask: any layer (wrapper or the command), program by base name at any path, words as a subsequence. */
 function broadMatch(r: CompiledCommandRule, cmd: ShellCommand): { layer: Argv; redirect?: Redirect } | null {
@@ -123,8 +120,8 @@ function broadMatch(r: CompiledCommandRule, cmd: ShellCommand): { layer: Argv; r
 
 function broadArgv(r: CompiledCommandRule, argv: Argv): boolean {
   const words = r.command!;
-  const name = fold(basename(argv.program));
-  if (!words[0]!.some((w) => fold(basename(w)) === name)) return false;
+  const name = programKey(argv.program);
+  if (!words[0]!.some((w) => programKey(w) === name)) return false;
   let at = 0; // next argument index to look at
   for (let k = 1; k < words.length; k++) {
     const alts = words[k]!;

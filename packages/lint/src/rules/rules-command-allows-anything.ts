@@ -1,6 +1,7 @@
 import { isCommandRule } from '@verdict/engine';
+import { programKey } from '@verdict/shell';
 import { createRule } from '../create-rule.ts';
-import { isWrapper, programKey, wrappedCommands } from '../support/command-rules.ts';
+import { isWrapper, wrappedCommands } from '../support/command-rules.ts';
 
 /**
  * Programs that run code the command rules cannot see: shells given a file, interpreters (`-c`,

@@ -1,9 +1,9 @@
 import { LanguageCache, atom, findWitness, makeBudget } from '@verdict/analysis';
 import { isCommandRule, type ApproverIR, type RuleIR, type RuleList } from '@verdict/engine';
-import { show, showPrefix, type ShellCommand } from '@verdict/shell';
+import { programKey, show, showPrefix, type ShellCommand } from '@verdict/shell';
 import { createRule } from '../create-rule.ts';
 import { ruleLabel, sameTool } from '../support/approver-facts.ts';
-import { alternatives, asCommandValue, combinations, programKey, wrappedCommands } from '../support/command-rules.ts';
+import { alternatives, asCommandValue, combinations, wrappedCommands } from '../support/command-rules.ts';
 import { PRIVILEGED } from './rules-command-allows-anything.ts';
 
 /**

@@ -4,15 +4,11 @@
  * grammar: a rule's prefix words are handed to the real extraction.
  */
 import type { ApproverIR, RuleIR } from '@verdict/engine';
-import { basename, extract, WRAPPERS, type ShellCommand, type WrapperSpec } from '@verdict/shell';
+import { extract, programKey, WRAPPERS, type ShellCommand, type WrapperSpec } from '@verdict/shell';
 
 /** Combinations of a prefix's alternatives tried at most; over it, nothing is said. */
 export const MAX_COMBINATIONS = 256;
 
-/** A program's name as deny and ask rules compare it: the base name, case-folded as the judge does. */
-export function programKey(program: string): string {
-  return basename(program).toLowerCase();
-}
 
 /** Whether `program` (at any path, any case) is a wrapper the judge looks through. */
 export function isWrapper(program: string, approver: ApproverIR): boolean {
