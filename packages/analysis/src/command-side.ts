@@ -21,7 +21,7 @@
  * dropped and made again), so the pairs (old decision, new decision) a call can show are in the
  * transitive closure of the changes' moves; a pair outside it is proven impossible, exactly.
  */
-import { CANONICAL_REJECT_REASON, caseFold, DEFAULT_PATTERN_REASON, isCommandRule, shellToolsOf } from '@verdict/engine';
+import { CANONICAL_REJECT_REASON, caseFold, commandAlternatives, commandCombinations, DEFAULT_PATTERN_REASON, isCommandRule, shellToolsOf } from '@verdict/engine';
 import type { ApproverIR, Decision, RuleIR, RuledDecision } from '@verdict/engine';
 import { makeBudget } from './automaton.ts';
 import type { LanguageCache } from './model.ts';
@@ -58,13 +58,11 @@ const MAX_SPELLED = 64;
  * words the pattern reads depends on where the alternatives matched), else one key.
  */
 function commandKeys(r: RuleIR, list: 'deny' | 'ask' | 'allow'): string[] {
-  const alts = r.command?.map((w) => (typeof w === 'string' ? [w] : [...new Set(w)].sort()));
+  const alts = r.command === undefined ? undefined : commandAlternatives(r.command).map((a) => [...new Set(a)].sort());
   const key = (command: string[][] | null): string => JSON.stringify([command, r.args ?? null, r.redirect ?? null]);
   if (alts === undefined) return [key(null)];
-  const count = alts.reduce((n, a) => n * a.length, 1);
-  if ((list !== 'allow' && r.args !== undefined) || count > MAX_SPELLED) return [key(alts)];
-  let combos: string[][] = [[]];
-  for (const a of alts) combos = combos.flatMap((c) => a.map((w) => [...c, w]));
+  const combos = list !== 'allow' && r.args !== undefined ? null : commandCombinations(alts, MAX_SPELLED);
+  if (combos === null) return [key(alts)];
   return combos.map((c) => key(c.map((w) => [w])));
 }
 
@@ -266,7 +264,7 @@ function regexSamples(cache: LanguageCache, group: string, patterns: readonly st
 
 /** The alternatives of a command prefix, each one at least once: `[git, [status, diff]]` → `git status`, `git diff`. */
 function prefixes(command: readonly (string | readonly string[])[]): string[][] {
-  const alts = command.map((w) => (typeof w === 'string' ? [w] : [...w]));
+  const alts = commandAlternatives(command);
   const widest = Math.max(1, ...alts.map((a) => a.length));
   const out: string[][] = [];
   for (let k = 0; k < widest; k++) out.push(alts.map((a) => a[Math.min(k, a.length - 1)] as string));

@@ -3,7 +3,7 @@
  * RE2). Apart from the judge so that a program can check a policy's command rules without loading
  * the shell parser (`verdict hook` for a call to a tool that carries no shell command).
  */
-import { compileRegex, type CompiledRegex } from '@verdict/engine';
+import { commandAlternatives, compileRegex, type CompiledRegex } from '@verdict/engine';
 import type { WrapperSpec } from './wrappers.ts';
 
 export type CommandWord = string | readonly string[];
@@ -75,7 +75,7 @@ export function compileCommandRules(rules: CommandRules): CompileResult {
       };
       let command: (readonly string[])[] | undefined;
       if (rule.command !== undefined) {
-        command = rule.command.map((w) => (typeof w === 'string' ? [w] : [...w]));
+        command = commandAlternatives(rule.command);
         if (command.length === 0 || command.some((alts) => alts.length === 0)) {
           errors.push({ list, index, key: 'command', message: 'a command rule needs at least one word, and each list of alternatives at least one' });
         }

@@ -85,6 +85,30 @@ export function isCommandRule(rule: RuleIR): boolean {
   return rule.command !== undefined || rule.redirect !== undefined || rule.args !== undefined;
 }
 
+/** A command rule's argv prefix as a policy writes it: each word a string or a list of alternatives. */
+export type CommandPrefix = readonly (string | readonly string[])[];
+
+/** The alternatives of each word of a prefix: `[git, [status, diff]]` → `[[git], [status, diff]]`. */
+export function commandAlternatives(command: CommandPrefix): string[][] {
+  return command.map((w) => (typeof w === 'string' ? [w] : [...w]));
+}
+
+/**
+ * Every argv a prefix stands for, one alternative per position (`[git, [status, diff]]` → `git
+ * status`, `git diff`); `null` when there are more than `max`, or a word has no alternative.
+ */
+export function commandCombinations(command: CommandPrefix, max: number): string[][] | null {
+  const alts = commandAlternatives(command);
+  let count = 1;
+  for (const a of alts) {
+    count *= a.length;
+    if (count > max || a.length === 0) return null;
+  }
+  let out: string[][] = [[]];
+  for (const a of alts) out = out.flatMap((prefix) => a.map((w) => [...prefix, w]));
+  return out;
+}
+
 /** The shell table an approver uses. */
 export function shellToolsOf(ir: ApproverIR): readonly ShellTool[] {
   return ir.shell ?? DEFAULT_SHELL_TOOLS;

@@ -1,9 +1,9 @@
 import { LanguageCache, atom, findWitness, makeBudget } from '@verdict/analysis';
-import { isCommandRule, type ApproverIR, type RuleIR, type RuleList } from '@verdict/engine';
+import { commandAlternatives, commandCombinations, isCommandRule, type ApproverIR, type RuleIR, type RuleList } from '@verdict/engine';
 import { programKey, show, showPrefix, type ShellCommand } from '@verdict/shell';
 import { createRule } from '../create-rule.ts';
 import { ruleLabel, sameTool } from '../support/approver-facts.ts';
-import { alternatives, asCommandValue, combinations, wrappedCommands } from '../support/command-rules.ts';
+import { asCommandValue, MAX_COMBINATIONS, wrappedCommands } from '../support/command-rules.ts';
 import { PRIVILEGED } from './rules-command-allows-anything.ts';
 
 /**
@@ -100,7 +100,7 @@ export default createRule({
 /** A command rule the engine loads (the compiler reports the others). */
 function isWellFormed(rule: RuleIR, regex: (p: string) => { ok: boolean }): boolean {
   if (!isCommandRule(rule) || rule.match !== '' || rule.field !== undefined) return false;
-  if (rule.command === undefined ? rule.redirect === undefined || rule.args !== undefined : alternatives(rule.command).some((a) => a.length === 0) || rule.command.length === 0) return false;
+  if (rule.command === undefined ? rule.redirect === undefined || rule.args !== undefined : commandAlternatives(rule.command).some((a) => a.length === 0) || rule.command.length === 0) return false;
   return [rule.args, rule.redirect].every((p) => p === undefined || regex(p).ok);
 }
 
@@ -115,7 +115,7 @@ function shownArgv(command: readonly (string | readonly string[])[]): string {
  * `rules/command-allows-anything`'s to report.
  */
 function wrappedPrefix(command: readonly (string | readonly string[])[], approver: ApproverIR): Record<string, string> | null {
-  const argvs = combinations(command);
+  const argvs = commandCombinations(command, MAX_COMBINATIONS);
   if (argvs === null) return null;
   let first: { words: string[]; inner: ShellCommand[] } | undefined;
   for (const words of argvs) {
@@ -140,13 +140,13 @@ function wrappedPrefix(command: readonly (string | readonly string[])[], approve
  * and its further words a subsequence of `allow`'s (every alternative at the position included).
  */
 function overridingRule(allow: RuleIR, approver: ApproverIR): { list: RuleList; index: number; rule: RuleIR } | null {
-  const mine = alternatives(allow.command!);
+  const mine = commandAlternatives(allow.command!);
   for (const list of ['deny', 'ask'] as const) {
     const rules = list === 'deny' ? approver.deny : (approver.ask ?? []);
     for (const [index, d] of rules.entries()) {
       if (d.command === undefined || d.args !== undefined || d.redirect !== undefined || d.match !== '' || d.field !== undefined) continue;
       if (!(d.tool === '' || (allow.tool !== '' && sameTool(d.tool, allow.tool)))) continue;
-      const theirs = alternatives(d.command);
+      const theirs = commandAlternatives(d.command);
       if (theirs.length === 0 || theirs.some((a) => a.length === 0)) continue;
       const programs = new Set(theirs[0]!.map(programKey));
       if (!mine[0]!.every((p) => programs.has(programKey(p)))) continue;

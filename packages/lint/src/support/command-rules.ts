@@ -9,30 +9,11 @@ import { extract, programKey, WRAPPERS, type ShellCommand, type WrapperSpec } fr
 /** Combinations of a prefix's alternatives tried at most; over it, nothing is said. */
 export const MAX_COMBINATIONS = 256;
 
-
 /** Whether `program` (at any path, any case) is a wrapper the judge looks through. */
 export function isWrapper(program: string, approver: ApproverIR): boolean {
   const key = programKey(program);
   if (Object.hasOwn(WRAPPERS, key)) return true;
   return Object.keys(approver.wrappers ?? {}).some((name) => name.toLowerCase() === key);
-}
-
-/** The alternatives of each word of a command rule's prefix. */
-export function alternatives(command: readonly (string | readonly string[])[]): string[][] {
-  return command.map((w) => (typeof w === 'string' ? [w] : [...w]));
-}
-
-/** Every argv a prefix stands for (one word per position), or `null` over `MAX_COMBINATIONS`. */
-export function combinations(command: readonly (string | readonly string[])[]): string[][] | null {
-  const alts = alternatives(command);
-  let count = 1;
-  for (const a of alts) {
-    count *= a.length;
-    if (count > MAX_COMBINATIONS || a.length === 0) return null;
-  }
-  let out: string[][] = [[]];
-  for (const a of alts) out = out.flatMap((prefix) => a.map((w) => [...prefix, w]));
-  return out;
 }
 
 /** `'w'`: a word quoted for a shell, so that the extraction reads it back exactly. */
