@@ -57,10 +57,10 @@ describe('invalid UTF-8 is read as Go reads it by every command that reads bytes
       const hooked = await runCli(['hook', '--agent', 'claude', '--policy', POLICY], payload);
       expect(readAnswer('claude', 'PreToolUse', hooked)).toBe(want === 'deny' ? 'blocked' : 'runs');
 
+      // Claude Code's http hook: a deny is the deny JSON, an allow an empty body.
       const served = await post(socket, '/v1/hooks/claude', payload);
-      expect(served.status).toBe(200);
-      const body = served.body.length > 0 ? (JSON.parse(served.body) as { hookSpecificOutput?: { permissionDecision?: string } }) : {};
-      expect(body.hookSpecificOutput?.permissionDecision === 'deny' ? 'deny' : 'allow').toBe(want);
+      expect({ status: served.status, decision: served.headers['verdict-decision'] }).toEqual({ status: 200, decision: want });
+      expect(readAnswer('claude', 'PreToolUse', { code: 0, stdout: served.body, stderr: '' })).toBe(want === 'deny' ? 'blocked' : 'runs');
     });
   }
 });
