@@ -12,7 +12,7 @@
  * included, becomes an unknown).
  */
 import { parse } from 'just-bash';
-import { DANGEROUS_VARIABLES, DECLARATIONS, SHELLS, WRAPPERS, type WrapperSpec } from './wrappers.ts';
+import { DANGEROUS_VARIABLES, DECLARATIONS, SHELLS, wrapperTable, type WrapperSpec } from './wrappers.ts';
 
 /** Where a command stands in the text: UTF-16 offsets (`end` exclusive) and its 1-based line. */
 export interface TextSpan {
@@ -129,9 +129,7 @@ export function extract(text: string, options: ExtractOptions = {}): Extraction 
   const out: Extraction = { commands: [], writes: [], unknowns: [] };
   const whole: TextSpan = { start: 0, end: text.length, line: 1 };
   try {
-    const wrappers: Record<string, WrapperSpec> = { ...WRAPPERS };
-    for (const [name, spec] of Object.entries(options.wrappers ?? {})) wrappers[name.toLowerCase()] = spec;
-    new Walker(text, out, wrappers).run({ kind: 'script', text, ctx: { wrappers: [], redirects: [], span: whole, depth: 0, locate: true } });
+    new Walker(text, out, wrapperTable(options.wrappers)).run({ kind: 'script', text, ctx: { wrappers: [], redirects: [], span: whole, depth: 0, locate: true } });
   } catch (e) {
     // Not expected (every parser call is guarded): still never an allow.
     out.unknowns.push({ reason: `the command could not be analysed (${e instanceof Error ? e.name : 'error'})`, span: whole });

@@ -13,7 +13,7 @@ export type {
   ShellDecision,
   ShellJudgement,
 } from './judge.ts';
-export { DANGEROUS_VARIABLES, DECLARATIONS, SHELLS, WRAPPERS } from './wrappers.ts';
+export { DANGEROUS_VARIABLES, DECLARATIONS, SHELLS, WRAPPERS, wrapperTable } from './wrappers.ts';
 export type { WrapperSpec } from './wrappers.ts';
 export { commandJudgeFactory } from './engine-judge.ts';
 export { commandRuleChecker } from './engine-rules.ts';

@@ -68,6 +68,16 @@ export const WRAPPERS: Readonly<Record<string, WrapperSpec>> = {
   'dbus-run-session': {},
 };
 
+/**
+ * The wrapper table a policy's commands are read with: the built-in one, with the policy's own
+ * `wrappers:` added or replacing entries, names in lower case (they are looked up by `programKey`).
+ */
+export function wrapperTable(extra: Readonly<Record<string, WrapperSpec>> = {}): Readonly<Record<string, WrapperSpec>> {
+  const table: Record<string, WrapperSpec> = { ...WRAPPERS };
+  for (const [name, spec] of Object.entries(extra)) table[name.toLowerCase()] = spec;
+  return table;
+}
+
 /** Shells whose `-c SCRIPT` is parsed as a script of its own. */
 export const SHELLS: ReadonlySet<string> = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'mksh', 'ash', 'fish', 'yash', 'posh', 'rbash']);
 

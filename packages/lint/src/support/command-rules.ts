@@ -4,16 +4,14 @@
  * grammar: a rule's prefix words are handed to the real extraction.
  */
 import type { ApproverIR, RuleIR } from '@verdict/engine';
-import { extract, programKey, WRAPPERS, type ShellCommand, type WrapperSpec } from '@verdict/shell';
+import { extract, programKey, wrapperTable, type ShellCommand, type WrapperSpec } from '@verdict/shell';
 
 /** Combinations of a prefix's alternatives tried at most; over it, nothing is said. */
 export const MAX_COMBINATIONS = 256;
 
 /** Whether `program` (at any path, any case) is a wrapper the judge looks through. */
 export function isWrapper(program: string, approver: ApproverIR): boolean {
-  const key = programKey(program);
-  if (Object.hasOwn(WRAPPERS, key)) return true;
-  return Object.keys(approver.wrappers ?? {}).some((name) => name.toLowerCase() === key);
+  return Object.hasOwn(wrapperTable(approver.wrappers), programKey(program));
 }
 
 /** `'w'`: a word quoted for a shell, so that the extraction reads it back exactly. */
