@@ -1,5 +1,5 @@
 import { isCommandRule } from '@verdict/engine';
-import { programKey } from '@verdict/shell';
+import { programKey, SHELLS } from '@verdict/shell';
 import { createRule } from '../create-rule.ts';
 import { isWrapper, wrappedCommands } from '../support/command-rules.ts';
 
@@ -8,7 +8,7 @@ import { isWrapper, wrappedCommands } from '../support/command-rules.ts';
  * `-e`, a script), and runners of other files. An allow of one without `args` allows everything.
  */
 export const INTERPRETERS: readonly string[] = [
-  'bash', 'sh', 'zsh', 'dash', 'ksh', 'mksh', 'ash', 'fish', 'yash', 'posh', 'rbash', 'csh', 'tcsh',
+  ...SHELLS, 'csh', 'tcsh',
   'python', 'python2', 'python3', 'node', 'nodejs', 'deno', 'bun', 'perl', 'ruby', 'php', 'lua', 'tclsh',
   'awk', 'gawk', 'mawk', 'nawk', 'pwsh', 'powershell', 'osascript', 'source', '.',
 ];
