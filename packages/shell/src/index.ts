@@ -1,4 +1,4 @@
-export { basename, extract, findCommands, LIMITS, programKey, shellScript, staticWord, unwrap } from './extract.ts';
+export { basename, extract, LIMITS, programKey } from './extract.ts';
 export type { Argv, ExtractOptions, Extraction, Redirect, ShellCommand, TextSpan, Unknown } from './extract.ts';
 export { compileCommandRules, judge, show, showPrefix } from './judge.ts';
 export type {
