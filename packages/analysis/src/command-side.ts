@@ -21,7 +21,7 @@
  * dropped and made again), so the pairs (old decision, new decision) a call can show are in the
  * transitive closure of the changes' moves; a pair outside it is proven impossible, exactly.
  */
-import { CANONICAL_REJECT_REASON, caseFold, commandAlternatives, commandCombinations, DEFAULT_PATTERN_REASON, isCommandRule, shellToolsOf } from '@verdict/engine';
+import { caseFold, commandAlternatives, commandCombinations, isCommandRule, shellToolsOf } from '@verdict/engine';
 import type { ApproverIR, Decision, RuleIR, RuledDecision } from '@verdict/engine';
 import { makeBudget } from './automaton.ts';
 import type { LanguageCache } from './model.ts';
@@ -109,13 +109,6 @@ export function commandSides(ir: ApproverIR): Map<string, CommandSide> {
 export interface RegexSide {
   lists: Record<'deny' | 'ask' | 'allow', ReadonlySet<string>>;
   def: Decision;
-  /** The reason a default deny gives (the engine tells a default from a rejected input by it). */
-  reason: string;
-}
-
-/** Whether a policy's default result reads like the engine's rejection of unreadable input. */
-function defaultLooksRejected(r: RegexSide): boolean {
-  return r.def === 'deny' && (r.reason === '' ? DEFAULT_PATTERN_REASON : r.reason) === CANONICAL_REJECT_REASON;
 }
 
 /** One side of a tool class: a mode approver's constant decision, or a pattern approver's sides. */
@@ -182,8 +175,6 @@ export function possibleMoves(oldSide: ClassSide, newSide: ClassSide): Moves {
       if (d.removed) listMoves(moves, list, false);
     }
     if (o.def !== n.def) moves.add(move(o.def, n.def));
-    // A default that reads like a rejected input makes the engine take rejected inputs for defaults.
-    if (defaultLooksRejected(o) !== defaultLooksRejected(n)) for (const a of DECISIONS) for (const b of DECISIONS) if (a !== b) moves.add(move(a, b));
     const [co, cn] = [oldSide.command, newSide.command];
     if (co !== null && cn !== null && co.foldedField === cn.foldedField && co.wrappers === cn.wrappers) {
       if (co.unknown !== cn.unknown) moves.add(move(co.unknown, cn.unknown));

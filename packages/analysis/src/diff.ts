@@ -85,8 +85,6 @@ type Model =
   | {
       kind: 'pattern';
       def: Decision;
-      /** The reason as written (`''`: the engine's default reason). */
-      reason: string;
       domain: Domain;
       /** The regex rules (command rules are the `commands` side). */
       allow: RuleIR[];
@@ -126,7 +124,6 @@ function model(ir: ApproverIR, session: Session, label: string): Model {
   return {
     kind: 'pattern',
     def,
-    reason: ir.reason,
     domain,
     allow: regex(ir.allow),
     deny: regex(ir.deny),
@@ -290,7 +287,7 @@ interface ShellClass {
 
 function regexSide(m: Model & { kind: 'pattern' }, cls: ToolClass): RegexSide {
   const keys = (list: readonly RuleIR[]): Set<string> => new Set(applying(list, cls).keys());
-  return { lists: { deny: keys(m.deny), ask: keys(m.ask), allow: keys(m.allow) }, def: m.def, reason: m.reason };
+  return { lists: { deny: keys(m.deny), ask: keys(m.ask), allow: keys(m.allow) }, def: m.def };
 }
 
 function sameSet(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {

@@ -4,7 +4,7 @@
  * never allowed; other tools decide exactly as before.
  */
 import { describe, expect, it } from 'vitest';
-import { compileApprover, type ApproverIR, type RuleIR } from '@verdict/engine';
+import { CANONICAL_REJECT_REASON, compileApprover, type ApproverIR, type RuleIR } from '@verdict/engine';
 import { commandJudgeFactory } from '../src/index.ts';
 
 function ir(parts: Partial<ApproverIR>): ApproverIR {
@@ -107,6 +107,19 @@ describe('command rules in the approver', () => {
     expect(e.shell?.command).toBe('rm -rf /tmp/x');
     expect(e.shell?.span?.text).toBe('rm -rf /tmp/x');
     expect(text.slice(e.shell!.span!.start, e.shell!.span!.end)).toBe('rm -rf /tmp/x');
+  });
+});
+
+describe('a refusal of the regex side stands', () => {
+  it('an input canonical mode refuses is denied, even when the policy’s own reason reads like the refusal and `unknown` asks', () => {
+    // The command layer tells the default from a refusal by how the regex side decided, not by its reason.
+    const a = approver({ input: 'canonical', unknown: 'ask', reason: CANONICAL_REJECT_REASON, allow: [cmd(['ls'])] });
+    const repeated = { toolName: 'Bash', input: '{"command":"ls","command":"rm -rf /"}' };
+    for (const r of [a.decide(repeated), a.explain(repeated)]) expect({ decision: r.decision, reason: r.reason, rule: r.rule }).toEqual({ decision: 'deny', reason: CANONICAL_REJECT_REASON, rule: null });
+    expect(a.approve(repeated)).toEqual({ decision: 'deny', reason: CANONICAL_REJECT_REASON });
+    // The default itself is still combined with the command side.
+    expect(a.decide(call('ls')).decision).toBe('allow');
+    expect(a.decide(call('curl x')).decision).toBe('deny');
   });
 });
 

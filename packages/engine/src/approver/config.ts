@@ -6,8 +6,8 @@ import type { ApproverIR, Decision, RuleIR, RuleList } from '../ir.ts';
 import type { CompiledRegex } from '../regex/regex.ts';
 import { withAudit } from './audit.ts';
 import { DEFAULT_DENY_ALL_REASON } from './builtins.ts';
-import { createCompileErrorApprover, createModeApprover, createPatternApprover, DEFAULT_PATTERN_REASON } from './pattern.ts';
-import type { PatternRule } from './pattern.ts';
+import { createCompileErrorApprover, createModeApprover, createPatternApprover } from './pattern.ts';
+import type { PatternApprover, PatternRule } from './pattern.ts';
 import { buildCommandJudges, isCommandRule, shellToolsOf, withCommandRules } from './shell.ts';
 import type { CommandJudgeFactory } from './shell.ts';
 import { compileRuleRegex, compileShared } from './rule-regex.ts';
@@ -243,9 +243,7 @@ export function compileApprover(ir: ApproverIR, options: CompileApproverOptions 
     // Command rules that cannot load are never dropped, not even in compatibility mode.
     const commandIssue = issues.some((i) => i.code.startsWith('command/'));
     if (regexIssue === undefined && !commandIssue) {
-      approver = createPatternApprover({ rules, defaultDecision, reason: ir.reason, input: ir.input });
-      const withCommands = commandLayer(ir, approver, defaultDecision, options, issues);
-      approver = withCommands;
+      approver = commandLayer(ir, createPatternApprover({ rules, defaultDecision, reason: ir.reason, input: ir.input }), options, issues);
     } else if (!commandIssue && regexIssue !== undefined && options.compat === true && issues.every((i) => i.code === 'regex/invalid')) {
       const list = regexIssue.list ?? 'allow';
       const index = regexIssue.index ?? 0;
@@ -263,8 +261,7 @@ export function compileApprover(ir: ApproverIR, options: CompileApproverOptions 
 /** The pattern approver with its command rules, if it has any (`undefined`, with an issue, when they cannot load). */
 function commandLayer(
   ir: ApproverIR,
-  approver: CompiledApprover,
-  defaultDecision: Decision,
+  approver: PatternApprover,
   options: CompileApproverOptions,
   issues: ApproverConfigIssue[],
 ): CompiledApprover | undefined {
@@ -280,11 +277,9 @@ function commandLayer(
     issues.push({ code: 'command/invalid-rule', message: built.error, field: 'command', ...(built.rule ?? {}) });
     return undefined;
   }
-  const reason = ir.reason === '' ? DEFAULT_PATTERN_REASON : ir.reason;
   return withCommandRules(approver, {
     judges: built.judges,
     unknown,
     spanOf: (list, index) => rulesOf(ir, list)[index]?.span,
-    defaultResult: defaultDecision === 'allow' ? { decision: 'allow', reason: '' } : { decision: 'deny', reason },
   });
 }

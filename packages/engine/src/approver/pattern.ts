@@ -112,11 +112,22 @@ function internalErrorExplanation(error: unknown): Explanation {
   };
 }
 
+/** A decision with how it came about: a rule's, the default, or a refusal (unreadable input, an internal error). */
+export interface DecidedCall {
+  readonly result: RuledResult;
+  readonly by: 'rule' | 'default' | 'refused';
+}
+
+/** The pattern approver, and its decision with how it came about (what the command-rule layer combines with). */
+export interface PatternApprover extends CompiledApprover {
+  decideCall(request: ApprovalRequest): DecidedCall;
+}
+
 /**
  * The pattern approver: `approve` and `decide` go through the front door (`decide.ts`), built once
  * here; `explain` runs the definition (`definition.ts`), rule by rule.
  */
-export function createPatternApprover(options: PatternApproverOptions): CompiledApprover {
+export function createPatternApprover(options: PatternApproverOptions): PatternApprover {
   const reason = options.reason === '' ? DEFAULT_PATTERN_REASON : options.reason;
   const mode: InputMode = options.input === 'canonical' ? 'canonical' : 'raw';
   const rules = prepareRules(options.rules);
@@ -137,18 +148,21 @@ export function createPatternApprover(options: PatternApproverOptions): Compiled
   };
   const rejected: RuledDecisionResult = { decision: 'deny', reason: CANONICAL_REJECT_REASON };
 
-  const decide = (request: ApprovalRequest): RuledResult => {
+  const decideCall = (request: ApprovalRequest): DecidedCall => {
     try {
       checkRequest(request);
       const rule = decider.decide(request.toolName, request.input);
-      if (rule === undefined) return { ...rejected, rule: null };
+      if (rule === undefined) return { result: { ...rejected, rule: null }, by: 'refused' };
       // The decider hands back the rule objects it was built from: these prepared rules.
       const o = pick(rule, onDefault, onDeny, onAsk, onAllow);
-      return { decision: o.decision, reason: o.reason, rule: rule === null ? null : (rule as PreparedRule).ref };
+      return rule === null
+        ? { result: { decision: o.decision, reason: o.reason, rule: null }, by: 'default' }
+        : { result: { decision: o.decision, reason: o.reason, rule: (rule as PreparedRule).ref }, by: 'rule' };
     } catch (e) {
-      return { decision: 'deny', reason: internalErrorReason(e), rule: null };
+      return { result: { decision: 'deny', reason: internalErrorReason(e), rule: null }, by: 'refused' };
     }
   };
+  const decide = (request: ApprovalRequest): RuledResult => decideCall(request).result;
   const approve = (request: ApprovalRequest): ApprovalResult => {
     try {
       checkRequest(request);
@@ -186,7 +200,7 @@ export function createPatternApprover(options: PatternApproverOptions): Compiled
     }
   };
 
-  return { approve, decide, explain };
+  return { approve, decide, explain, decideCall };
 }
 
 /**

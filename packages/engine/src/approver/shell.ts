@@ -15,6 +15,7 @@ import { caseFold } from '../canonical/casefold.ts';
 import type { Span } from '../diagnostics.ts';
 import type { ApproverIR, RuleIR, RuleList, RuledDecision } from '../ir.ts';
 import { internalErrorReason } from './builtins.ts';
+import type { DecidedCall, PatternApprover } from './pattern.ts';
 import type { ApprovalRequest, ApprovalResult, CompiledApprover, Explanation, RuleRef, RuledResult } from './types.ts';
 
 /** One command rule as the judge gets it: its place in the policy and what it says. */
@@ -139,8 +140,6 @@ export interface CommandLayerOptions {
   readonly unknown: 'ask' | 'deny';
   /** Rule spans, for rule references. */
   readonly spanOf: (list: RuleList, index: number) => Span | undefined;
-  /** The default result of the regex approver (a rule-less result that differs is a failure: kept). */
-  readonly defaultResult: ApprovalResult;
 }
 
 /** Builds the per-tool judges; an error names the rule or says why. */
@@ -193,8 +192,8 @@ function commandText(input: string, foldedField: string): string | null {
 }
 
 /** Wraps a compiled regex approver with the command rules of its shell tools. */
-export function withCommandRules(inner: CompiledApprover, options: CommandLayerOptions): CompiledApprover {
-  const { judges, unknown, spanOf, defaultResult } = options;
+export function withCommandRules(inner: PatternApprover, options: CommandLayerOptions): CompiledApprover {
+  const { judges, unknown, spanOf } = options;
   const ref = (rule: { list: RuleList; index: number } | undefined): RuleRef | null => {
     if (rule === undefined) return null;
     const span = spanOf(rule.list, rule.index);
@@ -236,10 +235,9 @@ export function withCommandRules(inner: CompiledApprover, options: CommandLayerO
     };
   };
   /** deny > ask > allow between the regex side (a rule's, or none) and the command side. */
-  const combine = (regex: RuledResult, shell: ShellExplanation): { result: RuledResult; by: 'regex' | 'shell' | 'default' } => {
-    const regexIsDefault = regex.rule === null && regex.decision === defaultResult.decision && regex.reason === defaultResult.reason;
-    // A rule-less deny that is not the default (unreadable input, an internal error) stands.
-    if (regex.rule === null && !regexIsDefault) return { result: regex, by: 'regex' };
+  const combine = (regex: RuledResult, regexBy: DecidedCall['by'], shell: ShellExplanation): { result: RuledResult; by: 'regex' | 'shell' | 'default' } => {
+    // A refusal of the regex side (unreadable input, an internal error) stands.
+    if (regexBy === 'refused') return { result: regex, by: 'regex' };
     const sides: (Side & { by: 'regex' | 'shell' })[] = [];
     if (regex.rule !== null) sides.push({ ...regex, by: 'regex' });
     if (shell.decision !== null) sides.push({ decision: shell.decision, reason: shell.decision === 'allow' ? '' : shell.reason, rule: shell.rule, by: 'shell' });
@@ -251,10 +249,10 @@ export function withCommandRules(inner: CompiledApprover, options: CommandLayerO
   };
 
   const decide = (request: ApprovalRequest): RuledResult => {
-    const regex = inner.decide(request);
+    const regex = inner.decideCall(request);
     try {
       const shell = judgeCall(request);
-      return shell === undefined ? regex : combine(regex, shell).result;
+      return shell === undefined ? regex.result : combine(regex.result, regex.by, shell).result;
     } catch (e) {
       return { decision: 'deny', reason: internalErrorReason(e), rule: null };
     }
@@ -277,7 +275,8 @@ export function withCommandRules(inner: CompiledApprover, options: CommandLayerO
     try {
       const shell = judgeCall(request);
       if (shell === undefined) return e;
-      const { result, by } = combine({ decision: e.decision, reason: e.reason, rule: e.rule }, shell);
+      const regexBy = e.by === 'rule' ? 'rule' : e.by === 'default' ? 'default' : 'refused';
+      const { result, by } = combine({ decision: e.decision, reason: e.reason, rule: e.rule }, regexBy, shell);
       if (by !== 'shell') return { ...e, ...result, shell };
       const alsoMatched = e.rule !== null ? [e.rule, ...e.alsoMatched] : e.alsoMatched;
       return { decision: result.decision, reason: result.reason, rule: result.rule, by: 'command', match: null, alsoMatched, shell, ...(e.canonical !== undefined ? { canonical: e.canonical } : {}) };
