@@ -26,7 +26,11 @@ function parseObject(text: string): Record<string, unknown> | undefined {
 const obj = (v: unknown): Record<string, unknown> | undefined =>
   typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
 
-/** Claude Code: exit 2 blocks PreToolUse (JSON beside it did not block before v2.1.90, so count that as runs). */
+/**
+ * Claude Code from v2.1.90 (the oldest version Verdict's deny blocks in: before it, JSON beside exit 2
+ * did not block): exit 2 blocks PreToolUse with empty stdout or with a schema-valid JSON answer beside
+ * it; exit 2 with stdout that is not valid JSON blocks only from v2.1.214, so it counts as runs.
+ */
 function claude(event: string, a: Answer): Reading {
   const out = a.stdout.trim();
   if (event === 'PermissionRequest') {
@@ -38,7 +42,11 @@ function claude(event: string, a: Answer): Reading {
     if (d?.['behavior'] === 'allow') return 'runs';
     return 'asks';
   }
-  if (a.code === 2) return out === '' ? 'blocked' : 'runs';
+  if (a.code === 2) {
+    if (out === '') return 'blocked';
+    const hso = obj(parseObject(out)?.['hookSpecificOutput']);
+    return hso?.['hookEventName'] === 'PreToolUse' ? 'blocked' : 'runs';
+  }
   if (a.code !== 0) {
     const hso = obj(parseObject(out)?.['hookSpecificOutput']);
     return hso?.['permissionDecision'] === 'deny' ? 'blocked' : 'runs';

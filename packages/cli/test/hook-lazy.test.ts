@@ -66,8 +66,8 @@ it('the hook path loads neither lint, chevrotain, fast-check nor, for a policy w
 it('a policy with command rules loads the shell parser in the hook, and decides with it', () => {
   // The starter policy's command rules: `sudo` behind `timeout` is denied by deny[1], which a regex over the text missed.
   const { status, stdout, stderr, loaded } = traceHook('fixtures/policies/claude-code.yaml', toolPayload('claude', 'PreToolUse', 'Bash', '{"command":"git status && timeout 5 sudo x"}'));
-  expect([status, stdout]).toEqual([2, '']);
-  expect(stderr).toContain('`sudo x` matches rule deny[1]');
+  expect([status, stderr]).toEqual([2, '']);
+  expect(stdout).toContain('`sudo x` matches rule deny[1]');
   // just-bash is bundled into the CLI's chunks: the judge's chunk is the marker that the parser came along.
   expect(chunks(loaded).some((file) => readFileSync(file, 'utf8').includes(JUDGE_MARKER))).toBe(true);
   // Still neither lint, chevrotain nor fast-check.
@@ -89,8 +89,8 @@ it('a policy with command rules, on a call to a tool that carries no shell comma
   }
   expect(read.loaded.filter((f) => JUST_BASH.test(f))).toEqual([]);
   const denied = traceHook('fixtures/policies/claude-code.yaml', toolPayload('claude', 'PreToolUse', 'Read', '{"file_path":"/workspace/.env"}'));
-  expect([denied.status, denied.stdout]).toEqual([2, '']);
-  expect(denied.stderr).toContain('denied by the verdict policy');
+  expect([denied.status, denied.stderr]).toEqual([2, '']);
+  expect(denied.stdout).toContain('denied by the verdict policy');
   // A Bash call of the same policy does load it (the previous test's judge decides there).
   const bash = traceHook('fixtures/policies/claude-code.yaml', toolPayload('claude', 'PreToolUse', 'Bash', '{"command":"git status"}'));
   expect(bash.status).toBe(0);
@@ -101,7 +101,7 @@ it('a broken command rule fails the policy on a call to any tool, the parser loa
   const policy = ['approver:', '  mode: pattern', '  default: allow', '  allow:', "    - {tool: Read, field: file_path, match: '/workspace/.*'}", '    - {tool: Bash, command: [ls, []]}', ''].join('\n');
   for (const [tool, input] of [['Read', '{"file_path":"/workspace/a"}'], ['Bash', '{"command":"ls"}']] as const) {
     const { status, stdout, stderr } = traceHook(policy, toolPayload('claude', 'PreToolUse', tool, input));
-    expect([status, stdout], tool).toEqual([2, '']);
-    expect(stderr, tool).toContain('does not load');
+    expect([status, stderr], tool).toEqual([2, '']);
+    expect(stdout, tool).toContain('does not load');
   }
 }, 60_000);

@@ -47,7 +47,7 @@ export function toolPayload(agent: HookAgent, event: string, tool: string, input
   const tail: Record<string, unknown> = { ...extra };
   if (event === 'PreToolUse' || event === 'preToolUse') tail['tool_use_id'] = agent === 'codex' ? 'call_abc123' : 'toolu_01ABC123';
   if (agent === 'cursor') tail['cwd'] = '/repo';
-  if (agent === 'claude' && event === 'PermissionRequest') tail['permission_suggestions'] = [];
+  if (agent === 'claude' && event === 'PermissionRequest') tail['permission_suggestions'] ??= [];
   const open = JSON.stringify(head).slice(0, -1);
   const rest = JSON.stringify(tail).slice(1);
   return `${open},"tool_name":${JSON.stringify(tool)},"tool_input":${input}${rest === '}' ? '}' : `,${rest}`}`;
@@ -75,9 +75,9 @@ export function mcpPayload(agent: HookAgent, event: string, server: string, tool
 }
 
 /** A shell call for the event (Cursor's beforeShellExecution has its own shape). */
-export function shellPayload(agent: HookAgent, event: string, command: string): string {
+export function shellPayload(agent: HookAgent, event: string, command: string, extra: Record<string, unknown> = {}): string {
   if (event === 'beforeShellExecution') return cursorShell(command);
-  return toolPayload(agent, event, SHELL[agent], JSON.stringify(agent === 'gemini' ? { command, description: 'run', dir_path: '.' } : { command }));
+  return toolPayload(agent, event, SHELL[agent], JSON.stringify(agent === 'gemini' ? { command, description: 'run', dir_path: '.' } : { command }), extra);
 }
 
 /** Invalid UTF-8: a stray byte, an overlong form, an encoded surrogate, a cut-short sequence, a lone continuation. */

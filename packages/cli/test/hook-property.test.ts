@@ -40,12 +40,18 @@ const mutation: fc.Arbitrary<Mutation> = fc.oneof(
 
 const AGENTS: HookAgent[] = ['claude', 'codex', 'gemini', 'cursor'];
 
+/** A permission suggestion as Claude Code sends one (the rule it would add). */
+const SUGGESTION = { type: 'addRules', rules: [{ toolName: 'Bash', ruleContent: 'git status' }], behavior: 'allow', destination: 'localSettings' };
+
 describe('verdict hook: no answer reads as allow unless the policy allows', () => {
   for (const { agent, event } of EVENT_KINDS.filter((k) => k.event !== 'beforeMCPExecution' && k.event !== 'beforeReadFile')) {
     it(`${agent} ${event}`, async () => {
       await fc.assert(
-        fc.asyncProperty(command, mutation, fc.constantFrom(...AGENTS), fc.boolean(), async (cmd, m, flag, approve) => {
-          let payload = shellPayload(agent, event, cmd);
+        fc.asyncProperty(command, mutation, fc.constantFrom(...AGENTS), fc.boolean(), fc.boolean(), async (cmd, m, flag, approve, suggested) => {
+          // Claude Code's PermissionRequest: with suggestions (no rule of its own allows the call) or
+          // without (its own doubt about the command, which `--approve` leaves to the person).
+          const extra = agent === 'claude' && event === 'PermissionRequest' ? { permission_suggestions: suggested ? [SUGGESTION] : [] } : {};
+          let payload = shellPayload(agent, event, cmd, extra);
           let want = expected(cmd);
           if (m.kind === 'truncate') {
             payload = payload.slice(0, Math.floor(payload.length * m.at));
@@ -66,8 +72,8 @@ describe('verdict hook: no answer reads as allow unless the policy allows', () =
           expect(r.code === 0 || r.code === 2, `exit ${r.code}`).toBe(true);
           if (want !== 'allow') expect(reading, `${want}: ${payload}\n${JSON.stringify(r)}`).not.toBe('runs');
           // Allowed: the tool runs, except that a PermissionRequest (the agent is about to prompt) is
-          // left to the prompt unless `--approve`.
-          else expect(reading, payload).toBe(event === 'PermissionRequest' && !approve ? 'asks' : 'runs');
+          // left to the prompt unless `--approve`, and a Claude Code request without suggestions always.
+          else expect(reading, payload).toBe(event === 'PermissionRequest' && !(approve && (agent !== 'claude' || suggested)) ? 'asks' : 'runs');
           if (want === 'ask' && m.kind === 'none') expect(['asks', 'blocked']).toContain(reading);
         }),
         { numRuns: 60 },

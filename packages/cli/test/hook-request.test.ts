@@ -23,12 +23,18 @@ function policy(name: string, yaml: string): string {
 
 const hook = (agent: string, file: string, payload: string, ...more: string[]) => runCli(['hook', '--agent', agent, '--policy', file, ...more], payload);
 
+/** A Claude Code PreToolUse answer as exit code and the reason of its JSON deny (stderr stays empty). */
+function claudeDeny(r: { code: number; stdout: string; stderr: string }): [number, string] {
+  expect(r.stderr).toBe('');
+  return [r.code, JSON.parse(r.stdout).hookSpecificOutput.permissionDecisionReason as string];
+}
+
 describe('verdict hook request model', () => {
   it('a rule may name the agent tool or the neutral name; a deny on either wins over an allow on the other', async () => {
     const p = policy('names.yaml', 'approver: {mode: pattern, default: deny, allow: [{tool: shell, field: command, match: "ls.*"}], deny: [{tool: Bash, match: "ls /root"}]}\n');
     expect((await hook('claude', p, toolPayload('claude', 'PreToolUse', 'Bash', '{"command":"ls /tmp"}'))).code).toBe(0);
     const denied = await hook('claude', p, toolPayload('claude', 'PreToolUse', 'Bash', '{"command":"ls /root"}'));
-    expect([denied.code, denied.stderr]).toEqual([2, 'verdict: denied by pattern policy\n']);
+    expect(claudeDeny(denied)).toEqual([2, 'verdict: denied by pattern policy']);
     // Gemini's shell tool reaches the neutral rule; Claude's rule on `Bash` does not apply to it
     expect((await hook('gemini', p, toolPayload('gemini', 'BeforeTool', 'run_shell_command', '{"command":"ls /root"}'))).stdout).toBe('{"decision":"allow"}\n');
   });
@@ -36,7 +42,7 @@ describe('verdict hook request model', () => {
   it('the input is the exact text the agent sent: a repeated key is refused in canonical mode', async () => {
     const p = policy('canon.yaml', 'approver: {mode: pattern, default: deny, input: canonical, allow: [{tool: Bash, field: command, match: "ls"}]}\n');
     const r = await hook('claude', p, toolPayload('claude', 'PreToolUse', 'Bash', '{"command":"rm -rf /","command":"ls"}'));
-    expect([r.code, r.stderr]).toEqual([2, 'verdict: tool input is not valid JSON or repeats a key\n']);
+    expect(claudeDeny(r)).toEqual([2, 'verdict: tool input is not valid JSON or repeats a key']);
     // raw mode: a rule sees the escape as it was written
     const raw = policy('raw.yaml', 'approver: {mode: pattern, default: allow, deny: [{tool: Bash, match: "\\\\\\\\u0072m"}]}\n');
     expect((await hook('claude', raw, toolPayload('claude', 'PreToolUse', 'Bash', '{"command":"\\u0072m -rf /"}'))).code).toBe(2);
@@ -45,7 +51,7 @@ describe('verdict hook request model', () => {
   it('a payload that repeats a top-level key is denied', async () => {
     const p = policy('any.yaml', 'approver: {mode: allow_all}\n');
     const r = await hook('claude', p, '{"hook_event_name":"PreToolUse","tool_name":"Read","tool_input":{},"tool_name":"Bash"}');
-    expect([r.code, r.stderr]).toEqual([2, 'verdict: the payload repeats the key `tool_name`\n']);
+    expect(claudeDeny(r)).toEqual([2, 'verdict: the payload repeats the key `tool_name`']);
   });
 
   it('Codex patch paths are decided as file.write calls: every path must be allowed, any deny wins', async () => {
@@ -121,8 +127,31 @@ describe('verdict hook request model', () => {
     const p = 'fixtures/hook/policy.yaml';
     const pre = await hook('claude', p, toolPayload('claude', 'PreToolUse', 'Bash', '{"command":"git status"}'), '--approve');
     expect(JSON.parse(pre.stdout)).toEqual({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'allow', permissionDecisionReason: 'verdict: allowed by the policy' } });
+    const suggested = { permission_suggestions: [{ type: 'addRules', rules: [{ toolName: 'Bash', ruleContent: 'git status' }], behavior: 'allow', destination: 'localSettings' }] };
+    const asked = await hook('claude', p, toolPayload('claude', 'PermissionRequest', 'Bash', '{"command":"git status"}', suggested), '--approve');
+    expect(JSON.parse(asked.stdout)).toEqual({ hookSpecificOutput: { hookEventName: 'PermissionRequest', decision: { behavior: 'allow' } } });
     const perm = await hook('codex', p, toolPayload('codex', 'PermissionRequest', 'Bash', '{"command":"git status"}'), '--approve');
     expect(JSON.parse(perm.stdout)).toEqual({ hookSpecificOutput: { hookEventName: 'PermissionRequest', decision: { behavior: 'allow' } } });
+  });
+
+  it('--approve leaves a PermissionRequest Claude Code raised from its own doubt (no suggestions) to the person', async () => {
+    const p = 'fixtures/hook/policy.yaml';
+    for (const extra of [{ permission_suggestions: [] }, { permission_suggestions: null }]) {
+      const doubt = await hook('claude', p, toolPayload('claude', 'PermissionRequest', 'Bash', '{"command":"git status"}', extra), '--approve');
+      expect([doubt.code, doubt.stdout, doubt.stderr]).toEqual([0, '', '']); // no decision: Claude Code asks (or, unable to, refuses)
+    }
+    // A deny is still a deny.
+    const denied = await hook('claude', p, toolPayload('claude', 'PermissionRequest', 'Bash', '{"command":"rm -rf /"}'), '--approve');
+    expect(JSON.parse(denied.stdout).hookSpecificOutput.decision.behavior).toBe('deny');
+  });
+
+  it('a Claude Code PreToolUse deny is the JSON deny on stdout with exit 2, nothing on stderr (the model sees the reason, not the command line)', async () => {
+    const r = await hook('claude', 'fixtures/hook/policy.yaml', toolPayload('claude', 'PreToolUse', 'Bash', '{"command":"rm -rf /"}'));
+    expect([r.code, r.stderr]).toEqual([2, '']);
+    expect(JSON.parse(r.stdout)).toEqual({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: 'verdict: not in the policy' } });
+    // A refusal (a payload that does not parse) too.
+    const cut = await hook('claude', 'fixtures/hook/policy.yaml', '{"hook_event_name":"PreToolUse","tool_na');
+    expect([cut.code, cut.stderr, JSON.parse(cut.stdout).hookSpecificOutput.permissionDecision]).toEqual([2, '', 'deny']);
   });
 
   it('a bad command line is answered with the deny of the payload\'s agent, never exit 1', async () => {

@@ -3,7 +3,10 @@
  *
  * Deny is always the form the agent honours in every version (and it is also what every failure
  * answers):
- * - Claude Code PreToolUse: exit 2, empty stdout, the reason on stderr. PermissionRequest ignores
+ * - Claude Code PreToolUse: exit 2 with the `permissionDecision: "deny"` JSON on stdout and nothing on
+ *   stderr. Claude Code shows the model the reason of that JSON; on exit 2 with a reason on stderr it
+ *   shows the whole hook command line as well (the policy and log paths). Exit 2 blocks whatever is
+ *   printed from v2.1.90 on (before, JSON beside exit 2 did not block). PermissionRequest ignores
  *   exit 2, so there it is exit 0 with the `decision: {behavior: "deny"}` JSON.
  * - Codex: exit 0 with exactly the `hookSpecificOutput` deny JSON (no other key: Codex rejects unknown
  *   keys, and a rejected answer lets the tool run), the reason on stderr as well.
@@ -51,7 +54,7 @@ export function denyAnswer(agent: HookAgent | undefined, event: string | undefin
       if (event === 'PermissionRequest') {
         return { exitCode: 0, stdout: json({ hookSpecificOutput: { hookEventName: 'PermissionRequest', decision: { behavior: 'deny', message: why } } }), stderr: '' };
       }
-      return { exitCode: 2, stdout: '', stderr: `${why}\n` };
+      return { exitCode: 2, stdout: json({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: why } }), stderr: '' };
     case 'codex':
       if (event === 'PermissionRequest') {
         return { exitCode: 0, stdout: json({ hookSpecificOutput: { hookEventName: 'PermissionRequest', decision: { behavior: 'deny', message: why } } }), stderr: `${why}\n` };
@@ -74,6 +77,19 @@ export function denyAnswer(agent: HookAgent | undefined, event: string | undefin
 export function askAsDenyReason(agent: HookAgent, reason: string): string {
   const why = reason.trim() === '' ? 'the policy asks a person to approve this call' : reason;
   return `${why} (this call needs a person's approval, which ${AGENT_CATALOGUES[agent].title} cannot ask for from this hook: run it yourself, or add an allow rule for it to the policy)`;
+}
+
+/**
+ * Whether `--approve` may approve this call's PermissionRequest. Claude Code raises one for two
+ * reasons: no permission rule of its own allows the call (the request then carries the rules it
+ * would suggest adding, `permission_suggestions: [ … ]`), or its own doubt about a command it cannot
+ * be sure it read the way the shell will (`permission_suggestions: []`). Only the first is approved:
+ * the second is Claude Code refusing to trust its reading, and a person answers it. A request
+ * without the member (older builds) is not approved either. Other agents' requests are unaffected.
+ */
+export function mayApprove(agent: HookAgent, event: string, permissionSuggestions: unknown): boolean {
+  if (agent !== 'claude' || event !== 'PermissionRequest') return true;
+  return Array.isArray(permissionSuggestions) && permissionSuggestions.length > 0;
 }
 
 const NO_OBJECTION: HookAnswer = { exitCode: 0, stdout: '', stderr: '' };

@@ -10,7 +10,7 @@
 import { appendFileSync } from 'node:fs';
 import type { CommandIo } from '../args.ts';
 import type { CompiledApprover, HookAgent, RuleRef } from '@verdict/engine';
-import { decisionAnswer, denyAnswer, type DialectOptions, type HookAnswer, type HookDecision } from './dialects.ts';
+import { decisionAnswer, denyAnswer, type DialectOptions, type HookAnswer, type HookDecision, mayApprove } from './dialects.ts';
 import { detectAgent, sniffEvent } from './detect.ts';
 import { member, objectMembers } from './json-members.ts';
 import { decodeUtf8AsGo } from '../commands/eval-input.ts';
@@ -148,8 +148,9 @@ export async function decidePayload(text: string, options: PayloadOptions, state
   const { decideRequest, namesAsked } = await import('./decide.ts');
   const decideWith = await approver(namesAsked(mapped.request));
   const v = decideRequest(decideWith, mapped.request);
+  const approve = options.approve === true && mayApprove(state.agent, state.event, member(payload, 'permission_suggestions')?.value);
   return {
-    answer: decisionAnswer(state.agent, state.event, v.decision, v.reason, options),
+    answer: decisionAnswer(state.agent, state.event, v.decision, v.reason, { ...options, approve }),
     decision: v.decision,
     reason: v.reason,
     rule: ruleText(v.rule),
