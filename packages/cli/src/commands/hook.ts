@@ -10,6 +10,7 @@ export const DEFAULT_DEADLINE_MS = 10_000;
 const USAGE = `usage: verdict hook --agent claude|codex|gemini|cursor --policy FILE [options]
        verdict hook install --agent AGENT [--scope user|project] --policy FILE [--log FILE] [--dry-run]
        verdict hook uninstall --agent AGENT [--scope user|project] [--dry-run]
+       verdict hook status [--agent AGENT] [--project DIR] [--json]
 
 Runs as a coding agent's pre-tool-use hook: reads one hook payload on standard input, decides it
 with the policy, and answers in the dialect of the agent that sent it (exit code, stdout, stderr).
@@ -22,6 +23,10 @@ options:
   --agent NAME       the agent that runs the hook; a payload from another agent is answered in
                      its sender's dialect (and the mismatch is logged)
   --policy FILE      the policy file (YAML, JSON or .verdict); not "-": stdin carries the payload
+  --config FILE      read the policy (and --log) from FILE, a JSON object {"policy": …, "log": …}
+                     that \`hook install\` writes for Codex (verdict-hook.json beside hooks.json), so
+                     that the installed command, which Codex trusts by its hash, never changes;
+                     a file that cannot be read is answered with the agent's deny
   --deadline D       answer deny when no decision is made within D of the process start
                      (a Go duration: 500ms, 5s; default 10s)
   --log FILE         append one JSON line per call (time, agent, event, tool, decision, rule, ms)
@@ -36,9 +41,19 @@ options:
   -h, --help         show this help
 
 install / uninstall: add (or remove) the hook entries of the agent's user (~/.claude/settings.json,
-~/.codex/hooks.json, ~/.gemini/settings.json, ~/.cursor/hooks.json) or project configuration file,
-keeping every other byte of it; --dry-run prints the change as a diff; --log FILE adds --log to
-the installed command (absolute); --binary PATH runs PATH instead of this Node and CLI script.
+$CODEX_HOME/hooks.json (default ~/.codex), $GEMINI_CLI_HOME/.gemini/settings.json (default ~),
+~/.cursor/hooks.json) or project configuration file, keeping every other byte of it; --dry-run
+prints the change as a diff; --log FILE adds --log to the installed command (absolute); --binary
+PATH runs PATH instead of this Node and CLI script. The installed command clears NODE_OPTIONS,
+BASH_ENV, LD_PRELOAD and the like, and answers the agent's deny when Verdict cannot start or
+crashes; Claude Code's entries set onFailure: block, Gemini CLI's an env that empties those
+variables, Cursor's failClosed. Codex's command names verdict-hook.json, so a re-install that only
+changes the policy or --log keeps the hook Codex trusts; install says when /hooks must trust it.
+
+status: for each agent with the hook installed (or --agent), whether the guard would hold: the
+hook at every level the agent reads, its settings files parse, nothing switches hooks off, the
+command's program exists, Codex trusts it, the events and tools it covers, the policy loads, and
+the fail-open windows left for the agent's version. Exit 1 when the guard would not hold.
 
 exit: the agent's dialect (0 or 2); never 1`;
 
@@ -54,6 +69,10 @@ export const hookCommand: Command = {
   summary: 'answer a coding agent’s pre-tool-use hook with a policy decision, failing closed; install it',
   usage: USAGE,
   async run(argv, io) {
+    if (argv[0] === 'status') {
+      const { runStatus } = await import('../hook/status.ts');
+      return runStatus(parse(argv.slice(1), { agent: { type: 'string' }, project: { type: 'string' }, json: { type: 'boolean' } }, false), io);
+    }
     if (argv[0] === 'install' || argv[0] === 'uninstall') {
       const { runInstall } = await import('../hook/install.ts');
       return runInstall(argv[0], parse(argv.slice(1), {
@@ -76,6 +95,7 @@ export const hookCommand: Command = {
         options: {
           agent: { type: 'string' },
           policy: { type: 'string' },
+          config: { type: 'string' },
           deadline: { type: 'string' },
           log: { type: 'string' },
           server: { type: 'string' },
@@ -93,6 +113,15 @@ export const hookCommand: Command = {
       usageProblem = `bad command line for \`verdict hook\`: ${err instanceof Error ? err.message.split('\n')[0] : String(err)}`;
     }
     if (values['help'] === true && usageProblem === undefined) return write(io.stdout, USAGE), 0;
+    if (typeof values['config'] === 'string') {
+      const { readHookConfig } = await import('../hook/hook-config.ts');
+      const read = readHookConfig(values['config'], io.cwd);
+      if ('problem' in read) usageProblem ??= read.problem;
+      else {
+        if (typeof values['policy'] !== 'string') values['policy'] = read.policy;
+        if (typeof values['log'] !== 'string' && read.log !== undefined) values['log'] = read.log;
+      }
+    }
     if (values['policy'] === STDIN_ARG) usageProblem ??= policyFromStdinRefused('hook', 'the hook payload');
     const agentFlag = typeof values['agent'] === 'string' ? values['agent'] : undefined;
     const agent = AGENTS.find((a) => a === agentFlag);

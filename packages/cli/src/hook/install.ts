@@ -3,11 +3,23 @@
  *
  * The file is edited as text (json-edit.ts): every byte outside the inserted or removed entries is
  * kept, and the result is checked against the same change made on the parsed value before anything
- * is written. Entries run the Node binary and the CLI script by absolute path (a hook that cannot
- * start lets the tool run in every agent), match every tool, set a timeout well above the hook's
- * own deadline, and set the agent's own fail-closed switch where it has one (Cursor `failClosed`).
+ * is written. Entries match every tool and set a timeout well above the hook's own deadline. What
+ * each agent lets the entry close, it closes:
+ * - the command is a short POSIX shell script (every agent runs it with `sh -c` or `bash -c`) that
+ *   clears the variables that make a program run other code (NODE_OPTIONS, BASH_ENV, LD_PRELOAD, …),
+ *   runs Verdict by absolute path, and turns anything but Verdict's own answer (exit 0 or 2: a
+ *   program that is missing, 127, not executable, 126, a crash, 1, or a signal) into the agent's
+ *   deny with a one-line reason: Claude Code and Codex run the tool on those;
+ * - Claude Code: `onFailure: "block"` (2.1.295 and later also block on the agent's own timeout);
+ * - Gemini CLI: an `env` object that empties those variables before its `bash -c` starts (Gemini
+ *   gives hooks its whole environment, a trusted project's `.env` included);
+ * - Codex: the command names a file Verdict owns (`verdict-hook.json` beside `hooks.json`) that
+ *   holds the policy and options, so a re-install that changes only those keeps the command, and
+ *   the trust Codex keeps by its hash, byte for byte;
+ * - Cursor: `failClosed: true` (its hooks may run without a shell: the command is `env -u … verdict`).
+ * `--scope user` writes where the agent reads: `$CODEX_HOME` and `$GEMINI_CLI_HOME` honoured.
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,15 +27,76 @@ import { isDeepStrictEqual } from 'node:util';
 import type { HookAgent } from '@verdict/engine';
 import { type CommandIo, type Parsed, POLICY_FROM_STDIN_HELP, policyFromStdinRefused, STDIN_ARG, UsageError } from '../args.ts';
 import { appendItem, detectLayout, insertMember, jsonTree, type JsonNode, removeItem, removeMember } from './json-edit.ts';
+import { denyAnswer } from './dialects.ts';
+import { codexHookHash, codexHookKey, readCodexState } from './codex-trust.ts';
 
 const AGENTS: readonly HookAgent[] = ['claude', 'codex', 'gemini', 'cursor'];
 
 /** Seconds (Gemini CLI: milliseconds) the agent waits for the hook; the hook's own deadline is 10 s. */
 export const HOOK_TIMEOUT_S = 30;
 
+/** Where an agent's user-level files are, from the environment the agent runs with. */
+export interface AgentHomes {
+  home: string;
+  /** `$CODEX_HOME`, else `~/.codex`. */
+  codex: string;
+  /** `$GEMINI_CLI_HOME/.gemini`, else `~/.gemini`. */
+  gemini: string;
+}
+
+export function agentHomes(env: NodeJS.ProcessEnv, cwd: string): AgentHomes {
+  const home = env['HOME'] ? resolve(cwd, env['HOME']) : homedir();
+  return {
+    home,
+    codex: env['CODEX_HOME'] ? resolve(cwd, env['CODEX_HOME']) : join(home, '.codex'),
+    gemini: join(env['GEMINI_CLI_HOME'] ? resolve(cwd, env['GEMINI_CLI_HOME']) : home, '.gemini'),
+  };
+}
+
+/** One file an agent reads hooks from. */
+export interface Level {
+  /** `user`, `project`, `local` (Claude Code's `.claude/settings.local.json`). */
+  name: string;
+  file: string;
+}
+
+/**
+ * Variables that make the hook's program (or the shell that starts it) run other code, or load
+ * other libraries: cleared before Verdict starts. Gemini CLI's entry also empties them for its own
+ * `bash -c`; elsewhere the agent's shell has already started when the command clears them.
+ */
+export const CLEARED_ENV: readonly string[] = [
+  'NODE_OPTIONS',
+  'NODE_PATH',
+  'NODE_REPL_EXTERNAL_MODULE',
+  'BASH_ENV',
+  'ENV',
+  'PS4',
+  'LD_PRELOAD',
+  'LD_LIBRARY_PATH',
+  'LD_AUDIT',
+  'DYLD_INSERT_LIBRARIES',
+  'DYLD_LIBRARY_PATH',
+  'DYLD_FRAMEWORK_PATH',
+  'DYLD_FALLBACK_LIBRARY_PATH',
+  'DYLD_FALLBACK_FRAMEWORK_PATH',
+  'DYLD_IMAGE_SUFFIX',
+  'DYLD_VERSIONED_LIBRARY_PATH',
+  'DYLD_VERSIONED_FRAMEWORK_PATH',
+];
+
+/**
+ * Also emptied before Gemini CLI's `bash -c` starts (bash reads them at start-up: `SHELLOPTS=xtrace`
+ * with a `PS4` holding `$(…)` runs it), but not unset by the command: bash makes them read-only.
+ */
+export const CLEARED_BEFORE_SHELL: readonly string[] = ['SHELLOPTS', 'BASHOPTS'];
+
 interface AgentConfig {
   title: string;
-  file(scope: 'user' | 'project', cwd: string): string;
+  /** The file `install --scope` writes. */
+  file(scope: 'user' | 'project', cwd: string, homes: AgentHomes): string;
+  /** Every file the agent reads hooks from (what `status` checks). */
+  levels(cwd: string, homes: AgentHomes): Level[];
   events: readonly string[];
   /** The entry appended to each event's list. */
   entry(command: string): Record<string, unknown>;
@@ -36,33 +109,54 @@ const group = (handler: Record<string, unknown>) => ({ matcher: '*', hooks: [han
 export const AGENT_CONFIGS: Record<HookAgent, AgentConfig> = {
   claude: {
     title: 'Claude Code',
-    file: (scope, cwd) => (scope === 'user' ? join(homedir(), '.claude', 'settings.json') : join(cwd, '.claude', 'settings.json')),
+    file: (scope, cwd, h) => (scope === 'user' ? join(h.home, '.claude', 'settings.json') : join(cwd, '.claude', 'settings.json')),
+    levels: (cwd, h) => [
+      { name: 'user', file: join(h.home, '.claude', 'settings.json') },
+      { name: 'project', file: join(cwd, '.claude', 'settings.json') },
+      { name: 'local', file: join(cwd, '.claude', 'settings.local.json') },
+    ],
     events: ['PreToolUse', 'PermissionRequest'],
-    entry: (command) => group({ type: 'command', command, timeout: HOOK_TIMEOUT_S }),
+    entry: (command) => group({ type: 'command', command, timeout: HOOK_TIMEOUT_S, onFailure: 'block' }),
     empty: '{}\n',
   },
   codex: {
     title: 'Codex',
-    file: (scope, cwd) => (scope === 'user' ? join(homedir(), '.codex', 'hooks.json') : join(cwd, '.codex', 'hooks.json')),
+    file: (scope, cwd, h) => (scope === 'user' ? join(h.codex, 'hooks.json') : join(cwd, '.codex', 'hooks.json')),
+    levels: (cwd, h) => [
+      { name: 'user', file: join(h.codex, 'hooks.json') },
+      { name: 'project', file: join(cwd, '.codex', 'hooks.json') },
+    ],
     events: ['PreToolUse', 'PermissionRequest'],
     entry: (command) => group({ type: 'command', command, timeout: HOOK_TIMEOUT_S }),
     empty: '{}\n',
   },
   gemini: {
     title: 'Gemini CLI',
-    file: (scope, cwd) => (scope === 'user' ? join(homedir(), '.gemini', 'settings.json') : join(cwd, '.gemini', 'settings.json')),
+    file: (scope, cwd, h) => (scope === 'user' ? join(h.gemini, 'settings.json') : join(cwd, '.gemini', 'settings.json')),
+    levels: (cwd, h) => [
+      { name: 'user', file: join(h.gemini, 'settings.json') },
+      { name: 'project', file: join(cwd, '.gemini', 'settings.json') },
+    ],
     events: ['BeforeTool'],
-    entry: (command) => group({ name: 'verdict', type: 'command', command, timeout: HOOK_TIMEOUT_S * 1000 }),
+    entry: (command) =>
+      group({ name: 'verdict', type: 'command', command, timeout: HOOK_TIMEOUT_S * 1000, env: Object.fromEntries([...CLEARED_ENV, ...CLEARED_BEFORE_SHELL].map((k) => [k, ''])) }),
     empty: '{}\n',
   },
   cursor: {
     title: 'Cursor',
-    file: (scope, cwd) => (scope === 'user' ? join(homedir(), '.cursor', 'hooks.json') : join(cwd, '.cursor', 'hooks.json')),
+    file: (scope, cwd, h) => (scope === 'user' ? join(h.home, '.cursor', 'hooks.json') : join(cwd, '.cursor', 'hooks.json')),
+    levels: (cwd, h) => [
+      { name: 'user', file: join(h.home, '.cursor', 'hooks.json') },
+      { name: 'project', file: join(cwd, '.cursor', 'hooks.json') },
+    ],
     events: ['preToolUse', 'beforeShellExecution', 'beforeMCPExecution', 'beforeReadFile'],
     entry: (command) => ({ command, timeout: HOOK_TIMEOUT_S, failClosed: true }),
     empty: '{\n  "version": 1\n}\n',
   },
 };
+
+/** The file Verdict owns beside Codex's `hooks.json`: the policy and options its command reads. */
+export const CODEX_CONFIG_NAME = 'verdict-hook.json';
 
 /** A POSIX shell word. */
 export function shellQuote(s: string): string {
@@ -74,9 +168,62 @@ function cliScript(): string {
   return fileURLToPath(new URL('../../bin/verdict.mjs', import.meta.url));
 }
 
-export function hookCommandLine(agent: HookAgent, policy: string, binary?: string, log?: string): string {
-  const run = binary !== undefined ? shellQuote(binary) : `${shellQuote(process.execPath)} ${shellQuote(cliScript())}`;
-  return `${run} hook --agent ${agent} --policy ${shellQuote(policy)}${log !== undefined ? ` --log ${shellQuote(log)}` : ''}`;
+/** What the installed command runs: Verdict with its policy and options. */
+export interface HookTarget {
+  policy: string;
+  log?: string;
+  /** `--binary PATH`: run PATH instead of this Node and CLI script. */
+  binary?: string;
+  /** The Node binary and CLI script (default: this process's). */
+  node?: string;
+  script?: string;
+}
+
+/** The program part of the command: `--binary`, or this Node and CLI script, as shell words. */
+function program(t: HookTarget): string {
+  if (t.binary !== undefined) return shellQuote(t.binary);
+  return `${shellQuote(t.node ?? process.execPath)} ${shellQuote(t.script ?? cliScript())}`;
+}
+
+/** `verdict hook …` as a command line, without the failure wrapper. */
+export function hookCommandLine(agent: HookAgent, t: HookTarget, codexConfig?: string): string {
+  const options = codexConfig !== undefined
+    ? ` --config ${shellQuote(codexConfig)}`
+    : ` --policy ${shellQuote(t.policy)}${t.log !== undefined ? ` --log ${shellQuote(t.log)}` : ''}`;
+  return `${program(t)} hook --agent ${agent}${options}`;
+}
+
+const EXIT = '@EXIT@';
+
+/** The reason the wrapper gives when Verdict gave no answer of its own. */
+export const FAILED_REASON = `the verdict hook did not answer (exit ${EXIT}), so the call is denied: run \`verdict hook status\``;
+
+/**
+ * `inner` in the failure wrapper: the cleared variables unset, Verdict's stdout held until it ends,
+ * and passed on when it answered (exit 0 or 2); any other end (127, 126, 1, a signal's 128+N) prints
+ * the agent's deny for `event` instead, naming the exit status. POSIX sh only (dash runs it).
+ */
+export function guarded(agent: HookAgent, event: string, inner: string): string {
+  const deny = denyAnswer(agent, event, FAILED_REASON);
+  const emit = (text: string, to: string): string => {
+    if (text === '') return '';
+    const [before, after] = text.replace(/\n$/, '').split(EXIT) as [string, string];
+    return `printf '%s%s%s\\n' ${shellQuote(before)} "$s" ${shellQuote(after ?? '')}${to}; `;
+  };
+  return (
+    `unset ${CLEARED_ENV.join(' ')}; o=$(${inner}); s=$?; ` +
+    `if [ "$s" = 0 ] || [ "$s" = 2 ]; then [ -z "$o" ] || printf '%s\\n' "$o"; exit "$s"; fi; ` +
+    `${emit(deny.stdout, '')}${emit(deny.stderr, ' >&2')}exit ${deny.exitCode}`
+  );
+}
+
+/** The command installed for `event`. */
+export function installedCommand(agent: HookAgent, event: string, t: HookTarget, codexConfig?: string): string {
+  const inner = hookCommandLine(agent, t, codexConfig);
+  // Cursor's failClosed covers a hook that fails to start or crashes; how Cursor runs the command
+  // (through a shell or not) is not documented, so it gets no shell syntax.
+  if (agent === 'cursor') return `/usr/bin/env ${CLEARED_ENV.map((k) => `-u ${k}`).join(' ')} ${inner}`;
+  return guarded(agent, event, inner);
 }
 
 const OURS = /(^|\s)hook --agent (claude|codex|gemini|cursor)(\s|$)/;
@@ -125,9 +272,13 @@ function removeOurs(text: string): string {
   }
 }
 
-function addOurs(text: string, config: AgentConfig, command: string): string {
+/** The command of each event (they differ: the failure wrapper answers in the event's dialect). */
+export type Commands = Readonly<Record<string, string>>;
+
+function addOurs(text: string, config: AgentConfig, commands: Commands): string {
   const layout = detectLayout(text);
   for (const event of config.events) {
+    const command = commands[event]!;
     const root = jsonTree(text);
     const hi = memberIndex(root, 'hooks');
     if (hi < 0) {
@@ -149,7 +300,7 @@ function addOurs(text: string, config: AgentConfig, command: string): string {
 }
 
 /** The same change on the parsed value: what the edited text must parse to. */
-function expectedValue(before: Record<string, unknown>, config: AgentConfig, command: string | undefined): Record<string, unknown> {
+function expectedValue(before: Record<string, unknown>, config: AgentConfig, commands: Commands | undefined): Record<string, unknown> {
   const value = structuredClone(before);
   const hooks = value['hooks'];
   if (typeof hooks === 'object' && hooks !== null && !Array.isArray(hooks)) {
@@ -165,11 +316,30 @@ function expectedValue(before: Record<string, unknown>, config: AgentConfig, com
     }
     if (removed && Object.keys(h).length === 0) delete value['hooks'];
   }
-  if (command !== undefined) {
+  if (commands !== undefined) {
     const h = (value['hooks'] ??= {}) as Record<string, unknown[]>;
-    for (const event of config.events) (h[event] ??= []).push(config.entry(command));
+    for (const event of config.events) (h[event] ??= []).push(config.entry(commands[event]!));
   }
   return value;
+}
+
+/**
+ * Whether the file already holds exactly the entries an install would write, one per event and no
+ * other of ours: then it is left as it is (a Codex hook keeps its place, so the key its trust is
+ * stored under, and its bytes, so the hash).
+ */
+function alreadyInstalled(value: Record<string, unknown>, config: AgentConfig, commands: Commands): boolean {
+  const hooks = value['hooks'];
+  if (typeof hooks !== 'object' || hooks === null || Array.isArray(hooks)) return false;
+  for (const [event, list] of Object.entries(hooks as Record<string, unknown>)) {
+    const ours = Array.isArray(list) ? list.filter(isOurEntry) : [];
+    if (!config.events.includes(event)) {
+      if (ours.length > 0) return false;
+      continue;
+    }
+    if (ours.length !== 1 || !isDeepStrictEqual(ours[0], config.entry(commands[event]!))) return false;
+  }
+  return config.events.every((e) => Array.isArray((hooks as Record<string, unknown>)[e]));
 }
 
 /** A line diff of two texts: the changed middle, with a line of context each side. */
@@ -196,8 +366,8 @@ export interface EditPlan {
   existed: boolean;
 }
 
-/** The edit `install` (with a command) or `uninstall` (without) makes to `file`; throws EditError. */
-export function planEdit(config: AgentConfig, file: string, command: string | undefined): EditPlan {
+/** The edit `install` (with the commands) or `uninstall` (without) makes to `file`; throws EditError. */
+export function planEdit(config: AgentConfig, file: string, commands: Commands | undefined): EditPlan {
   const existed = existsSync(file);
   const before = existed ? readFileSync(file, 'utf8') : '';
   const start = existed && before.trim() !== '' ? before : config.empty;
@@ -208,9 +378,10 @@ export function planEdit(config: AgentConfig, file: string, command: string | un
     throw new EditError('it is not valid JSON (comments are not supported)');
   }
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new EditError('it is not a JSON object');
+  if (commands !== undefined && existed && alreadyInstalled(parsed as Record<string, unknown>, config, commands)) return { file, before, after: before, existed };
   let after = removeOurs(start);
-  if (command !== undefined) after = addOurs(after, config, command);
-  const want = expectedValue(parsed as Record<string, unknown>, config, command);
+  if (commands !== undefined) after = addOurs(after, config, commands);
+  const want = expectedValue(parsed as Record<string, unknown>, config, commands);
   let got: unknown;
   try {
     got = JSON.parse(after);
@@ -218,9 +389,83 @@ export function planEdit(config: AgentConfig, file: string, command: string | un
     got = undefined;
   }
   if (!isDeepStrictEqual(got, want)) throw new EditError('the edit could not be made without changing other settings');
-  if (!existed && command === undefined) return { file, before, after: before, existed };
+  if (!existed && commands === undefined) return { file, before, after: before, existed };
   return { file, before, after, existed };
 }
+
+/** The text of Codex's `verdict-hook.json`: the policy and options its command reads. */
+export function codexConfigText(t: HookTarget): string {
+  return `${JSON.stringify({ policy: t.policy, ...(t.log !== undefined ? { log: t.log } : {}) }, null, 2)}\n`;
+}
+
+/**
+ * What Codex will make of our entries in `file` (its `hooks.json`): trusted (the hash stored for
+ * each entry's place matches), or the lines telling the user to trust it in `/hooks`.
+ */
+export function codexTrustNote(file: string, text: string, homes: AgentHomes, cwd: string): string {
+  const state = readCodexState([join(homes.codex, 'config.toml'), join(cwd, '.codex', 'config.toml')]);
+  if (!state.ok) return `  note: Codex's ${state.file} does not parse (${state.error}): Codex may not run this hook\n`;
+  const untrusted: string[] = [];
+  for (const h of ourCodexHandlers(text)) {
+    const key = codexHookKey(file, h.event, h.group, h.handler);
+    const hash = codexHookHash(h.event, h.matcher, h);
+    if (state.states.get(key)?.trustedHash !== hash) untrusted.push(h.event);
+  }
+  if (untrusted.length === 0) return '  Codex already trusts this hook (its command is unchanged, byte for byte)\n';
+  return `  note: Codex runs this hook only once it is trusted, and skips it silently until then: open \`/hooks\` in Codex and trust the verdict hook (${untrusted.join(', ')})\n`;
+}
+
+export interface FoundHandler {
+  event: string;
+  group: number;
+  handler: number;
+  matcher: string | undefined;
+  command: string;
+  timeout?: number;
+  async?: boolean;
+  statusMessage?: string;
+  /** The whole handler object. */
+  value: Record<string, unknown>;
+}
+
+/** Every handler of ours in a hooks file's text (valid JSON), with its place. */
+export function ourHandlers(text: string): FoundHandler[] {
+  const value = JSON.parse(text) as { hooks?: unknown };
+  const out: FoundHandler[] = [];
+  const hooks = value.hooks;
+  if (typeof hooks !== 'object' || hooks === null || Array.isArray(hooks)) return out;
+  for (const [event, list] of Object.entries(hooks as Record<string, unknown>)) {
+    if (!Array.isArray(list)) continue;
+    list.forEach((g: unknown, gi) => {
+      if (isOurHandler(g)) {
+        const o = g as Record<string, unknown>;
+        out.push({ event, group: gi, handler: 0, matcher: undefined, command: o['command'] as string, value: o });
+        return;
+      }
+      const handlers = typeof g === 'object' && g !== null ? (g as { hooks?: unknown }).hooks : undefined;
+      if (!Array.isArray(handlers)) return;
+      const matcher = (g as { matcher?: unknown }).matcher;
+      handlers.forEach((h: unknown, hi) => {
+        if (!isOurHandler(h)) return;
+        const o = h as Record<string, unknown>;
+        out.push({
+          event,
+          group: gi,
+          handler: hi,
+          matcher: typeof matcher === 'string' ? matcher : undefined,
+          command: o['command'] as string,
+          ...(typeof o['timeout'] === 'number' ? { timeout: o['timeout'] } : {}),
+          ...(typeof o['async'] === 'boolean' ? { async: o['async'] } : {}),
+          ...(typeof o['statusMessage'] === 'string' ? { statusMessage: o['statusMessage'] } : {}),
+          value: o,
+        });
+      });
+    });
+  }
+  return out;
+}
+
+const ourCodexHandlers = ourHandlers;
 
 export async function runInstall(mode: 'install' | 'uninstall', args: Parsed<Record<string, { type: 'string' | 'boolean' }>>, io: CommandIo): Promise<number> {
   const v = args.values as Record<string, string | boolean | undefined>;
@@ -234,36 +479,68 @@ export async function runInstall(mode: 'install' | 'uninstall', args: Parsed<Rec
   const scope = v['scope'] ?? 'user';
   if (scope !== 'user' && scope !== 'project') throw new UsageError(`unknown scope \`${String(scope)}\` (want user or project)`);
   const config = AGENT_CONFIGS[agent];
-  let command: string | undefined;
+  const env = io.env ?? process.env;
+  const homes = agentHomes(env, io.cwd);
+  const file = config.file(scope, io.cwd, homes);
+  const codexConfig = agent === 'codex' ? join(dirname(file), CODEX_CONFIG_NAME) : undefined;
+  let commands: Record<string, string> | undefined;
+  let target: HookTarget | undefined;
   if (mode === 'install') {
     if (typeof v['policy'] !== 'string') throw new UsageError('missing `--policy FILE`');
     if (v['policy'] === STDIN_ARG) throw new UsageError(policyFromStdinRefused('hook', 'the hook payload'), POLICY_FROM_STDIN_HELP);
     const policy = resolve(io.cwd, v['policy']);
     if (!existsSync(policy)) io.stderr.write(`verdict hook install: warning: the policy \`${policy}\` does not exist yet: every call will be denied until it does\n`);
-    command = hookCommandLine(agent, policy, typeof v['binary'] === 'string' ? v['binary'] : undefined, typeof v['log'] === 'string' ? resolve(io.cwd, v['log']) : undefined);
+    target = {
+      policy,
+      ...(typeof v['binary'] === 'string' ? { binary: v['binary'] } : {}),
+      ...(typeof v['log'] === 'string' ? { log: resolve(io.cwd, v['log']) } : {}),
+    };
+    const t = target;
+    commands = Object.fromEntries(config.events.map((e) => [e, installedCommand(agent, e, t, codexConfig)]));
   }
-  const file = config.file(scope, io.cwd);
   let plan: EditPlan;
   try {
-    plan = planEdit(config, file, command);
+    plan = planEdit(config, file, commands);
   } catch (err) {
     if (!(err instanceof EditError)) throw err;
     io.stderr.write(`verdict hook ${mode}: cannot edit \`${file}\`: ${err.message}\n  help: fix the file by hand, or run with --dry-run to see the entry to add\n`);
-    if (command !== undefined) io.stderr.write(`${JSON.stringify(config.entry(command))}\n`);
+    if (commands !== undefined) for (const e of config.events) io.stderr.write(`${e}: ${JSON.stringify(config.entry(commands[e]!))}\n`);
     return 2;
   }
-  if (plan.after === plan.before) {
+  // Codex: the options file Verdict owns (its own change leaves hooks.json, and Codex's trust, alone).
+  const optionsBefore = codexConfig !== undefined && existsSync(codexConfig) ? readFileSync(codexConfig, 'utf8') : undefined;
+  const optionsAfter = codexConfig !== undefined && target !== undefined ? codexConfigText(target) : undefined;
+  const optionsChange = codexConfig !== undefined && optionsBefore !== optionsAfter && (optionsAfter !== undefined || optionsBefore !== undefined);
+  if (plan.after === plan.before && !optionsChange) {
     io.stdout.write(`${file}: nothing to change\n`);
     return 0;
   }
   if (v['dry-run']) {
-    io.stdout.write(lineDiff(file, plan.before, plan.after));
+    if (plan.after !== plan.before) io.stdout.write(lineDiff(file, plan.before, plan.after));
+    if (optionsChange) io.stdout.write(lineDiff(codexConfig!, optionsBefore ?? '', optionsAfter ?? ''));
     return 0;
   }
-  mkdirSync(dirname(file), { recursive: true });
-  writeFileSync(file, plan.after);
-  const what = mode === 'install' ? `installed the verdict hook (${config.events.join(', ')}) in` : 'removed the verdict hook from';
-  io.stdout.write(`${what} ${file}\n`);
-  if (mode === 'install' && agent !== 'cursor') io.stdout.write(`  note: ${config.title} runs hooks only in a trusted folder; check that it lists the hook (${agent === 'gemini' ? '/hooks panel' : '/hooks'})\n`);
+  if (plan.after !== plan.before) {
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, plan.after);
+  }
+  if (optionsChange) {
+    if (optionsAfter === undefined) rmSync(codexConfig!, { force: true });
+    else {
+      mkdirSync(dirname(codexConfig!), { recursive: true });
+      writeFileSync(codexConfig!, optionsAfter);
+    }
+  }
+  if (mode === 'uninstall') {
+    io.stdout.write(`removed the verdict hook from ${file}\n`);
+    if (optionsChange) io.stdout.write(`removed ${codexConfig}\n`);
+    return 0;
+  }
+  if (plan.after === plan.before) io.stdout.write(`updated ${codexConfig}: the hook entries in ${file} are unchanged\n`);
+  else io.stdout.write(`installed the verdict hook (${config.events.join(', ')}) in ${file}\n`);
+  if (optionsChange && plan.after !== plan.before) io.stdout.write(`  its policy and options: ${codexConfig}\n`);
+  if (agent === 'codex') io.stdout.write(codexTrustNote(file, plan.after, homes, io.cwd));
+  else if (agent !== 'cursor') io.stdout.write(`  note: ${config.title} runs hooks only in a trusted folder; check that it lists the hook (${agent === 'gemini' ? '/hooks panel' : '/hooks'})\n`);
+  io.stdout.write('  check it with `verdict hook status`\n');
   return 0;
 }
