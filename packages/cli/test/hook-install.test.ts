@@ -3,6 +3,7 @@
  * needs (absolute paths, every tool, a timeout, Cursor's failClosed), every other byte of the file
  * kept (install then uninstall gives the file back byte for byte), `--dry-run` as a diff.
  */
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, isAbsolute, join } from 'node:path';
@@ -10,6 +11,9 @@ import { PassThrough, Readable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { CommandIo } from '../src/args.ts';
 import { main } from '../src/cli.ts';
+import { codexEventLabel, codexHookHash } from '../src/hook/codex-trust.ts';
+import { readAnswer } from './hook-agent-models.ts';
+import { toolPayload } from './hook-payloads.ts';
 
 let home: string;
 let project: string;
@@ -70,7 +74,7 @@ function usersFile(agent: Agent): string {
 
 describe('verdict hook install', () => {
   for (const agent of AGENTS) {
-    it(`${agent}: writes every event's entry in the user's file, by absolute path`, async () => {
+    it(`${agent}: writes every event's entry in the user's file, by absolute path, with the agent's fail-closed settings`, async () => {
       const r = await verdict('hook', 'install', '--agent', agent, '--policy', 'policy.yaml');
       expect(r.code, r.stderr).toBe(0);
       const file = join(home, ...FILES[agent]);
@@ -79,14 +83,24 @@ describe('verdict hook install', () => {
       if (agent === 'cursor') expect(config.version).toBe(1);
       for (const event of EVENTS[agent]) {
         const entry = config.hooks[event]![0] as Record<string, unknown>;
-        const handler = (agent === 'cursor' ? entry : (entry['hooks'] as Record<string, unknown>[])[0]!) as { command: string; timeout: number; failClosed?: boolean };
+        const handler = (agent === 'cursor' ? entry : (entry['hooks'] as Record<string, unknown>[])[0]!) as Record<string, unknown> & { command: string; timeout: number };
         if (agent !== 'cursor') expect(entry['matcher']).toBe('*');
         expect(handler.timeout).toBe(agent === 'gemini' ? 30_000 : 30);
-        if (agent === 'cursor') expect(handler.failClosed).toBe(true);
-        const words = handler.command.split(' ');
+        if (agent === 'cursor') expect(handler['failClosed']).toBe(true);
+        if (agent === 'claude') expect(handler['onFailure']).toBe('block');
+        if (agent === 'gemini') expect(handler['env']).toMatchObject({ NODE_OPTIONS: '', BASH_ENV: '', ENV: '', LD_PRELOAD: '', LD_LIBRARY_PATH: '', DYLD_INSERT_LIBRARIES: '', SHELLOPTS: '' });
+        else expect(handler['env']).toBeUndefined();
+        const inner = agent === 'cursor' ? handler.command.replace(/^\/usr\/bin\/env( -u [A-Z0-9_]+)+ /, '') : /o=\$\((.*?)\); s=\$\?/.exec(handler.command)![1]!;
+        if (agent === 'cursor') expect(handler.command).toContain('-u NODE_OPTIONS -u NODE_PATH');
+        else expect(handler.command.startsWith('unset NODE_OPTIONS NODE_PATH NODE_REPL_EXTERNAL_MODULE BASH_ENV ENV PS4 LD_PRELOAD LD_LIBRARY_PATH ')).toBe(true);
+        const words = inner.split(' ');
         expect(isAbsolute(words[0]!)).toBe(true);
         expect(isAbsolute(words[1]!)).toBe(true);
-        expect(words.slice(2)).toEqual(['hook', '--agent', agent, '--policy', join(project, 'policy.yaml')]);
+        if (agent === 'codex') {
+          // The policy lives in the file Verdict owns, so that the command Codex trusts never changes.
+          expect(words.slice(2)).toEqual(['hook', '--agent', agent, '--config', join(home, '.codex', 'verdict-hook.json')]);
+          expect(JSON.parse(readFileSync(join(home, '.codex', 'verdict-hook.json'), 'utf8'))).toEqual({ policy: join(project, 'policy.yaml') });
+        } else expect(words.slice(2)).toEqual(['hook', '--agent', agent, '--policy', join(project, 'policy.yaml')]);
       }
     });
 
@@ -144,13 +158,129 @@ describe('verdict hook install', () => {
   });
 
   it('--log and --binary reach the installed command line, quoted for the shell', async () => {
-    await verdict('hook', 'install', '--agent', 'codex', '--policy', 'policy.yaml', '--log', 'logs/hook log.jsonl', '--binary', '/opt/verdict/bin/verdict');
-    const config = JSON.parse(readFileSync(join(home, '.codex', 'hooks.json'), 'utf8')) as { hooks: { PreToolUse: { hooks: { command: string }[] }[] } };
-    expect(config.hooks.PreToolUse[0]!.hooks[0]!.command).toBe(`/opt/verdict/bin/verdict hook --agent codex --policy ${join(project, 'policy.yaml')} --log '${join(project, 'logs/hook log.jsonl')}'`);
+    await verdict('hook', 'install', '--agent', 'gemini', '--policy', 'policy.yaml', '--log', 'logs/hook log.jsonl', '--binary', '/opt/verdict/bin/verdict');
+    const config = JSON.parse(readFileSync(join(home, '.gemini', 'settings.json'), 'utf8')) as { hooks: { BeforeTool: { hooks: { command: string }[] }[] } };
+    expect(config.hooks.BeforeTool[0]!.hooks[0]!.command).toContain(`; o=$(/opt/verdict/bin/verdict hook --agent gemini --policy ${join(project, 'policy.yaml')} --log '${join(project, 'logs/hook log.jsonl')}'); s=$?; `);
   });
 
   it('a missing --policy or unknown agent is a usage error', async () => {
     expect((await verdict('hook', 'install', '--agent', 'claude')).stderr).toContain('missing `--policy FILE`');
     expect((await verdict('hook', 'install', '--agent', 'vim', '--policy', 'p')).code).toBe(2);
+  });
+});
+
+describe('the installed command in the agent shell', () => {
+  const PAYLOADS: Record<Agent, Record<string, string>> = {
+    claude: { PreToolUse: toolPayload('claude', 'PreToolUse', 'Bash', '{"command":"rm -rf /"}'), PermissionRequest: toolPayload('claude', 'PermissionRequest', 'Bash', '{"command":"rm -rf /"}') },
+    codex: { PreToolUse: toolPayload('codex', 'PreToolUse', 'Bash', '{"command":"rm -rf /"}'), PermissionRequest: toolPayload('codex', 'PermissionRequest', 'Bash', '{"command":"rm -rf /"}') },
+    gemini: { BeforeTool: toolPayload('gemini', 'BeforeTool', 'run_shell_command', '{"command":"rm -rf /"}') },
+    cursor: {},
+  };
+  /** Each installed command of `agent`, run as the agent runs it (Claude Code `sh -c`, Codex and Gemini CLI `bash -c`). */
+  function runInstalled(agent: Agent, env: NodeJS.ProcessEnv = {}): { event: string; reading: string; r: { code: number; stdout: string; stderr: string } }[] {
+    const config = JSON.parse(readFileSync(join(home, ...FILES[agent]), 'utf8')) as { hooks: Record<string, { hooks: { command: string }[] }[]> };
+    return Object.entries(config.hooks).map(([event, groups]) => {
+      const command = groups[0]!.hooks[0]!.command;
+      const p = spawnSync(agent === 'claude' ? 'sh' : 'bash', ['-c', command], { input: PAYLOADS[agent][event], encoding: 'utf8', env: { PATH: process.env['PATH'], HOME: home, ...env } });
+      const r = { code: p.status ?? -1, stdout: p.stdout, stderr: p.stderr };
+      return { event, reading: readAnswer(agent, event, r), r };
+    });
+  }
+  const crashing = (): string => {
+    const bin = join(project, 'crash.sh');
+    writeFileSync(bin, '#!/bin/sh\necho "half an answer"\nexit 1\n', { mode: 0o755 });
+    return bin;
+  };
+  const killed = (): string => {
+    const bin = join(project, 'killed.sh');
+    writeFileSync(bin, '#!/bin/sh\nkill -KILL $$\n', { mode: 0o755 });
+    return bin;
+  };
+  const notExecutable = (): string => {
+    const bin = join(project, 'plain.txt');
+    writeFileSync(bin, 'not a program\n', { mode: 0o644 });
+    return bin;
+  };
+  for (const agent of ['claude', 'codex', 'gemini'] as const) {
+    it(`${agent}: Verdict's own deny passes through; a program that is missing, not executable, crashes or is killed answers the agent's deny`, async () => {
+      writeFileSync(join(project, 'policy.yaml'), 'approver: {mode: pattern, default: deny}\n');
+      await verdict('hook', 'install', '--agent', agent, '--policy', 'policy.yaml');
+      for (const run of runInstalled(agent)) {
+        expect(run.reading, JSON.stringify(run.r)).toBe('blocked');
+        expect(run.r.stdout + run.r.stderr).not.toContain('did not answer');
+      }
+      const cases: [string, string, string][] = [
+        ['/nonexistent/verdict', 'exit 127', 'missing'],
+        [notExecutable(), 'exit 126', 'not executable'],
+        [crashing(), 'exit 1', 'crash'],
+        [killed(), 'exit 137', 'signal'],
+      ];
+      for (const [binary, exit, what] of cases) {
+        expect((await verdict('hook', 'install', '--agent', agent, '--policy', 'policy.yaml', '--binary', binary)).code).toBe(0);
+        for (const run of runInstalled(agent)) {
+          expect(run.reading, `${what} ${run.event}: ${JSON.stringify(run.r)}`).toBe('blocked');
+          expect(run.r.stdout + run.r.stderr, what).toContain(`the verdict hook did not answer (${exit}), so the call is denied`);
+          expect(run.r.stdout, what).not.toContain('half an answer');
+        }
+      }
+    });
+  }
+
+  it('the command clears NODE_OPTIONS and BASH_ENV for Verdict: a --require there does not run', async () => {
+    const marker = join(project, 'ran');
+    writeFileSync(join(project, 'evil.cjs'), `require('fs').writeFileSync(${JSON.stringify(marker)}, 'x');\n`);
+    writeFileSync(join(project, 'policy.yaml'), 'approver: {mode: pattern, default: deny}\n');
+    await verdict('hook', 'install', '--agent', 'claude', '--policy', 'policy.yaml');
+    const runs = runInstalled('claude', { NODE_OPTIONS: `--require ${join(project, 'evil.cjs')}` });
+    expect(runs.map((r) => r.reading)).toEqual(['blocked', 'blocked']);
+    expect(existsSync(marker)).toBe(false);
+  });
+
+  it('Codex: a re-install that changes only the policy or --log keeps hooks.json byte for byte (the trust hash survives)', async () => {
+    writeFileSync(join(project, 'other.yaml'), 'approver: {mode: pattern, default: deny}\n');
+    await verdict('hook', 'install', '--agent', 'codex', '--policy', 'policy.yaml');
+    const hooks = readFileSync(join(home, '.codex', 'hooks.json'), 'utf8');
+    const r = await verdict('hook', 'install', '--agent', 'codex', '--policy', 'other.yaml', '--log', 'hook.log');
+    expect(r.stdout).toContain('the hook entries in');
+    expect(readFileSync(join(home, '.codex', 'hooks.json'), 'utf8')).toBe(hooks);
+    expect(JSON.parse(readFileSync(join(home, '.codex', 'verdict-hook.json'), 'utf8'))).toEqual({ policy: join(project, 'other.yaml'), log: join(project, 'hook.log') });
+    // Untrusted so far: install says so.
+    expect(r.stdout).toContain('open `/hooks` in Codex and trust the verdict hook');
+    // Trusted (the hashes Codex stores for these entries): install says the trust is kept.
+    const config = JSON.parse(hooks) as { hooks: Record<string, { matcher: string; hooks: { command: string; timeout: number }[] }[]> };
+    const state = Object.entries(config.hooks).map(([event, [g]]) => `[hooks.state."${join(home, '.codex', 'hooks.json')}:${codexEventLabel(event)}:0:0"]\ntrusted_hash = "${codexHookHash(event, g!.matcher, g!.hooks[0]!)}"\n`);
+    writeFileSync(join(home, '.codex', 'config.toml'), state.join('\n'));
+    expect((await verdict('hook', 'install', '--agent', 'codex', '--policy', 'policy.yaml')).stdout).toContain('Codex already trusts this hook');
+    // A different program changes the command: /hooks must trust it again.
+    const again = await verdict('hook', 'install', '--agent', 'codex', '--policy', 'policy.yaml', '--binary', '/opt/verdict');
+    expect(again.stdout).toContain('open `/hooks` in Codex and trust the verdict hook (PreToolUse, PermissionRequest)');
+    // Uninstall removes the file Verdict owns too.
+    await verdict('hook', 'uninstall', '--agent', 'codex');
+    expect(existsSync(join(home, '.codex', 'verdict-hook.json'))).toBe(false);
+  });
+
+  it('--scope user writes where the agent reads: CODEX_HOME and GEMINI_CLI_HOME', async () => {
+    const codexHome = join(home, 'elsewhere-codex');
+    const geminiHome = join(home, 'elsewhere-gemini');
+    const io = (env: NodeJS.ProcessEnv) => async (...argv: string[]) => {
+      const out: Buffer[] = [];
+      const stdout = new PassThrough().on('data', (c: Buffer) => out.push(c));
+      const code = await main(argv, { stdin: Readable.from([]), stdout, stderr: new PassThrough(), cwd: project, isTTY: false, env: { HOME: home, ...env } });
+      return { code, stdout: Buffer.concat(out).toString() };
+    };
+    expect((await io({ CODEX_HOME: codexHome })('hook', 'install', '--agent', 'codex', '--policy', 'policy.yaml')).stdout).toContain(join(codexHome, 'hooks.json'));
+    expect(existsSync(join(codexHome, 'hooks.json'))).toBe(true);
+    expect(existsSync(join(codexHome, 'verdict-hook.json'))).toBe(true);
+    expect(existsSync(join(home, '.codex'))).toBe(false);
+    await io({ GEMINI_CLI_HOME: geminiHome })('hook', 'install', '--agent', 'gemini', '--policy', 'policy.yaml');
+    expect(existsSync(join(geminiHome, '.gemini', 'settings.json'))).toBe(true);
+    expect(existsSync(join(home, '.gemini'))).toBe(false);
+  });
+});
+
+describe('codexHookHash', () => {
+  it('is the hash Codex 0.169 reports for a hook (its app-server hooks/list currentHash)', () => {
+    // Measured: a hooks.json with this one PreToolUse group, listed by `codex app-server`.
+    expect(codexHookHash('PreToolUse', '*', { command: '/usr/bin/verdict hook --agent codex --policy /p.yaml', timeout: 30 })).toBe('sha256:a52e521756b9f8c65af9060a7e83a4478b34a56425cf10eb5033e274afd37183');
   });
 });
