@@ -313,6 +313,55 @@ describe('verdict serve under faults', () => {
     }
   });
 
+  it('a policy written in place in two writes 150 ms apart is never served half written (the half is valid and allows what the whole asks about)', async () => {
+    // The whole policy asks about `pwd`; its first half, valid on its own, allows it.
+    const whole = 'approver:\n  mode: pattern\n  default: deny\n  allow:\n    - {tool: bash, match: "pwd|ls -la"}\n  ask:\n    - {tool: bash, match: "pwd"}\n';
+    const half = whole.slice(0, whole.indexOf('  ask:'));
+    const { policy, socket } = fresh(V1);
+    const s = await serve(policy, socket);
+    const decisions = new Set<string>();
+    let stop = false;
+    const load = (async () => {
+      while (!stop) decisions.add(JSON.parse((await post(socket, '/v1/decide', PWD)).body).decision as string);
+    })();
+    try {
+      for (let round = 0; round < 3; round++) {
+        writeFileSync(policy, V1);
+        await until(async () => JSON.parse((await post(socket, '/v1/decide', PWD)).body).decision === 'deny', 10_000, 'v1 again');
+        decisions.clear();
+        const { openSync, writeSync, closeSync } = await import('node:fs');
+        const fd = openSync(policy, 'w');
+        writeSync(fd, half);
+        await new Promise((r) => setTimeout(r, 150));
+        writeSync(fd, whole.slice(half.length));
+        closeSync(fd);
+        await until(async () => JSON.parse((await post(socket, '/v1/decide', PWD)).body).decision === 'ask', 10_000, 'the whole policy');
+        expect([...decisions].includes('allow'), `round ${round}: ${[...decisions].join(', ')}`).toBe(false);
+      }
+      expect(s.stderr()).toContain('the file changed while it was read');
+    } finally {
+      stop = true;
+      await load.catch(() => {});
+      expect(await s.stop()).toBe(0);
+    }
+  });
+
+  it('a reload whose own inline tests fail is refused, with the failing test in the log; the old policy keeps serving', async () => {
+    const { policy, socket } = fresh(V1);
+    const s = await serve(policy, socket);
+    try {
+      const v1 = JSON.parse((await call(socket, 'GET', '/healthz')).body).policy.version as string;
+      writeFileSync(policy, `${V3}tests:\n  - {name: pwd stays denied, tool: bash, input: {command: pwd}, expect: deny}\n`);
+      await until(async () => JSON.parse((await call(socket, 'GET', '/healthz')).body).status === 'reload-failed', 10_000, 'the refused reload');
+      expect(JSON.parse((await call(socket, 'GET', '/healthz')).body).policy.version).toBe(v1);
+      expect(s.stderr()).toContain('1 of its own inline tests fail');
+      expect(s.stderr()).toContain('pwd stays denied: expected deny, got allow');
+      expect(JSON.parse((await post(socket, '/v1/decide', PWD)).body).decision).toBe('deny');
+    } finally {
+      expect(await s.stop()).toBe(0);
+    }
+  });
+
   it('SIGHUP reloads; SIGTERM answers a request that was half sent, refuses new ones, exits 0', async () => {
     const { policy, socket } = fresh();
     const s = await serve(policy, socket, ['--no-watch']);

@@ -13,8 +13,11 @@ Serves decisions over HTTP from one long-lived process (no start-up per call):
   GET  /healthz            the serving policy and the last reload, as JSON
   GET  /metrics            decisions, latency, reloads and errors in Prometheus text format
 Every answer names the policy version (a hash of the file) in the header Verdict-Policy-Version.
-The policy is reloaded when its file changes and on SIGHUP: compiled aside and swapped in whole; a
-policy that does not load leaves the old one serving. SIGTERM or SIGINT stops accepting, answers
+The policy is reloaded when its file changes and on SIGHUP: read twice, 250 ms or more apart, and
+swapped in whole only when both reads agree, it compiles and its own inline tests pass; otherwise the
+old one keeps serving (and a file still changing is read again once it settles). Write a new policy
+elsewhere and rename it over the file: a file written in place in pieces further apart than that
+cannot be told from a finished one. SIGTERM or SIGINT stops accepting, answers
 what was accepted, and exits 0. Whatever cannot be decided (a body too large, too many requests at
 once, the deadline) is answered with the endpoint's deny.
 
