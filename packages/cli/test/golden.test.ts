@@ -5,12 +5,15 @@
  * empty) and `tty` (present: standard output is a terminal). `$TMP` in an argument is a fresh empty
  * folder; when the fixture has a `tmp/` folder, the files the run wrote there must equal it (a report
  * written with `-o`). The repository's own `file://` URL in standard output is written `file:///$ROOT/`
- * (SARIF's `%SRCROOT%`), so a golden holds no checkout's path. UPDATE_GOLDEN=1 rewrites stdout/exit
+ * (SARIF's `%SRCROOT%`), so a golden holds no checkout's path. A fixture's `setup/` folder is copied
+ * into `$TMP` before the run, with `$TMP`, `$ROOT` (the checkout) and `$NODE` (the Node binary) in
+ * its files' text and in env.json's values replaced by the real paths; those paths are written back
+ * as `$TMP`, `$ROOT` and `$NODE` in standard output and error. UPDATE_GOLDEN=1 rewrites stdout/exit
  * from the actual run.
  */
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { repoRoot, runCli } from './harness.ts';
@@ -41,12 +44,26 @@ describe('golden CLI runs', () => {
     it(name, async () => {
       const at = (f: string) => join(dir, name, f);
       const tmp = mkdtempSync(join(tmpdir(), `verdict-golden-${name}-`));
+      const root = repoRoot.replace(/\/$/, '');
+      const fill = (text: string): string => text.replaceAll('$TMP', tmp).replaceAll('$ROOT', root).replaceAll('$NODE', process.execPath);
       const argv = (JSON.parse(readFileSync(at('args.json'), 'utf8')) as string[]).map((a) => a.replaceAll('$TMP', tmp));
       const stdin = existsSync(at('stdin')) ? readFileSync(at('stdin')) : '';
-      const env = existsSync(at('env.json')) ? (JSON.parse(readFileSync(at('env.json'), 'utf8')) as NodeJS.ProcessEnv) : {};
+      const env = existsSync(at('env.json')) ? (JSON.parse(readFileSync(at('env.json'), 'utf8')) as Record<string, string>) : {};
+      for (const k of Object.keys(env)) env[k] = fill(env[k]!);
+      if (existsSync(at('setup'))) {
+        for (const [file, text] of Object.entries(filesUnder(at('setup')))) {
+          mkdirSync(dirname(join(tmp, file)), { recursive: true });
+          writeFileSync(join(tmp, file), fill(text));
+        }
+      }
       const run = await runCli(argv, stdin, { env, isTTY: existsSync(at('tty')) });
       const written = filesUnder(tmp);
       run.stdout = run.stdout.replaceAll(rootUrl, 'file:///$ROOT/');
+      if (existsSync(at('setup'))) {
+        const unfill = (text: string): string => text.replaceAll(process.execPath, '$NODE').replaceAll(tmp, '$TMP').replaceAll(root, '$ROOT');
+        run.stdout = unfill(run.stdout);
+        run.stderr = unfill(run.stderr);
+      }
       if (update) {
         writeFileSync(at('stdout'), run.stdout);
         writeFileSync(at('exit'), `${run.code}\n`);

@@ -275,8 +275,9 @@ function removeOurs(text: string): string {
 /** The command of each event (they differ: the failure wrapper answers in the event's dialect). */
 export type Commands = Readonly<Record<string, string>>;
 
-function addOurs(text: string, config: AgentConfig, commands: Commands): string {
-  const layout = detectLayout(text);
+function addOurs(text: string, config: AgentConfig, commands: Commands, fresh: boolean): string {
+  // A file made anew is laid out for people to read: two spaces.
+  const layout = fresh ? { unit: '  ', eol: '\n' } : detectLayout(text);
   for (const event of config.events) {
     const command = commands[event]!;
     const root = jsonTree(text);
@@ -380,7 +381,7 @@ export function planEdit(config: AgentConfig, file: string, commands: Commands |
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new EditError('it is not a JSON object');
   if (commands !== undefined && existed && alreadyInstalled(parsed as Record<string, unknown>, config, commands)) return { file, before, after: before, existed };
   let after = removeOurs(start);
-  if (commands !== undefined) after = addOurs(after, config, commands);
+  if (commands !== undefined) after = addOurs(after, config, commands, start === config.empty);
   const want = expectedValue(parsed as Record<string, unknown>, config, commands);
   let got: unknown;
   try {

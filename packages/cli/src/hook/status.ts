@@ -146,8 +146,8 @@ function readJsonFile(file: string): { value: Record<string, unknown>; text: str
     const value: unknown = JSON.parse(text);
     if (typeof value !== 'object' || value === null || Array.isArray(value)) return { error: 'is not a JSON object' };
     return { value: value as Record<string, unknown>, text };
-  } catch (err) {
-    return { error: `does not parse (${err instanceof Error ? err.message : String(err)})` };
+  } catch {
+    return { error: 'does not parse as JSON' };
   }
 }
 
