@@ -35,7 +35,9 @@ options:
                      from VERDICT_SERVE_TOKEN)
   --server-timeout D how long to wait for the server (default 1s, at most half the deadline)
   --approve          a policy allow also skips the agent's own prompt where it can say so
-                     (Claude Code PreToolUse, Claude Code and Codex PermissionRequest)
+                     (Claude Code PreToolUse, Claude Code and Codex PermissionRequest); a Claude
+                     Code PermissionRequest without permission suggestions (its own doubt about a
+                     command) is never approved: it is left to the person
   --native-ask       answer ask natively on Gemini CLI (v0.36 and later) and on Cursor's
                      beforeShellExecution and beforeMCPExecution (default: a deny saying why)
   -h, --help         show this help
