@@ -132,9 +132,9 @@ describe('POST /v1/hooks/<agent>', () => {
     expect(bad.status).toBe(200);
     expect(JSON.parse(bad.body).hookSpecificOutput.permissionDecisionReason).toBe('verdict: the payload is not valid JSON');
     const malformed = await post(socket, '/v1/hooks/%E0%A4%A?form=command', shellPayload('claude', 'PreToolUse', 'git status'));
-    expect(JSON.parse(malformed.body)).toMatchObject({ exitCode: 2, decision: 'deny', stderr: 'verdict: unknown agent `%E0%A4%A` in the path (want claude, codex, gemini or cursor)\n' });
+    expect(JSON.parse(malformed.body)).toMatchObject({ exitCode: 2, decision: 'deny', stderr: '', stdout: `${JSON.stringify({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: 'verdict: unknown agent `%E0%A4%A` in the path (want claude, codex, gemini or cursor)' } })}\n` });
     const unknown = await post(socket, '/v1/hooks/clade?form=command', shellPayload('claude', 'PreToolUse', 'git status'));
-    expect(JSON.parse(unknown.body)).toMatchObject({ exitCode: 2, decision: 'deny', stderr: 'verdict: unknown agent `clade` in the path (want claude, codex, gemini or cursor)\n' });
+    expect(JSON.parse(unknown.body)).toMatchObject({ exitCode: 2, decision: 'deny', stderr: '', stdout: `${JSON.stringify({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: 'verdict: unknown agent `clade` in the path (want claude, codex, gemini or cursor)' } })}\n` });
   });
 });
 
