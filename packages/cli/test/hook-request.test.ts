@@ -171,6 +171,14 @@ describe('starter policies on real payloads', () => {
     expect((await hook('claude', starter('claude-code.yaml'), toolPayload('claude', 'PreToolUse', 'Bash', '{"command":"npm test","description":"Run test suite","timeout":120000,"run_in_background":false}'))).code).toBe(0);
     expect((await hook('claude', starter('claude-code.yaml'), toolPayload('claude', 'PreToolUse', 'Bash', '{"command":"sudo rm -rf /"}'))).code).toBe(2);
   });
+  it('Claude Code starter: a deny is the JSON deny on stdout with exit 2; --approve leaves a self-raised PermissionRequest alone', async () => {
+    const denied = await hook('claude', starter('claude-code.yaml'), toolPayload('claude', 'PreToolUse', 'Bash', '{"command":"sudo rm -rf /"}'));
+    expect([denied.code, denied.stderr, JSON.parse(denied.stdout).hookSpecificOutput.permissionDecision]).toEqual([2, '', 'deny']);
+    const doubt = await hook('claude', starter('claude-code.yaml'), toolPayload('claude', 'PermissionRequest', 'Bash', '{"command":"npm test"}', { permission_suggestions: [] }), '--approve');
+    expect([doubt.code, doubt.stdout]).toEqual([0, '']);
+    const rule = await hook('claude', starter('claude-code.yaml'), toolPayload('claude', 'PermissionRequest', 'Bash', '{"command":"npm test"}', { permission_suggestions: [{ type: 'addRules', rules: [{ toolName: 'Bash', ruleContent: 'npm test' }], behavior: 'allow', destination: 'localSettings' }] }), '--approve');
+    expect(JSON.parse(rule.stdout).hookSpecificOutput.decision).toEqual({ behavior: 'allow' });
+  });
   it('Codex: the force push from the docs is denied; a patch inside the project is not', async () => {
     expect((await hook('codex', starter('codex.yaml'), toolPayload('codex', 'PreToolUse', 'Bash', '{"command":"git push --force origin main"}'))).stdout).toContain('"deny"');
     expect((await hook('codex', starter('codex.yaml'), toolPayload('codex', 'PreToolUse', 'apply_patch', '{"command":"*** Begin Patch\\n*** Update File: src/a.rs\\n@@\\n-a\\n+b\\n*** End Patch\\n"}'))).stdout).toBe('');

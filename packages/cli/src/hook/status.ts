@@ -214,10 +214,15 @@ async function checkAgent(agent: HookAgent, cwd: string, homes: AgentHomes, env:
 
   // The command, each entry's fail-closed settings, the policy.
   const programs = new Set<string>();
+  const absent = new Set<string>();
   const policies = new Set<string>();
   for (const { level, h } of handlers) {
     const c = parseOurCommand(h.command);
-    for (const p of c.program.slice(0, 2)) programs.add(p);
+    // The program (executable), and the script it runs when it is Node and the CLI script.
+    c.program.slice(0, 2).forEach((p, i) => {
+      programs.add(p);
+      if (i === 0 ? !executable(p) : !existsSync(p)) absent.add(p);
+    });
     if (c.config !== undefined) {
       const { readHookConfig } = await import('./hook-config.ts');
       const read = readHookConfig(c.config, cwd);
@@ -240,10 +245,10 @@ async function checkAgent(agent: HookAgent, cwd: string, homes: AgentHomes, env:
     }
   }
   if (programs.size > 0) {
-    const absent = [...programs].filter((p, i) => (i === 0 ? !executable(p) : !existsSync(p)));
     const list = [...programs].join(', ');
-    report.lines.push(`program  ${list}: ${absent.length === 0 ? 'found' : `missing ${absent.join(', ')}`}`);
-    if (absent.length > 0) report.problems.push(`the hook's program is missing (${absent.join(', ')}): every call is denied by the failure wrapper; install again from where Verdict is now`);
+    const gone = [...absent].join(', ');
+    report.lines.push(`program  ${list}: ${absent.size === 0 ? 'found' : `missing ${gone}`}`);
+    if (absent.size > 0) report.problems.push(`the hook's program is missing (${gone}): every call is denied by the failure wrapper; install again from where Verdict is now`);
   }
   for (const policy of policies) {
     const why = await policyLoads(policy);
