@@ -107,3 +107,18 @@ describe('verdict hook --config', () => {
     }
   });
 });
+
+describe('verdict hook status: Codex project hooks', () => {
+  it('need the project trusted in config.toml as well as the hook', async () => {
+    await verdict('hook', 'install', '--agent', 'codex', '--scope', 'project', '--policy', POLICY);
+    const file = join(project, '.codex', 'hooks.json');
+    const config = JSON.parse(readFileSync(file, 'utf8')) as { hooks: Record<string, { matcher: string; hooks: { command: string; timeout: number }[] }[]> };
+    const state = Object.entries(config.hooks).map(([event, [g]]) => `[hooks.state."${file}:${codexEventLabel(event)}:0:0"]\ntrusted_hash = "${codexHookHash(event, g!.matcher, g!.hooks[0]!)}"\n`);
+    write(join(home, '.codex', 'config.toml'), state.join('\n'));
+    const untrusted = await verdict('hook', 'status', '--agent', 'codex');
+    expect(untrusted.code).toBe(1);
+    expect(untrusted.stdout).toContain("Codex loads a project's .codex/ only in a trusted project");
+    write(join(home, '.codex', 'config.toml'), `[projects.${JSON.stringify(project)}]\ntrust_level = "trusted"\n\n${state.join('\n')}`);
+    expect((await verdict('hook', 'status', '--agent', 'codex')).code).toBe(0);
+  });
+});

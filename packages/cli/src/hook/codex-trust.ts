@@ -68,12 +68,15 @@ export interface HookState {
   enabled?: boolean;
 }
 
-export type TrustRead = { ok: true; states: Map<string, HookState>; hooksFeature: boolean | undefined } | { ok: false; file: string; error: string };
+export type TrustRead =
+  | { ok: true; states: Map<string, HookState>; hooksFeature: boolean | undefined; trustedProjects: string[] }
+  | { ok: false; file: string; error: string };
 
 /** The `[hooks.state]` entries and `[features] hooks` of the Codex `config.toml` files that exist among `files`. */
 export function readCodexState(files: readonly string[]): TrustRead {
   const states = new Map<string, HookState>();
   let hooksFeature: boolean | undefined;
+  const trustedProjects: string[] = [];
   for (const file of files) {
     if (!existsSync(file)) continue;
     let doc: Record<string, unknown>;
@@ -88,6 +91,12 @@ export function readCodexState(files: readonly string[]): TrustRead {
       const v = f['hooks'] ?? f['codex_hooks'];
       if (typeof v === 'boolean') hooksFeature = v;
     }
+    const projects = doc['projects'];
+    if (typeof projects === 'object' && projects !== null) {
+      for (const [path, p] of Object.entries(projects as Record<string, unknown>)) {
+        if (typeof p === 'object' && p !== null && (p as Record<string, unknown>)['trust_level'] === 'trusted') trustedProjects.push(path);
+      }
+    }
     const hooks = doc['hooks'];
     const state = typeof hooks === 'object' && hooks !== null ? (hooks as Record<string, unknown>)['state'] : undefined;
     if (typeof state !== 'object' || state === null) continue;
@@ -100,5 +109,5 @@ export function readCodexState(files: readonly string[]): TrustRead {
       });
     }
   }
-  return { ok: true, states, hooksFeature };
+  return { ok: true, states, hooksFeature, trustedProjects };
 }

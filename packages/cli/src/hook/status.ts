@@ -271,6 +271,10 @@ async function checkAgent(agent: HookAgent, cwd: string, homes: AgentHomes, env:
         if (s?.trustedHash === undefined) untrusted.push(`${h.event} (${level.name}): not trusted`);
         else if (s.trustedHash !== hash) untrusted.push(`${h.event} (${level.name}): changed since it was trusted`);
       }
+      if (handlers.some(({ level }) => level.name === 'project')) {
+        const trusted = state.trustedProjects.some((p) => cwd === p || cwd.startsWith(p.endsWith('/') ? p : `${p}/`));
+        if (!trusted) report.problems.push(`Codex loads a project's .codex/ only in a trusted project, and no \`[projects."…"] trust_level = "trusted"\` in ${join(homes.codex, 'config.toml')} names ${cwd} or a folder above it`);
+      }
       report.lines.push(`trust    ${untrusted.length === 0 ? 'Codex trusts every verdict hook entry (hash matches)' : untrusted.join('; ')}`);
       if (untrusted.length > 0) report.problems.push('Codex skips an untrusted or changed hook silently: open `/hooks` in Codex and trust the verdict hook');
     }
