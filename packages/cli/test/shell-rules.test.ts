@@ -135,10 +135,10 @@ describe('every deciding command judges commands', () => {
     const payload = (command: string) =>
       JSON.stringify({ session_id: 's', hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command }, cwd: '/w', transcript_path: '/t', permission_mode: 'default' });
     const run = (command: string) => runCli(['hook', '--agent', 'claude', '--policy', join('fixtures', 'shell', 'read-only.policy.yaml')], payload(command));
-    // Allowed: exit 0 with nothing to say; denied: exit 2 with the reason for the model.
+    // Allowed: exit 0 with nothing to say; denied: exit 2 with the JSON deny whose reason the model sees.
     expect(await run('ls -la && cat README.md')).toEqual({ code: 0, stdout: '', stderr: '' });
-    expect(await run('ls -la && bash -c "rm -rf /"')).toMatchObject({ code: 2, stdout: '' });
-    expect(await run('ls -la; eval "$CMD"')).toMatchObject({ code: 2, stderr: expect.stringContaining('`eval`') });
+    expect(await run('ls -la && bash -c "rm -rf /"')).toMatchObject({ code: 2, stderr: '', stdout: expect.stringContaining('"permissionDecision":"deny"') });
+    expect(await run('ls -la; eval "$CMD"')).toMatchObject({ code: 2, stderr: '', stdout: expect.stringContaining('`eval`') });
   });
 });
 
@@ -156,7 +156,9 @@ describe('the bypass corpus through verdict hook, in every agent’s dialect', (
       // The payload as `verdict hook` decodes it (run.ts), with `--approve`: an allow would skip the agent's own prompt.
       for (const command of [...reads, ...bypass.map((b) => b.command)]) {
         const state: CallState = { agent: undefined, event: undefined, tool: undefined };
-        const o = await decidePayload(shellPayload(agent, event, command), { agent, approve: true }, state, approver);
+        // A Claude Code PermissionRequest with suggestions: one `--approve` may approve.
+        const extra = agent === 'claude' && event === 'PermissionRequest' ? { permission_suggestions: [{ type: 'addRules', rules: [{ toolName: 'Bash' }], behavior: 'allow', destination: 'session' }] } : {};
+        const o = await decidePayload(shellPayload(agent, event, command, extra), { agent, approve: true }, state, approver);
         readings.push(readAnswer(agent, event, { code: o.answer.exitCode, stdout: o.answer.stdout, stderr: o.answer.stderr }));
       }
       // The reads it is written for run (a PermissionRequest allowed with `--approve` runs too).
