@@ -31,6 +31,7 @@ const NOT_POLICIES: [RegExp, string][] = [
   [/\.test\.(ya?ml|json)$/, 'case files: only `tests:`, run against the policy beside them'],
   [/^cli\/[^/]+\/args\.json$/, 'command lines of the golden CLI runs'],
   [/^cli\/[^/]+\/env\.json$/, 'environments of the golden CLI runs'],
+  [/^cli\/[^/]+\/setup\//, 'files a golden CLI run starts with (an agent\'s settings for `verdict hook status`)'],
   [/^cli\/check-bad-descriptor-(in-file|option)\/half\.yaml$/, 'a driver descriptor'],
   [/^lint\/expected\//, 'expected linter findings'],
   [/^lint\/sarif-2\.1\.0\.schema\.json$/, 'the SARIF JSON schema'],
