@@ -10,7 +10,7 @@ export const REPO = join(E2E, '..', '..');
 
 /** The environment every agent run starts from: nothing of the caller's but PATH. */
 export function baseEnv(home) {
-  return { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home, LANG: 'C.UTF-8', SHELL: '/bin/bash', SHLVL: '1', USER: process.env.USER ?? 'root', TERM: 'dumb' };
+  return { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home, LANG: 'C.UTF-8', SHELL: '/bin/bash', SHLVL: '1', USER: process.env.USER ?? 'root', TERM: 'dumb', NPM_CONFIG_UPDATE_NOTIFIER: 'false' };
 }
 
 const claudeBin = (dir) => join(dir, 'node_modules', '@anthropic-ai', 'claude-code', 'bin', 'claude.exe');
@@ -85,7 +85,7 @@ const codex = {
   patch: (text) => ({ tool: 'apply_patch', custom: true, input: text }),
   prepareHome(ctx, port) {
     mkdirSync(join(ctx.codexHome ?? join(ctx.home, '.codex')), { recursive: true });
-    writeFileSync(join(ctx.codexHome ?? join(ctx.home, '.codex'), 'config.toml'), codexConfig(port) + (ctx.codexExtraConfig ?? ''));
+    writeFileSync(join(ctx.codexHome ?? join(ctx.home, '.codex'), 'config.toml'), codexConfig(port) + (ctx.trustProject ? `\n[projects.${JSON.stringify(ctx.proj)}]\ntrust_level = "trusted"\n` : ''));
   },
   env: () => ({ FAKE_API_KEY: 'x' }),
   argv: (ctx) => ['exec', '--skip-git-repo-check', '--dangerously-bypass-approvals-and-sandbox', ...(ctx.hooked && !ctx.untrusted ? ['--dangerously-bypass-hook-trust'] : []), 'go'],

@@ -73,7 +73,7 @@ function hookLog(ctx) {
 /** Run case `c` on agent `a`, hooked or not. */
 export async function runCase(a, c, { hooked, root }) {
   const base = realpathSync(mkdtempSync(join(root ?? tmpdir(), `${a.id}-${c.id}-${hooked ? 'h' : 'n'}-`.replace(/[^A-Za-z0-9_/-]/g, '_'))));
-  const ctx = { base, home: join(base, 'home'), proj: join(base, 'proj'), outside: join(base, 'outside'), policy: join(base, 'policy.yaml'), log: join(base, 'hook.log'), hooked, untrusted: c.untrusted };
+  const ctx = { base, home: join(base, 'home'), proj: join(base, 'proj'), outside: join(base, 'outside'), policy: join(base, 'policy.yaml'), log: join(base, 'hook.log'), hooked, untrusted: c.untrusted, trustProject: c.trustProject };
   mkdirSync(ctx.home, { recursive: true });
   mkdirSync(ctx.proj, { recursive: true });
   ctx.env = baseEnv(ctx.home);
