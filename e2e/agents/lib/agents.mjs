@@ -7,6 +7,8 @@ import { claudeServer, codexServer, geminiServer } from './servers.mjs';
 const here = dirname(fileURLToPath(import.meta.url));
 export const E2E = join(here, '..');
 export const REPO = join(E2E, '..', '..');
+/** The stdio MCP server the MCP cases give each agent, as `e2e`. */
+export const MCP_SERVER = { command: process.execPath, args: [join(here, 'mcp-server.mjs')] };
 
 /** The environment every agent run starts from: nothing of the caller's but PATH. */
 export function baseEnv(home) {
@@ -29,7 +31,9 @@ function claude(version, dir) {
     read: (path) => ({ tool: 'Read', input: { file_path: path } }),
     write: (path, content) => ({ tool: 'Write', input: { file_path: path, content } }),
     edit: (path, old_string, new_string) => ({ tool: 'Edit', input: { file_path: path, old_string, new_string } }),
-    prepareHome() {},
+    prepareHome(ctx) {
+      if (ctx.mcp) writeFileSync(join(ctx.base, 'mcp.json'), JSON.stringify({ mcpServers: { e2e: { type: 'stdio', ...MCP_SERVER } } }));
+    },
     env: (port) => ({
       ANTHROPIC_BASE_URL: `http://127.0.0.1:${port}`,
       ANTHROPIC_API_KEY: 'dummy',
@@ -39,7 +43,8 @@ function claude(version, dir) {
       DISABLE_ERROR_REPORTING: '1',
       IS_SANDBOX: '1',
     }),
-    argv: () => ['-p', 'go', '--output-format', 'json', '--dangerously-skip-permissions'],
+    argv: (ctx) => ['-p', 'go', '--output-format', 'json', '--dangerously-skip-permissions', ...(ctx.mcp ? ['--mcp-config', join(ctx.base, 'mcp.json')] : [])],
+    mcpTool: 'mcp__e2e__stamp',
     /** Where a deny reaches the model as a tool result. */
     settingsFile: (ctx) => join(ctx.home, '.claude', 'settings.json'),
   };
@@ -85,7 +90,7 @@ const codex = {
   patch: (text) => ({ tool: 'apply_patch', custom: true, input: text }),
   prepareHome(ctx, port) {
     mkdirSync(join(ctx.codexHome ?? join(ctx.home, '.codex')), { recursive: true });
-    writeFileSync(join(ctx.codexHome ?? join(ctx.home, '.codex'), 'config.toml'), codexConfig(port) + (ctx.trustProject ? `\n[projects.${JSON.stringify(ctx.proj)}]\ntrust_level = "trusted"\n` : ''));
+    writeFileSync(join(ctx.codexHome ?? join(ctx.home, '.codex'), 'config.toml'), codexConfig(port) + (ctx.trustProject ? `\n[projects.${JSON.stringify(ctx.proj)}]\ntrust_level = "trusted"\n` : '') + (ctx.mcp ? `\n[mcp_servers.e2e]\ncommand = ${JSON.stringify(MCP_SERVER.command)}\nargs = ${JSON.stringify(MCP_SERVER.args)}\n` : ''));
   },
   env: () => ({ FAKE_API_KEY: 'x' }),
   argv: (ctx) => ['exec', '--skip-git-repo-check', '--dangerously-bypass-approvals-and-sandbox', ...(ctx.hooked && !ctx.untrusted ? ['--dangerously-bypass-hook-trust'] : []), 'go'],
@@ -107,10 +112,11 @@ const gemini = {
     const dir = join(ctx.home, '.gemini');
     mkdirSync(dir, { recursive: true });
     const file = join(dir, 'settings.json');
-    if (!existsSync(file)) writeFileSync(file, `${JSON.stringify({ security: { auth: { selectedType: 'gemini-api-key' } }, telemetry: { enabled: false }, privacy: { usageStatisticsEnabled: false } }, null, 2)}\n`);
+    if (!existsSync(file)) writeFileSync(file, `${JSON.stringify({ security: { auth: { selectedType: 'gemini-api-key' } }, telemetry: { enabled: false }, privacy: { usageStatisticsEnabled: false }, ...(ctx.mcp ? { mcpServers: { e2e: MCP_SERVER } } : {}) }, null, 2)}\n`);
   },
   env: (port) => ({ GEMINI_API_KEY: 'x', GOOGLE_GEMINI_BASE_URL: `http://127.0.0.1:${port}`, GEMINI_CLI_TRUST_WORKSPACE: 'true' }),
   argv: () => ['--yolo', '-p', 'go'],
+  mcpTool: 'mcp_e2e_stamp',
 };
 
 export const AGENTS = {

@@ -265,6 +265,17 @@ function codexCases(a) {
   ];
 }
 
+/** MCP through the stdio server of lib/mcp-server.mjs (Codex defers MCP tools behind tool_search: not driven). */
+function mcpCases(a) {
+  if (!a.mcpTool) return [];
+  const stamp = (ctx) => has(join(ctx.proj, 'stamp'));
+  const call = (ctx) => [{ tool: a.mcpTool, input: { path: join(ctx.proj, 'stamp') } }];
+  return [
+    { id: 'mcp-denied', title: 'denied: an MCP tool no rule allows', expect: 'deny', mcp: true, calls: call, effect: stamp, needsVerdictReason: true },
+    { id: 'mcp-allowed', title: 'allowed: an MCP tool the policy allows by name', expect: 'allow', mcp: true, allowRule: `{tool: ${a.mcpTool}}`, calls: call, effect: stamp },
+  ];
+}
+
 export function casesFor(a) {
-  return [...shellCases(a), ...fileCases(a), ...codexCases(a), ...faultCases(a), ...windowCases(a)];
+  return [...shellCases(a), ...fileCases(a), ...codexCases(a), ...mcpCases(a), ...faultCases(a), ...windowCases(a)];
 }

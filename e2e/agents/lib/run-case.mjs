@@ -73,13 +73,14 @@ function hookLog(ctx) {
 /** Run case `c` on agent `a`, hooked or not. */
 export async function runCase(a, c, { hooked, root }) {
   const base = realpathSync(mkdtempSync(join(root ?? tmpdir(), `${a.id}-${c.id}-${hooked ? 'h' : 'n'}-`.replace(/[^A-Za-z0-9_/-]/g, '_'))));
-  const ctx = { base, home: join(base, 'home'), proj: join(base, 'proj'), outside: join(base, 'outside'), policy: join(base, 'policy.yaml'), log: join(base, 'hook.log'), hooked, untrusted: c.untrusted, trustProject: c.trustProject };
+  const ctx = { base, home: join(base, 'home'), proj: join(base, 'proj'), outside: join(base, 'outside'), policy: join(base, 'policy.yaml'), log: join(base, 'hook.log'), hooked, untrusted: c.untrusted, trustProject: c.trustProject, mcp: c.mcp };
   mkdirSync(ctx.home, { recursive: true });
   mkdirSync(ctx.proj, { recursive: true });
   ctx.env = baseEnv(ctx.home);
   baseProject(ctx);
   c.setup?.(ctx);
-  if (c.policy === undefined) writeFileSync(ctx.policy, starterPolicy(a, ctx.proj));
+  // A case may add one allow rule to the starter (as a user widening it would).
+  if (c.policy === undefined) writeFileSync(ctx.policy, starterPolicy(a, ctx.proj).replace(/^  allow:\n/m, (m) => (c.allowRule ? `${m}    - ${c.allowRule}\n` : m)));
   else if (c.policy !== null) writeFileSync(ctx.policy, c.policy);
   const setupCalls = c.setupCalls ? c.setupCalls(ctx) : [];
   const calls = [...setupCalls, ...(typeof c.calls === 'function' ? c.calls(ctx) : c.calls)];
