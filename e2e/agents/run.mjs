@@ -7,7 +7,7 @@
 // Writes out/results.json (the matrix generator reads it) and ends with the counts:
 //   `N passed, N failed` and, on their own lines, the expected failures and unexpected passes.
 // An agent that cannot be run fails its cases loudly: nothing is skipped.
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -23,6 +23,8 @@ const { values } = parseArgs({
     'no-baseline': { type: 'boolean', default: false },
     keep: { type: 'boolean', default: false },
     out: { type: 'string', default: join(E2E, 'out', 'results.json') },
+    // Judge the runs of an earlier results file again instead of running the agents.
+    from: { type: 'string' },
   },
 });
 
@@ -66,7 +68,15 @@ async function worker() {
   }
 }
 
-if (problems.length === 0) {
+if (values.from) {
+  jobs.length = 0;
+  const earlier = JSON.parse(readFileSync(values.from, 'utf8'));
+  for (const r of earlier.runs) {
+    const a = agents.find((x) => x.id === r.agent);
+    const c = a && CASES.get(a).find((x) => x.id === r.case);
+    if (c) runs.push({ ...r, job: { a, c, hooked: r.hooked } });
+  }
+} else if (problems.length === 0) {
   const n = Math.max(1, Number(values.jobs) || 1);
   await Promise.all(Array.from({ length: n }, worker));
 }
@@ -80,7 +90,10 @@ function judge(a, c, hooked, baseline) {
     return row;
   }
   const results = hooked.results;
-  const verdictSaid = results.some((t) => t.includes('verdict:'));
+  // Verdict blocked a call: its log holds a deny (or an ask, which Claude Code's `-p` turns into a
+  // deny) and the model read Verdict's reason.
+  const logBlocked = hooked.log.some((l) => l.decision === 'deny' || l.decision === 'ask');
+  const verdictSaid = logBlocked && results.some((t) => t.includes('verdict: '));
   const ranEffect = hooked.effect || hooked.effect2 === true;
   row.sawVerdict = verdictSaid;
   row.effect = ranEffect;
@@ -94,12 +107,13 @@ function judge(a, c, hooked, baseline) {
     ok = false;
     why = `the agent sent no tool result back (exit ${hooked.sessions.map((s) => s.code).join('/')}; did it run?): ${hooked.sessions.at(-1)?.tail.slice(-400)}`;
   } else if (c.expect === 'allow') {
-    ok = hooked.effect && !verdictSaid && hooked.log.some((l) => l.decision === 'allow');
-    if (!ok) why = !hooked.effect ? 'the allowed call had no effect' : verdictSaid ? 'a Verdict deny reached the model' : 'the hook log shows no allow';
+    ok = hooked.effect && !logBlocked && hooked.log.some((l) => l.decision === 'allow');
+    if (!ok) why = !hooked.effect ? 'the allowed call had no effect' : logBlocked ? 'Verdict denied a call of it' : 'the hook log shows no allow';
   } else {
     ok = !ranEffect && (!c.needsVerdictReason || verdictSaid);
     if (!ok) why = ranEffect ? 'the denied call took effect' : 'no Verdict deny reached the model';
   }
+  // Who stopped a denied call: Verdict, or the agent itself (its own refusal, its shell, or a failed hook).
   row.by = c.expect === 'deny' && !ranEffect ? (verdictSaid ? 'verdict' : 'agent') : undefined;
   if (baseline) {
     row.baseline = baseline.error ? 'error' : baseline.effect || baseline.effect2 === true ? 'ran' : 'did not run';
