@@ -71,7 +71,7 @@ for (const id of caseIds) {
     const r = rows.find((x) => x.agent === a.id && x.case === id);
     if (!r) return '—';
     const decided = r.logDecisions?.length ? r.logDecisions.join(', ') : 'no hook answer';
-    const by = r.by === 'agent' ? `refused by ${a.name} itself` : decided;
+    const by = r.by === 'agent' ? `stopped by ${a.name} itself (Verdict: ${decided})` : `Verdict: ${decided}`;
     const eff = r.effect ? 'took effect' : 'no effect';
     const base = r.baseline ? `; no hook: ${r.baseline}` : '';
     return `${STATUS[r.status] ?? r.status}: ${by}; ${eff}${base}`;

@@ -68,9 +68,10 @@ async function worker() {
   }
 }
 
+let earlier;
 if (values.from) {
   jobs.length = 0;
-  const earlier = JSON.parse(readFileSync(values.from, 'utf8'));
+  earlier = JSON.parse(readFileSync(values.from, 'utf8'));
   for (const r of earlier.runs) {
     const a = agents.find((x) => x.id === r.agent);
     const c = a && CASES.get(a).find((x) => x.id === r.case);
@@ -141,7 +142,7 @@ for (const a of agents) {
 }
 
 mkdirSync(join(values.out, '..'), { recursive: true });
-writeFileSync(values.out, `${JSON.stringify({ date: new Date().toISOString(), seconds: Math.round((Date.now() - started) / 1000), agents: agents.map((a) => ({ id: a.id, name: a.name, version: a.version })), rows, runs: runs.map(({ job, ...r }) => r) }, null, 1)}\n`);
+writeFileSync(values.out, `${JSON.stringify({ date: earlier?.date ?? new Date().toISOString(), seconds: earlier?.seconds ?? Math.round((Date.now() - started) / 1000), agents: agents.map((a) => ({ id: a.id, name: a.name, version: a.version })), rows, runs: runs.map(({ job, ...r }) => r) }, null, 1)}\n`);
 if (!values.keep) rmSync(root, { recursive: true, force: true });
 
 const count = (s) => rows.filter((r) => r.status === s);
@@ -150,8 +151,8 @@ for (const r of count('failed')) console.log(`FAILED  ${r.agent} ${r.case}: ${r.
 for (const r of count('xpass')) console.log(`UNEXPECTED PASS  ${r.agent} ${r.case} (marked ${r.expectedFailure}): switch it on`);
 for (const r of count('xfail')) console.log(`expected failure  ${r.agent} ${r.case}: ${r.expectedFailure}`);
 const weak = rows.filter((r) => r.baseline === 'did not run');
-for (const r of weak) console.log(`note  ${r.agent} ${r.case}: without the hook the call did not take effect either (${r.by === 'agent' ? 'the agent refuses it itself' : 'see results.json'})`);
-console.log(`real agents: ${Math.round((Date.now() - started) / 1000)} s, ${runs.length} agent runs`);
+for (const r of weak) console.log(`note  ${r.agent} ${r.case}: without the hook the call did not take effect either (stopped by ${r.by === 'agent' ? 'the agent' : 'Verdict'}; Verdict answered ${r.logDecisions?.join(', ') || 'nothing'})`);
+console.log(`real agents: ${earlier?.seconds ?? Math.round((Date.now() - started) / 1000)} s, ${runs.length} agent runs`);
 console.log(`${count('xfail').length} expected failures, ${count('xpass').length} unexpected passes`);
 console.log(`${count('passed').length + count('xpass').length} passed, ${count('failed').length} failed`);
 process.exitCode = count('failed').length > 0 ? 1 : 0;

@@ -47,7 +47,7 @@ function shellCases(a) {
     { id: 'shell-allowed-test', title: 'allowed: `npm test` runs', expect: 'allow', calls: [sh('npm test')], effect: ranTest },
     { id: 'shell-allowed-ls', title: 'allowed: `ls` lists the project', expect: 'allow', calls: [sh('ls')], effect: (ctx, r) => saw(r, 'hello.txt') },
     { id: 'shell-allowed-git-status', title: 'allowed: `git status`', expect: 'allow', calls: [sh('git status')], effect: (ctx, r) => saw(r, 'On branch main') },
-    { id: 'shell-allowed-compound', title: 'allowed: `git status && ls | ls`, every command allowed', expect: 'allow', calls: [sh('git status && git diff --stat | ls')], effect: (ctx, r) => saw(r, 'hello.txt') },
+    { id: 'shell-allowed-compound', title: 'allowed: `git status && git diff --stat | ls`, every command allowed', expect: 'allow', calls: [sh('git status && git diff --stat | ls')], effect: (ctx, r) => saw(r, 'hello.txt') },
     { id: 'shell-semicolon', title: 'denied: `ls; touch m`', expect: 'deny', calls: [sh('ls; touch m')], effect: marker },
     { id: 'shell-and', title: 'denied: `ls && touch m`', expect: 'deny', calls: [sh('ls && touch m')], effect: marker },
     { id: 'shell-or', title: 'denied: `ls nothere || touch m`', expect: 'deny', calls: [sh('ls nothere || touch m')], effect: marker },
@@ -213,7 +213,7 @@ function fileCases(a) {
       expect: 'deny',
       calls: (ctx) => [a.write(join(ctx.proj, '.claude', 'settings.local.json'), '{"disableAllHooks":true}\n'), { ...a.shell('ls; touch m'), delayMs: 2000 }],
       effect: (ctx) => has(join(ctx.proj, '.claude', 'settings.local.json')) || marker(ctx),
-      expectedFailure: "issue 26: the agent's own settings are not protected paths; the write is allowed and Claude Code reloads it within the session",
+      expectedFailure: "issue 26: the agent's own settings are not protected paths; the write is allowed (measured: 2.1.328 reloads it within the session and runs the next call unhooked; 2.1.240 still hooked the next call 2 s later)",
     });
     c.push({
       id: 'disarm-claude-project-settings',
