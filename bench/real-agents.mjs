@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Latency through the real agents (issue 27 item 4): a whole headless agent run against the fake model
-// server, with one and with five tool calls (`ls`, allowed), under no hook, a no-op hook (`true`, installed
+// server, with one and with five tool calls (`ls` and others every starter allows), under no hook, a no-op hook (`true`, installed
 // the same way with `--binary /bin/true`) and `verdict hook`; the three alternate within each round (the
 // order rotates), one run at a time. Prints a Markdown table of medians.
 //
@@ -17,6 +17,8 @@ const median = (xs) => {
 };
 
 const MODES = ['none', 'true', 'verdict'];
+/** Allowed by every starter policy. */
+const COMMANDS = ['ls', 'ls sub', 'pwd', 'git status', 'ls -a'];
 const rowsOut = [];
 for (const id of values.agent.split(',')) {
   const a = AGENTS[id];
@@ -27,8 +29,9 @@ for (const id of values.agent.split(',')) {
         const mode = MODES[(k + r) % MODES.length];
         const c = {
           id: `bench-${calls}`,
-          calls: Array.from({ length: calls }, () => a.shell('ls')),
-          effect: (ctx, results) => results.length === calls && results.every((x) => x.text.includes('hello.txt')),
+          // Distinct commands: Gemini CLI's loop detection stops a turn that repeats one call.
+          calls: COMMANDS.slice(0, calls).map((cmd) => a.shell(cmd)),
+          effect: (ctx, results) => results.length === calls && results[0].text.includes('hello.txt'),
           install: mode === 'true' ? { binary: '/bin/true' } : undefined,
         };
         const res = await runCase(a, c, { hooked: mode !== 'none' });
