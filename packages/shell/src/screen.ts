@@ -1,0 +1,72 @@
+/**
+ * Texts the parser may read unlike the shells (README "Readings that differ"): a screen over the
+ * raw text of every script, before and beside just-bash's parse. Each finding is a reason the
+ * text is unknown; the text is still parsed and walked, so a denied command elsewhere in it is
+ * still found. The screen reads no quotes on purpose: it looks for its constructs anywhere in the
+ * text (inside quotes too, and with line continuations removed), so a misreading of quotes can
+ * only make it refuse more, never less.
+ *
+ * The default is that any of bash, zsh and sh (dash) may run the text: a construct that one of
+ * them reads differently from the others is unknown, and the reason names the shell.
+ */
+
+/** Why `text` cannot be trusted to be read alike by just-bash and the shells; empty when nothing is found. */
+export function screenText(text: string): string[] {
+  const out: string[] = [];
+  // Bash removes a backslash-newline before it reads a token (outside single quotes): look at both forms.
+  const joined = text.includes('\\\n') ? text.replace(/\\\n/g, '') : text;
+  for (const t of joined === text ? [text] : [text, joined]) {
+    for (const reason of screenOne(t)) if (!out.includes(reason)) out.push(reason);
+  }
+  return out;
+}
+
+/** The constructs, each with the reason it is unknown (README "Readings that differ"). */
+const PATTERNS: readonly [RegExp, string][] = [
+  [/\0/, 'a NUL byte, which the shell drops, is not analysed'],
+  [/\$'/, "`$'…'` quoting is read differently by sh (dash reads `$` and a single-quoted string)"],
+  [/\$"/, '`$"…"` quoting is read differently by zsh and sh (they keep the `$`)'],
+  [/<<</, 'a here-string (`<<<`) is read differently by sh (dash reads a heredoc)'],
+  [/\$\{[!(~=^+]/, 'an indirect or flagged parameter expansion (`${!x}`, zsh `${(…)x}`, `${~x}`, `${=x}`, `${^x}`, `${+x}`) is not analysed'],
+  [/\$[~=^+][A-Za-z_{]/, 'a zsh parameter expansion modifier (`$~x`, `$=x`, `$^x`, `$+x`) is not analysed'],
+  [/@[A-Za-z]\}/, 'a parameter transformation (`${x@P}`, `${x@Q}`, …) can run code (`@P` expands a prompt) and is not analysed'],
+];
+
+function screenOne(text: string): string[] {
+  const out: string[] = [];
+  for (const [re, reason] of PATTERNS) if (re.test(text)) out.push(reason);
+  if (braceInParameter(text)) out.push('a `{` inside `${…}` is read differently by bash (the first `}` closes) and zsh (braces nest)');
+  if (hashAfterSubstitution(text)) out.push('a `#` inside or after a substitution (`$( )`, `` ` ` ``, `<( )`, `>( )`) may start a comment where the parser reads none');
+  return out;
+}
+
+/** Whether some `${` has a `{` (not itself a `${`) before the `}` that closes it, nested `${` counted. */
+function braceInParameter(text: string): boolean {
+  for (let i = text.indexOf('${'); i >= 0; i = text.indexOf('${', i + 1)) {
+    let depth = 0;
+    for (let j = i + 1; j < text.length; j++) {
+      const c = text[j];
+      if (c === '{') {
+        if (text[j - 1] !== '$') return true;
+        depth++;
+      } else if (c === '}' && --depth === 0) break;
+    }
+  }
+  return false;
+}
+
+/**
+ * Whether a `#` stands anywhere after the first substitution start (`$(`, a backquote, `<(`,
+ * `>(`, zsh `=(`), other than in `$#` and `${#`: just-bash and bash disagree on where comments
+ * start and end inside substitutions (a `)` in a comment, a `#` in the middle of a word, a `#`
+ * right after `<( )`), and counting which `)` closes what would be a reader of its own.
+ */
+function hashAfterSubstitution(text: string): boolean {
+  const start = text.search(/\$\(|`|<\(|>\(|=\(/);
+  if (start < 0) return false;
+  for (let i = text.indexOf('#', start); i >= 0; i = text.indexOf('#', i + 1)) {
+    if (text[i - 1] === '$' || (text[i - 1] === '{' && text[i - 2] === '$')) continue;
+    return true;
+  }
+  return false;
+}
