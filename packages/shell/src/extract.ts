@@ -765,6 +765,9 @@ export function staticWord(word: WordNode | null | undefined): string | null {
   if (lone >= 0 && !word.parts.slice(lone + 1).some((p) => JSON.stringify(p).includes(']'))) {
     word = { ...word, parts: word.parts.map((p, i) => (i === lone ? { type: 'Literal', value: '[' } : p)) };
   }
+  // `~+`, `~-`, `~+1`, `~2` (the directory stack to bash and zsh; the parser keeps them as text).
+  const first = word.parts[0];
+  if (first?.type === 'Literal' && /^~[-+0-9]/.test(String(first.value))) return null;
   let out = '';
   const todo: Node[] = [...word.parts].reverse();
   while (todo.length > 0) {
@@ -780,6 +783,8 @@ export function staticWord(word: WordNode | null | undefined): string | null {
         break;
       case 'TildeExpansion':
         // `~` and `~user` name a directory: the text stands for itself (a path, never a program name on its own).
+        // `~+`, `~-`, `~+1` (the directory stack in bash and zsh, a user named `+` to sh) are not that text.
+        if (p.user !== null && !/^[A-Za-z_][A-Za-z0-9_.-]*$/.test(String(p.user))) return null;
         out += p.user === null ? '~' : `~${String(p.user)}`;
         break;
       default:
