@@ -127,6 +127,8 @@ const ASSIGNING = new Set(['printf', 'read', 'mapfile', 'readarray', 'getopts'])
  * sh take for a program's name (`repeat 1 rm x`, `noglob rm x`), and its builtins that run one.
  */
 const ZSH_KEYWORDS = new Set(['repeat', 'foreach', 'nocorrect', 'noglob', '-', 'sched', 'zpty', 'emulate', 'zmodload', 'autoload']);
+/** Shell-internal tables of what a name runs, as arrays (bash and zsh). */
+const SHELL_TABLES = new Set(['BASH_CMDS', 'BASH_ALIASES', 'commands', 'functions', 'functions_source', 'aliases', 'galiases', 'saliases', 'builtins', 'dis_functions', 'dis_aliases', 'dis_galiases', 'dis_saliases', 'dis_builtins', 'reswords', 'dis_reswords', 'options', 'parameters', 'nameddirs', 'userdirs', 'modules']);
 const ZSH_PRECOMMANDS = new Set(['nocorrect', 'noglob', '-']);
 /** zsh's declaration builtins beside bash's `DECLARATIONS`. */
 const ZSH_DECLARATIONS = new Set(['float', 'integer']);
@@ -374,6 +376,7 @@ class Walker {
     const redirects = this.redirections(node.redirections as Node[] | undefined, ctx);
     for (const a of assignments) {
       if (a.name.includes('[')) this.unknown(subscriptReason(a.name), ctx.span);
+      if (a.array !== null && a.array !== undefined) this.arrayValue(a.name, a.array, ctx);
       if (isDangerousVariable(a.name)) this.unknown(`assigning \`${a.name}\` changes what a command runs`, ctx.span);
       this.words([...(a.value ? [a.value] : []), ...(a.array ?? [])], ctx);
     }
@@ -389,6 +392,25 @@ class Walker {
     this.words(words, ctx);
     // The argv under its substitutions (and its assignments' and redirections'): they run first, and are reported first.
     this.stack.splice(mark, 0, { kind: 'argv', words: words.map((w) => staticWord(w)), ctx, redirects, stdin: hereText(node.redirections as Node[] | undefined) });
+  }
+
+  /**
+   * A compound array value `name=(…)`: a keyed element `[k]=v` has a subscript the shell evaluates
+   * (`BASH_CMDS=([ls]=/bin/sh)` also says which program `ls` runs), and zsh's tables of commands,
+   * functions and aliases are arrays whose elements define what a name runs.
+   */
+  private arrayValue(name: string, elements: WordNode[], ctx: Ctx): void {
+    if (SHELL_TABLES.has(name)) {
+      this.unknown(`assigning the array \`${name}\` changes what a command name runs (zsh's \`commands\`, \`functions\`, \`aliases\`; bash's \`BASH_CMDS\`, \`BASH_ALIASES\`)`, ctx.span);
+      return;
+    }
+    for (const e of elements) {
+      const p = e.parts[0];
+      if (p !== undefined && (p.type === 'Glob' || p.type === 'Literal') && String(p.type === 'Glob' ? p.pattern : p.value).startsWith('[')) {
+        this.unknown(subscriptReason(`${name}[…]`), ctx.span);
+        return;
+      }
+    }
   }
 
   /**
