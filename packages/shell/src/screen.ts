@@ -40,31 +40,57 @@ function screenOne(text: string): string[] {
   return out;
 }
 
-/** Whether some `${` has a `{` (not itself a `${`) before the `}` that closes it, nested `${` counted. */
+/**
+ * Whether some `${` has a `{` (not itself a `${`) before the `}` that closes it, nested `${`
+ * counted. One pass: inside a `${`, the first plain `{` decides, and each `}` closes the innermost.
+ */
 function braceInParameter(text: string): boolean {
-  for (let i = text.indexOf('${'); i >= 0; i = text.indexOf('${', i + 1)) {
-    let depth = 0;
-    for (let j = i + 1; j < text.length; j++) {
-      const c = text[j];
-      if (c === '{') {
-        if (text[j - 1] !== '$') return true;
-        depth++;
-      } else if (c === '}' && --depth === 0) break;
-    }
+  let depth = 0;
+  for (let j = text.indexOf('${'); j >= 0 && j < text.length; j++) {
+    const c = text.charCodeAt(j);
+    if (c === 0x7b /* { */) {
+      if (text.charCodeAt(j - 1) === 0x24 /* $ */) depth++;
+      else if (depth > 0) return true;
+    } else if (c === 0x7d /* } */ && depth > 0) depth--;
   }
   return false;
 }
 
 /**
- * Whether a `#` stands anywhere after the first substitution start (`$(`, a backquote, `<(`,
- * `>(`, zsh `=(`), other than in `$#` and `${#`: just-bash and bash disagree on where comments
- * start and end inside substitutions (a `)` in a comment, a `#` in the middle of a word, a `#`
- * right after `<( )`), and counting which `)` closes what would be a reader of its own.
+ * Whether a `#` may start a comment that just-bash and bash read differently: inside a
+ * substitution (`$( )`, a backquote, `<( )`, `>( )`, zsh `=( )`), right after one (`<(ls)#x`), or
+ * anywhere after one whose end this count cannot be sure of. just-bash and bash disagree on where
+ * comments start and end inside substitutions (a `)` in a comment, a `#` in the middle of a word);
+ * the count reads no quotes, so a substitution holding a quote, a backslash, a backquote, a `[`
+ * or `{` (`[)]`, `${x/)/}`), a heredoc or a `case` (whose patterns end in a lone `)`), or one that
+ * never closes by the count,
+ * leaves every later `#` suspect. `$#` and `${#` are never comments.
  */
 function hashAfterSubstitution(text: string): boolean {
-  const start = text.search(/\$\(|`|<\(|>\(|=\(/);
-  if (start < 0) return false;
-  for (let i = text.indexOf('#', start); i >= 0; i = text.indexOf('#', i + 1)) {
+  const starts = /\$\(|<\(|>\(|=\(|`/g;
+  let from = 0;
+  for (;;) {
+    starts.lastIndex = from;
+    const m = starts.exec(text);
+    if (m === null) return false;
+    if (m[0] === '`') return laterHash(text, m.index + 1);
+    let depth = 1;
+    let j = m.index + 2;
+    for (; j < text.length && depth > 0; j++) {
+      const c = text[j];
+      if (c === '(') depth++;
+      else if (c === ')') depth--;
+    }
+    const body = text.slice(m.index + 2, j);
+    if (depth > 0 || /['"\\`[{]|<<|case/.test(body)) return laterHash(text, m.index + 2);
+    if (laterHash(body, 0) || text[j] === '#') return true;
+    from = j;
+  }
+}
+
+/** A `#` at or after `from` other than in `$#` and `${#`. */
+function laterHash(text: string, from: number): boolean {
+  for (let i = text.indexOf('#', from); i >= 0; i = text.indexOf('#', i + 1)) {
     if (text[i - 1] === '$' || (text[i - 1] === '{' && text[i - 2] === '$')) continue;
     return true;
   }
