@@ -61,7 +61,7 @@ function braceInParameter(text: string): boolean {
  * substitution (`$( )`, a backquote, `<( )`, `>( )`, zsh `=( )`), right after one (`<(ls)#x`), or
  * anywhere after one whose end this count cannot be sure of. just-bash and bash disagree on where
  * comments start and end inside substitutions (a `)` in a comment, a `#` in the middle of a word);
- * the count reads no quotes, so a substitution holding a quote, a backslash, a backquote, a `[`
+ * the count reads single quotes only, so a substitution holding a `"`, a backslash, a backquote, a `[`
  * or `{` (`[)]`, `${x/)/}`), a heredoc or a `case` (whose patterns end in a lone `)`), or one that
  * never closes by the count,
  * leaves every later `#` suspect. `$#` and `${#` are never comments.
@@ -69,22 +69,35 @@ function braceInParameter(text: string): boolean {
 function hashAfterSubstitution(text: string): boolean {
   const starts = /\$\(|<\(|>\(|=\(|`/g;
   let from = 0;
+  // Characters counted over all substitutions: past a few times the text, every later `#` is suspect (linear time).
+  let budget = 4 * text.length + 1024;
   for (;;) {
     starts.lastIndex = from;
     const m = starts.exec(text);
     if (m === null) return false;
     if (m[0] === '`') return laterHash(text, m.index + 1);
+    if (budget <= 0) return laterHash(text, m.index + 2);
     let depth = 1;
     let j = m.index + 2;
     for (; j < text.length && depth > 0; j++) {
       const c = text[j];
       if (c === '(') depth++;
       else if (c === ')') depth--;
+      else if (c === "'") {
+        // A fresh quoting context starts inside a substitution: with no `"`, `\` or `#` around
+        // (checked below), a `'` opens a single-quoted string that ends at the next `'`.
+        const end = text.indexOf("'", j + 1);
+        if (end < 0) break;
+        j = end;
+      }
     }
     const body = text.slice(m.index + 2, j);
-    if (depth > 0 || /['"\\`[{]|<<|case/.test(body)) return laterHash(text, m.index + 2);
+    if (depth > 0 || /["\\`[{]|<<|case/.test(body.replace(/'[^']*'/g, "''"))) return laterHash(text, m.index + 2);
     if (laterHash(body, 0) || text[j] === '#') return true;
-    from = j;
+    budget -= j - m.index;
+    // The next start may be inside this one (a `$(` this count took for one may stand in quotes,
+    // and what it took for its end may not be): each start is counted on its own.
+    from = m.index + 2;
   }
 }
 
