@@ -24,8 +24,12 @@ export function screenText(text: string): string[] {
 /** The constructs, each with the reason it is unknown (README "Readings that differ"). */
 const PATTERNS: readonly [RegExp, string][] = [
   [/\0/, 'a NUL byte, which the shell drops, is not analysed'],
-  [/\$'/, "`$'…'` quoting is read differently by sh (dash reads `$` and a single-quoted string)"],
-  [/\$"/, '`$"…"` quoting is read differently by zsh and sh (they keep the `$`)'],
+  // A `$'` or `$"` followed by a blank, an operator or the end is most often the end of a quoted
+  // string (`grep 'a$' f`). Were it an opening one, sh would read the same quotes and a value with a
+  // `$` in front: the same commands. Not so with a `\'` anywhere: inside `$'…'` it does not end
+  // the string for bash, and does for sh, so then every `$'` is refused.
+  [/\$'(?![ \t\n;|&)]|$)|\$'[^]*\\'|\\'[^]*\$'/, "`$'…'` quoting is read differently by sh (dash reads `$` and a single-quoted string)"],
+  [/\$"(?![ \t\n;|&)]|$)/, '`$"…"` quoting is read differently by zsh and sh (they keep the `$`)'],
   [/<<</, 'a here-string (`<<<`) is read differently by sh (dash reads a heredoc)'],
   [/\$\{[!(~=^+]/, 'an indirect or flagged parameter expansion (`${!x}`, zsh `${(…)x}`, `${~x}`, `${=x}`, `${^x}`, `${+x}`) is not analysed'],
   [/\$[~=^+][A-Za-z_{]/, 'a zsh parameter expansion modifier (`$~x`, `$=x`, `$^x`, `$+x`) is not analysed'],

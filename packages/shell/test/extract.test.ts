@@ -279,8 +279,13 @@ describe('readings that differ are unknown (fixtures/shell/readings.jsonl)', () 
     expect(found("git log $'--outp\\0'ut=x; rm x")).toContain('rm x');
   });
 
+  it('refuses every `$\'` once the text holds a `\\\'` (sh ends the string there, bash does not)', () => {
+    expect(unknowns("grep 'a$' f; echo \\'")).toContain("`$'…'` quoting is read differently by sh (dash reads `$` and a single-quoted string)");
+    expect(unknowns("grep 'a$' f")).toEqual([]);
+  });
+
   it('leaves the plain forms alone', () => {
-    for (const text of ['ls x[1]', 'echo "a # b" $(pwd)', 'cat <<EOF\na b; c\nEOF', "cat <<'E'\n$(x)\nE", 'echo ${HOME:-/tmp} ${#x}', '[[ -f x ]]', 'export A=$(pwd) B=1', 'printf -v out %s x', '[ -v name ]', 'echo ~ ~/x ~root']) {
+    for (const text of ['ls x[1]', 'echo "a # b" $(pwd)', 'cat <<EOF\na b; c\nEOF', "cat <<'E'\n$(x)\nE", 'echo ${HOME:-/tmp} ${#x}', '[[ -f x ]]', 'export A=$(pwd) B=1', 'printf -v out %s x', '[ -v name ]', 'echo ~ ~/x ~root', "grep -E '^a$' f", 'grep "x$" f', 'wc -l $(git ls-files \'*.ts\'); echo "# x"']) {
       expect(unknowns(text), text).toEqual([]);
     }
   });
