@@ -12,6 +12,7 @@
  * included, becomes an unknown).
  */
 import { parse } from 'just-bash';
+import { screenText } from './screen.ts';
 import { DANGEROUS_VARIABLES, DECLARATIONS, SHELLS, wrapperTable, type WrapperSpec } from './wrappers.ts';
 
 /** Where a command stands in the text: UTF-16 offsets (`end` exclusive) and its 1-based line. */
@@ -121,6 +122,23 @@ type Work =
 
 /** Builtins that assign variables named in their arguments. */
 const ASSIGNING = new Set(['printf', 'read', 'mapfile', 'readarray', 'getopts']);
+/**
+ * zsh's reserved words and precommand modifiers that run the command after them, which bash and
+ * sh take for a program's name (`repeat 1 rm x`, `noglob rm x`), and its builtins that run one.
+ */
+const ZSH_KEYWORDS = new Set(['repeat', 'foreach', 'nocorrect', 'noglob', '-', 'sched', 'zpty', 'emulate', 'zmodload', 'autoload']);
+/** Shell-internal tables of what a name runs, as arrays (bash and zsh). */
+const SHELL_TABLES = new Set(['BASH_CMDS', 'BASH_ALIASES', 'commands', 'functions', 'functions_source', 'aliases', 'galiases', 'saliases', 'builtins', 'dis_functions', 'dis_aliases', 'dis_galiases', 'dis_saliases', 'dis_builtins', 'reswords', 'dis_reswords', 'options', 'parameters', 'nameddirs', 'userdirs', 'modules']);
+const ZSH_PRECOMMANDS = new Set(['nocorrect', 'noglob', '-']);
+/** zsh's declaration builtins beside bash's `DECLARATIONS`. */
+const ZSH_DECLARATIONS = new Set(['float', 'integer']);
+
+function subscriptReason(name: string): string {
+  return `the variable name \`${oneLine(name)}\` holds a subscript, which the shell evaluates (\`a[$(cmd)]\` runs \`cmd\`; zsh's \`functions[ls]\` defines a command)`;
+}
+
+/** Parameter expansions read alike by the shells that run no code and assign nothing (README "Readings that differ"). */
+const PLAIN_EXPANSIONS = new Set(['DefaultValue', 'ErrorIfUnset', 'UseAlternative', 'Length', 'Substring', 'PatternRemoval', 'PatternReplacement', 'CaseModification']);
 const WRITE_OPERATORS = new Set(['>', '>>', '>|', '&>', '&>>', '<>']);
 const NOT_FILES = new Set(['/dev/null', '/dev/stdout', '/dev/stderr', '/dev/tty']);
 
@@ -168,6 +186,8 @@ class Walker {
   private reads = 0;
   private readonly stack: Work[] = [];
   private nl: number[] | undefined;
+  /** Words whose literal parts may hold blanks and newlines (heredoc bodies). */
+  private readonly plain = new WeakSet<object>();
 
   constructor(
     private readonly text: string,
@@ -219,6 +239,8 @@ class Walker {
       this.unknown('a `${` that is never closed is not parsed (it stalls the parser)', ctx.span);
       return;
     }
+    // Readings that differ (README): unknown, but still parsed, so that a denied command in the text is found.
+    for (const reason of screenText(text)) this.unknown(reason, ctx.span);
     this.reads += parseReads(text);
     if (this.reads > LIMITS.maxParseReads) {
       this.unknown(`the command is too large to analyse (its scripts and substitutions are more than ${LIMITS.maxParseReads} characters to parse)`, ctx.span);
@@ -353,6 +375,8 @@ class Walker {
     const assignments = (node.assignments as { name: string; value: WordNode | null; array: WordNode[] | null }[]) ?? [];
     const redirects = this.redirections(node.redirections as Node[] | undefined, ctx);
     for (const a of assignments) {
+      if (a.name.includes('[')) this.unknown(subscriptReason(a.name), ctx.span);
+      if (a.array !== null && a.array !== undefined) this.arrayValue(a.name, a.array, ctx);
       if (isDangerousVariable(a.name)) this.unknown(`assigning \`${a.name}\` changes what a command runs`, ctx.span);
       this.words([...(a.value ? [a.value] : []), ...(a.array ?? [])], ctx);
     }
@@ -364,9 +388,90 @@ class Walker {
       return;
     }
     const words = [name, ...args];
+    this.declaration(words, ctx);
     this.words(words, ctx);
     // The argv under its substitutions (and its assignments' and redirections'): they run first, and are reported first.
     this.stack.splice(mark, 0, { kind: 'argv', words: words.map((w) => staticWord(w)), ctx, redirects, stdin: hereText(node.redirections as Node[] | undefined) });
+  }
+
+  /**
+   * A compound array value `name=(…)`: a keyed element `[k]=v` has a subscript the shell evaluates
+   * (`BASH_CMDS=([ls]=/bin/sh)` also says which program `ls` runs), and zsh's tables of commands,
+   * functions and aliases are arrays whose elements define what a name runs.
+   */
+  private arrayValue(name: string, elements: WordNode[], ctx: Ctx): void {
+    if (SHELL_TABLES.has(name)) {
+      this.unknown(`assigning the array \`${name}\` changes what a command name runs (zsh's \`commands\`, \`functions\`, \`aliases\`; bash's \`BASH_CMDS\`, \`BASH_ALIASES\`)`, ctx.span);
+      return;
+    }
+    for (const e of elements) {
+      const p = e.parts[0];
+      if (p !== undefined && (p.type === 'Glob' || p.type === 'Literal') && String(p.type === 'Glob' ? p.pattern : p.value).startsWith('[')) {
+        this.unknown(subscriptReason(`${name}[…]`), ctx.span);
+        return;
+      }
+    }
+  }
+
+  /**
+   * `declare`, `typeset`, `local`, `export`, `readonly` (also behind `builtin` and `command`): a
+   * name holding `[` (`a[$(cmd)]=1`: bash evaluates the subscript), a name that is not static, and
+   * the options that make later values arithmetic or names (`-i`, `-n`) are unknown. Words, not
+   * argv, since `export A=$(pwd)` has a static name before its expansion.
+   */
+  private declaration(words: WordNode[], ctx: Ctx): void {
+    let i = 0;
+    while (i < words.length && /^(builtin|command)$/.test(programKey(staticWord(words[i]) ?? ''))) {
+      i++;
+      while (i < words.length && /^-[pvV]+$/.test(staticWord(words[i]) ?? '')) i++;
+    }
+    const program = i < words.length ? staticWord(words[i]) : null;
+    if (program === null || !(DECLARATIONS.has(programKey(program)) || ZSH_DECLARATIONS.has(programKey(program)))) return;
+    for (const w of words.slice(i + 1)) {
+      const v = staticWord(w);
+      const head = v ?? (w.parts[0]?.type === 'Literal' ? String(w.parts[0].value) : '');
+      if (v !== null && /^[-+]/.test(v)) {
+        if (/[in]/.test(v.slice(1))) this.unknown(`\`${program} ${v}\` makes later values arithmetic or names, which is not analysed`, ctx.span);
+        continue;
+      }
+      const name = /^[^=]*/.exec(head)![0];
+      if (name.includes('[')) this.unknown(subscriptReason(name), ctx.span);
+      else if (!(v !== null ? /^[A-Za-z_][A-Za-z0-9_]*(\+?=|$)/ : /^[A-Za-z_][A-Za-z0-9_]*\+?=/).test(head)) {
+        this.unknown(`\`${program}\` with a name that is not static cannot be judged`, ctx.span);
+      }
+    }
+  }
+
+  /**
+   * Builtins that take a variable's name in an argument (`[ -v NAME ]`, `test -v`, `printf -v`,
+   * `read`, `mapfile`, `getopts`, `unset`, `wait -p`): bash evaluates a subscript in the name
+   * (`[ -v 'a[$(cmd)]' ]` runs `cmd`), so a name holding `[`, or not static, is unknown.
+   */
+  private names(base: string, args: readonly (string | null)[], ctx: Ctx): void {
+    const bad = (a: string | null | undefined) => a === null || a === undefined || a.includes('[');
+    let hit: string | null | undefined;
+    let found = false;
+    const check = (a: string | null | undefined) => {
+      if (!found && bad(a)) {
+        found = true;
+        hit = a;
+      }
+    };
+    if (base === '[' || base === 'test') {
+      args.forEach((a, i) => a === '-v' && check(args[i + 1]));
+    } else if (base === 'printf' || base === 'wait') {
+      const flag = base === 'printf' ? '-v' : '-p';
+      args.forEach((a, i) => {
+        if (a === flag) check(args[i + 1]);
+        else if (a !== null && a.startsWith(flag) && a.length > 2) check(a.slice(2));
+      });
+      if (base === 'wait' && args.some((a) => a === null)) check(null);
+    } else if (base === 'read' || base === 'mapfile' || base === 'readarray' || base === 'unset') {
+      for (const a of args) check(a);
+    } else if (base === 'getopts') {
+      for (const a of args.slice(1)) check(a);
+    } else return;
+    if (found) this.unknown(hit === null || hit === undefined ? `\`${base}\` with a variable name that is not static cannot be judged` : subscriptReason(hit), ctx.span);
   }
 
   /** Judges argv[0]: wrappers, shells, eval, and finally the command itself. */
@@ -383,6 +488,13 @@ class Walker {
     const wrapper = Object.prototype.hasOwnProperty.call(this.wrappers, base) ? this.wrappers[base] : undefined;
     const inner: Ctx = { ...ctx, wrappers: [...ctx.wrappers, here] };
 
+    this.names(base, args, ctx);
+    if (ZSH_KEYWORDS.has(base)) {
+      this.unknown(`\`${base}\` is a keyword or precommand of zsh that runs a command (\`repeat 1 rm\`, \`noglob rm\`), not analysed`, ctx.span);
+      // zsh's reading too, so that a deny of the command it runs still matches.
+      const rest = base === 'repeat' ? args.slice(1) : ZSH_PRECOMMANDS.has(base) ? args : [];
+      if (rest.length > 0) this.stack.push({ kind: 'argv', words: rest, ctx: { ...ctx, wrappers: [...ctx.wrappers, { program, args }] }, redirects });
+    }
     if (DECLARATIONS.has(base)) {
       for (const a of args) {
         const m = a === null ? null : /^([A-Za-z_][A-Za-z0-9_]*)\+?=/.exec(a);
@@ -512,6 +624,12 @@ class Walker {
       const op = String(r.operator);
       if (r.fdVariable !== undefined) this.unknown(`the redirection \`{${String(r.fdVariable)}}${op}\` is not modelled`, ctx.span);
       if (target.type === 'HereDoc') {
+        if (target.terminated === false) this.unknown('a heredoc that is never closed is not analysed (the shell may end it elsewhere)', ctx.span);
+        if (!/^[A-Za-z0-9_.-]+$/.test(String(target.delimiter))) {
+          // `<<$'E'` (bash: `E`; the parser: `$E`), `<<"$x"`, `<<\\E`: only a plain delimiter is read alike.
+          this.unknown(`a heredoc delimiter other than letters, digits and \`_.-\` (\`${oneLine(String(target.delimiter))}\`) is not analysed`, ctx.span);
+        }
+        this.plain.add(target.content as WordNode);
         const parts = (target.content as WordNode).parts;
         if (target.quoted !== true && parts.some((p, i) => p.type === 'Literal' && String(p.value).endsWith('$') && parts[i + 1]?.type === 'Literal' && /^[({[A-Za-z0-9_@*#?$!-]/.test(String(parts[i + 1]!.value)))) {
           // just-bash keeps `$` and what follows a backslash-newline apart (`$\⏎(cmd)`); bash joins them and expands.
@@ -537,6 +655,7 @@ class Walker {
    */
   private words(words: WordNode[], ctx: Ctx): void {
     const items: Work[] = [];
+    for (const w of words) if (!this.plain.has(w)) this.reading(w, ctx);
     const todo: unknown[] = [...words].reverse();
     while (todo.length > 0) {
       const n = todo.pop();
@@ -547,6 +666,9 @@ class Walker {
         continue;
       }
       const node = n as Node;
+      if (typeof node.value === 'string' && node.value.includes('\0')) {
+        this.unknown('a NUL character (`\\0`, `\\x00`, `\\c@`), which ends the string for the shell, is not analysed', ctx.span);
+      }
       switch (node.type) {
         case 'CommandSubstitution':
         case 'ProcessSubstitution':
@@ -560,6 +682,11 @@ class Walker {
           continue;
         case 'ParameterExpansion': {
           const p = String(node.parameter);
+          const op = (node.operation as Node | null | undefined)?.type;
+          if (op !== undefined && !PLAIN_EXPANSIONS.has(op)) {
+            // `${x@P}` runs code, `${!x}` reads a name from a value (a subscript in it is evaluated), `${x:=v}` assigns.
+            this.unknown(`the parameter expansion of \`${p}\` (${op}) is not analysed: it can assign, read a name from a value or run code`, ctx.span);
+          }
           const sub = /\[(.*)\]$/.exec(p);
           if (sub && !/^(\d+|@|\*)$/.test(sub[1]!)) {
             this.unknown(`the array subscript in \`\${${p}}\` is evaluated as arithmetic, where a variable can hold a command substitution`, ctx.span);
@@ -573,11 +700,35 @@ class Walker {
     this.pushAll(items);
   }
 
+  /**
+   * A word of a command, assignment, redirection, `for`, `case` or `[[ ]]` as the parser split it:
+   * an unquoted blank, newline or `;&|<>()` in a literal part cannot come from bash, which ends
+   * the word there (`ls x[ ; touch m`: the parser read `[ ; touch m` as a glob), so the parser
+   * may have swallowed commands; a word starting with `=` is a command's path to zsh (`=rm`).
+   */
+  private reading(word: WordNode, ctx: Ctx): void {
+    const parts = word.parts ?? [];
+    for (let i = 0; i < parts.length; i++) {
+      const p = parts[i]!;
+      if (p.type !== 'Literal' && p.type !== 'Glob') continue;
+      const v = String(p.type === 'Literal' ? p.value : p.pattern);
+      if (/[ \t\n;&|<>()]/.test(v)) {
+        this.unknown(`the parser read \`${oneLine(v)}\` as part of one word, where the shell would end the word (it may hold further commands)`, ctx.span);
+        return;
+      }
+      if (i === 0 && v.startsWith('=') && !(v === '=' && parts.length === 1)) {
+        this.unknown(`a word starting with \`=\` (\`${oneLine(v)}\`) is a program's path to zsh (\`=rm\` runs rm), not analysed`, ctx.span);
+        return;
+      }
+    }
+  }
+
   /** Arithmetic and `[[ ]]` expressions: substitutions in them, and variables (arithmetic injection). */
   private expressions(exprs: unknown[], ctx: Ctx): void {
     const todo: unknown[] = [...exprs];
     const words: WordNode[] = [];
     let refused = false;
+    let sh = false;
     while (todo.length > 0) {
       const n = todo.pop();
       if (++this.steps > LIMITS.maxSteps) return;
@@ -598,6 +749,15 @@ class Walker {
       if (!refused && /^Arith(Variable|ArrayElement|Dynamic|DoubleSubscript|BracedExpansion|Assignment)/.test(node.type)) {
         refused = true;
         this.unknown('arithmetic over a variable is not analysed: its value can hold a command substitution', ctx.span);
+      }
+      if (node.type === 'CondUnary' && node.operator === '-v') {
+        const v = staticWord(node.operand as WordNode);
+        if (v === null || v.includes('[')) this.unknown(v === null ? '`[[ -v … ]]` with a name that is not static cannot be judged' : subscriptReason(v), ctx.span);
+      }
+      if (!sh && (/^Cond(And|Or|Group)$/.test(node.type) || (node.type === 'CondBinary' && /^[<>]$/.test(String(node.operator))))) {
+        // sh (dash) has no `[[`: it runs `[[ a` and `b ]]` around `&&`, and `>` is a write there.
+        sh = true;
+        this.unknown('`&&`, `||`, `( )`, `<` or `>` inside `[[ ]]` are read by sh (dash) as operators and redirections', ctx.span);
       }
       if (!refused && node.type === 'CondBinary' && /^-(eq|ne|lt|le|gt|ge)$/.test(String(node.operator))) {
         for (const side of [node.left, node.right] as WordNode[]) {
@@ -627,6 +787,9 @@ export function staticWord(word: WordNode | null | undefined): string | null {
   if (lone >= 0 && !word.parts.slice(lone + 1).some((p) => JSON.stringify(p).includes(']'))) {
     word = { ...word, parts: word.parts.map((p, i) => (i === lone ? { type: 'Literal', value: '[' } : p)) };
   }
+  // `~+`, `~-`, `~+1`, `~2` (the directory stack to bash and zsh; the parser keeps them as text).
+  const first = word.parts[0];
+  if (first?.type === 'Literal' && /^~[-+0-9]/.test(String(first.value))) return null;
   let out = '';
   const todo: Node[] = [...word.parts].reverse();
   while (todo.length > 0) {
@@ -642,6 +805,8 @@ export function staticWord(word: WordNode | null | undefined): string | null {
         break;
       case 'TildeExpansion':
         // `~` and `~user` name a directory: the text stands for itself (a path, never a program name on its own).
+        // `~+`, `~-`, `~+1` (the directory stack in bash and zsh, a user named `+` to sh) are not that text.
+        if (p.user !== null && !/^[A-Za-z_][A-Za-z0-9_.-]*$/.test(String(p.user))) return null;
         out += p.user === null ? '~' : `~${String(p.user)}`;
         break;
       default:

@@ -40,3 +40,10 @@ export function rules(name: string): CompiledCommandRules {
 
 export const bypasses = jsonl<BypassCase>('bypass.jsonl');
 export const benign = jsonl<BenignCase>('benign.jsonl');
+
+/** Texts the shells read unlike the parser, or unlike one another (issue 24's classes, several spellings each). */
+export interface ReadingCase {
+  class: string;
+  command: string;
+}
+export const readings = jsonl<ReadingCase>('readings.jsonl');

@@ -60,7 +60,9 @@ describe('a shell given its own standard input as the script file', () => {
     ['sh /dev/fd/3 3< <(curl x)', 'deny'],
     ['sh -- $script', 'deny'],
     ['git push; curl x | sh /dev/stdin', 'deny'],
-    ["sh /dev/stdin <<< 'git push'", 'ask'],
+    ["sh /dev/stdin <<'E'\ngit push\nE", 'ask'],
+    // A here-string is a heredoc to sh (dash): unknown, so deny.
+    ["sh /dev/stdin <<< 'git push'", 'deny'],
     ['sh ./scripts/test.sh', 'allow'],
   ])('%j → %s', (text, want) => {
     expect(decide(text, loose)).toBe(want);
