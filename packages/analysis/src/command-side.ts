@@ -38,7 +38,7 @@ export interface CommandSide {
   field: string;
   foldedField: string;
   unknown: 'ask' | 'deny';
-  /** The wrappers table added by the policy, as a canonical text (equal text: equal table). */
+  /** The wrappers table added by the policy (and its `environment:` names), as a canonical text (equal text: equal reading). */
   wrappers: string;
   /** The command rules applying to the tool, per list, by what they say (`commandKeys`). */
   lists: Record<'deny' | 'ask' | 'allow', ReadonlySet<string>>;
@@ -86,7 +86,8 @@ export function commandSides(ir: ApproverIR): Map<string, CommandSide> {
   const all = [...ir.deny, ...(ir.ask ?? []), ...ir.allow];
   if (!all.some(isCommandRule)) return out;
   const unknown = ir.unknown === 'ask' ? 'ask' : 'deny';
-  const wrappers = sortedJson(ir.wrappers ?? {});
+  // The policy's harmless variables change the reading as its wrappers do: both in the one text compared.
+  const wrappers = sortedJson(ir.environment === undefined ? (ir.wrappers ?? {}) : { wrappers: ir.wrappers ?? {}, environment: [...ir.environment].sort() });
   for (const t of shellToolsOf(ir)) {
     const tool = caseFold(t.tool);
     if (out.has(tool)) continue;

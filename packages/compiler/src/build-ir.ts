@@ -24,7 +24,7 @@ import { entryOf, toJsonText } from './tree.ts';
 import type { JMap, JNode } from './tree.ts';
 
 /** Keys of the approver block, also accepted at the top level ("bare" placement). */
-export const APPROVER_KEYS: readonly string[] = ['mode', 'default', 'reason', 'input', 'allow', 'deny', 'ask', 'shell', 'unknown', 'wrappers'];
+export const APPROVER_KEYS: readonly string[] = ['mode', 'default', 'reason', 'input', 'allow', 'deny', 'ask', 'shell', 'unknown', 'wrappers', 'environment'];
 
 function str(node: JNode | undefined): string | undefined {
   if (!node || node.kind !== 'scalar') return undefined;
@@ -185,6 +185,11 @@ export function buildApprover(block: JMap): ApproverIR {
   if (wrappers && w) {
     ir.wrappers = w;
     ir.wrappersSpan = wrappers.value.span;
+  }
+  const environment = entryOf(block, 'environment');
+  if (environment && environment.value.kind === 'seq') {
+    ir.environment = environment.value.items.map(str).filter((x): x is string => x !== undefined);
+    ir.environmentSpan = environment.value.span;
   }
   return ir;
 }

@@ -91,6 +91,9 @@ export interface ApproverIR {
   /** Wrappers added to the command rules' table, by program name. */
   wrappers?: Record<string, WrapperIR>;
   wrappersSpan?: Span;
+  /** Variables the policy calls harmless to assign before a command, by name (docs/shell.md "Environment"). */
+  environment?: string[];
+  environmentSpan?: Span;
   span?: Span;
   modeSpan?: Span;
   defaultSpan?: Span;

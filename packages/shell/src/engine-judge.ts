@@ -9,7 +9,7 @@ import { judge, show } from './judge.ts';
 /** Compiles one shell tool's command rules into a judge; rule indices are the policy's. */
 export const commandJudgeFactory: CommandJudgeFactory = (set: CommandRuleSet) => {
   const compiled = compileEngineRules(set);
-  if (!compiled.ok) return { error: compiled.error, rule: compiled.rule };
+  if (!compiled.ok) return { error: compiled.error, ...(compiled.rule ? { rule: compiled.rule } : {}) };
   const { rules, byList } = compiled;
   const judgeText: CommandJudge['judge'] = (text) => {
     const j = judge(rules, text);

@@ -9,7 +9,7 @@ import { compileCommandRules, type CommandRule, type CompiledCommandRules, type 
 
 export type EngineRules =
   | { ok: true; rules: CompiledCommandRules; byList: Readonly<Record<RuleList, readonly CommandRuleSpec[]>> }
-  | { ok: false; error: string; rule: { list: RuleList; index: number } };
+  | { ok: false; error: string; rule?: { list: RuleList; index: number } };
 
 /** Compiles one shell tool's rules; `byList` maps the package's per-list positions to the policy's rules. */
 export function compileEngineRules(set: CommandRuleSet): EngineRules {
@@ -27,9 +27,11 @@ export function compileEngineRules(set: CommandRuleSet): EngineRules {
     deny: byList.deny.map(toRule),
     unknown: set.unknown,
     wrappers: set.wrappers,
+    ...(set.environment !== undefined ? { environment: set.environment } : {}),
   });
   if (!compiled.ok) {
     const e = compiled.errors[0]!;
+    if (e.key === 'environment') return { ok: false, error: `environment: ${e.message}` };
     const at = byList[e.list][e.index]!;
     return { ok: false, error: e.message, rule: { list: at.list, index: at.index } };
   }
@@ -43,6 +45,6 @@ export function compileEngineRules(set: CommandRuleSet): EngineRules {
  */
 export const commandRuleChecker: CommandJudgeFactory = (set) => {
   const c = compileEngineRules(set);
-  if (!c.ok) return { error: c.error, rule: c.rule };
+  if (!c.ok) return { error: c.error, ...(c.rule ? { rule: c.rule } : {}) };
   return { judge: () => ({ decision: 'deny', reason: 'the shell parser was not loaded for this call, so the command is not judged' }) };
 };

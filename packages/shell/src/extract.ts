@@ -13,7 +13,7 @@
  */
 import { parse } from 'just-bash';
 import { screenText } from './screen.ts';
-import { DANGEROUS_VARIABLES, DECLARATIONS, SHELLS, wrapperTable, type WrapperSpec } from './wrappers.ts';
+import { DECLARATIONS, harmlessVariable, SHELLS, wrapperTable, type WrapperSpec } from './wrappers.ts';
 
 /** Where a command stands in the text: UTF-16 offsets (`end` exclusive) and its 1-based line. */
 export interface TextSpan {
@@ -65,6 +65,8 @@ export interface Extraction {
 export interface ExtractOptions {
   /** Wrappers added to (or replacing entries of) the built-in table. */
   readonly wrappers?: Readonly<Record<string, WrapperSpec>>;
+  /** Variables the policy calls harmless to assign, besides the built-in ones (wrappers.ts `HARMLESS_VARIABLES`). */
+  readonly environment?: readonly string[];
 }
 
 /** Bounds (README "Bounds"). Over any of them the text is unknown. */
@@ -118,7 +120,7 @@ type Work =
   | { kind: 'script'; text: string; ctx: Ctx }
   | { kind: 'statements'; list: StatementNode[]; ctx: Ctx }
   | { kind: 'command'; node: Node; ctx: Ctx }
-  | { kind: 'argv'; words: (string | null)[]; ctx: Ctx; redirects: Redirect[]; stdin?: string | null | undefined };
+  | { kind: 'argv'; words: (string | null)[]; ctx: Ctx; redirects: Redirect[]; stdin?: string | null | undefined; declared?: true };
 
 /** Builtins that assign variables named in their arguments. */
 const ASSIGNING = new Set(['printf', 'read', 'mapfile', 'readarray', 'getopts']);
@@ -147,7 +149,7 @@ export function extract(text: string, options: ExtractOptions = {}): Extraction 
   const out: Extraction = { commands: [], writes: [], unknowns: [] };
   const whole: TextSpan = { start: 0, end: text.length, line: 1 };
   try {
-    new Walker(text, out, wrapperTable(options.wrappers)).run({ kind: 'script', text, ctx: { wrappers: [], redirects: [], span: whole, depth: 0, locate: true } });
+    new Walker(text, out, wrapperTable(options.wrappers), new Set(options.environment ?? [])).run({ kind: 'script', text, ctx: { wrappers: [], redirects: [], span: whole, depth: 0, locate: true } });
   } catch (e) {
     // Not expected (every parser call is guarded): still never an allow.
     out.unknowns.push({ reason: `the command could not be analysed (${e instanceof Error ? e.name : 'error'})`, span: whole });
@@ -193,7 +195,15 @@ class Walker {
     private readonly text: string,
     private readonly out: Extraction,
     private readonly wrappers: Readonly<Record<string, WrapperSpec>>,
+    private readonly environment: ReadonlySet<string>,
   ) {}
+
+  /** An assignment not known to be harmless (wrappers.ts `harmlessVariable`) makes the command unknown. */
+  private assigns(name: string, exported: boolean, how: string, span: TextSpan): void {
+    if (!harmlessVariable(name, exported, this.environment)) {
+      this.unknown(`${how} \`${name}\`, which is not known to be harmless (it can change what a command runs); a policy names harmless variables in \`environment\``, span);
+    }
+  }
 
   run(first: Work): void {
     this.stack.push(first);
@@ -206,7 +216,7 @@ class Walker {
       if (w.kind === 'script') this.script(w.text, w.ctx);
       else if (w.kind === 'statements') this.statements(w.list, w.ctx);
       else if (w.kind === 'command') this.command(w.node, w.ctx);
-      else this.argv(w.words, w.ctx, w.redirects, w.stdin);
+      else this.argv(w.words, w.ctx, w.redirects, w.stdin, w.declared === true);
     }
   }
 
@@ -377,7 +387,8 @@ class Walker {
     for (const a of assignments) {
       if (a.name.includes('[')) this.unknown(subscriptReason(a.name), ctx.span);
       if (a.array !== null && a.array !== undefined) this.arrayValue(a.name, a.array, ctx);
-      if (isDangerousVariable(a.name)) this.unknown(`assigning \`${a.name}\` changes what a command runs`, ctx.span);
+      // Before a command, the assignment is in that command's environment; alone, it sets a shell variable.
+      this.assigns(a.name, name !== null, name !== null ? 'the command is run with' : 'the text assigns', ctx.span);
       this.words([...(a.value ? [a.value] : []), ...(a.array ?? [])], ctx);
     }
     if (name === null) {
@@ -391,7 +402,7 @@ class Walker {
     this.declaration(words, ctx);
     this.words(words, ctx);
     // The argv under its substitutions (and its assignments' and redirections'): they run first, and are reported first.
-    this.stack.splice(mark, 0, { kind: 'argv', words: words.map((w) => staticWord(w)), ctx, redirects, stdin: hereText(node.redirections as Node[] | undefined) });
+    this.stack.splice(mark, 0, { kind: 'argv', words: words.map((w) => staticWord(w)), ctx, redirects, stdin: hereText(node.redirections as Node[] | undefined), declared: true });
   }
 
   /**
@@ -438,6 +449,11 @@ class Walker {
       if (name.includes('[')) this.unknown(subscriptReason(name), ctx.span);
       else if (!(v !== null ? /^[A-Za-z_][A-Za-z0-9_]*(\+?=|$)/ : /^[A-Za-z_][A-Za-z0-9_]*\+?=/).test(head)) {
         this.unknown(`\`${program}\` with a name that is not static cannot be judged`, ctx.span);
+      } else if (v === null) {
+        // A static name with an expanded value (`export A=$(pwd)`): the argv sees only `null`, so the assignment is judged here.
+        const base = programKey(program);
+        const exported = base === 'export' || words.slice(i + 1).some((o) => /^-[a-zA-Z]*x/.test(staticWord(o) ?? ''));
+        this.assigns(name.replace(/\+$/, ''), exported, `\`${base}\` assigns`, ctx.span);
       }
     }
   }
@@ -476,7 +492,8 @@ class Walker {
 
   /** Judges argv[0]: wrappers, shells, eval, and finally the command itself. */
   /** `stdin`: the text of a heredoc or here-string (`null` when it has expansions), if there is one. */
-  private argv(words: (string | null)[], ctx: Ctx, redirects: Redirect[], stdin?: string | null): void {
+  /** `declared`: the words are a simple command's, whose declaration words `declaration` has read (a word with an expansion there has a static name). */
+  private argv(words: (string | null)[], ctx: Ctx, redirects: Redirect[], stdin?: string | null, declared = false): void {
     const program = words[0];
     if (program === null || program === undefined) {
       this.unknown('a program name that is not static (a variable, substitution, glob or brace expansion) cannot be judged', ctx.span);
@@ -496,20 +513,37 @@ class Walker {
       if (rest.length > 0) this.stack.push({ kind: 'argv', words: rest, ctx: { ...ctx, wrappers: [...ctx.wrappers, { program, args }] }, redirects });
     }
     if (DECLARATIONS.has(base)) {
+      // `export`, and `declare -x`/`typeset -x`/`local -x`, put the variable in the environment; `-n` makes a name refer to another variable.
+      // Behind a simple command, `declaration` has read the words that are not static: a static name with an expanded value, assigned there.
+      const exported = base === 'export' || args.some((a) => (a === null && !declared) || (a !== null && /^-[a-zA-Z]*x/.test(a)));
+      if (args.some((a) => (a === null && !declared) || (a !== null && /^-[a-zA-Z]*n/.test(a)))) this.unknown(`\`${base} -n\` makes a name refer to another variable, which is not modelled`, ctx.span);
       for (const a of args) {
-        const m = a === null ? null : /^([A-Za-z_][A-Za-z0-9_]*)\+?=/.exec(a);
-        if (m && isDangerousVariable(m[1]!)) this.unknown(`assigning \`${m[1]}\` changes what a command runs`, ctx.span);
+        if (a === null && declared) continue;
+        if (a === null) {
+          this.unknown(`\`${base}\` with an argument that is not static may assign any variable`, ctx.span);
+          continue;
+        }
+        if (a.startsWith('-') || a.startsWith('+')) continue;
+        const m = /^([^=+]*)\+?=/.exec(a);
+        if (m) this.assigns(m[1]!, exported, `\`${base}\` assigns`, ctx.span);
+        else if (exported) this.assigns(a, true, `\`${base}\` exports`, ctx.span);
       }
     }
     if (ASSIGNING.has(base)) {
-      // `printf -v PATH`, `read PATH`, `mapfile PATH`: an assignment by another name.
+      // `printf -v NAME`, `read NAME`, `mapfile NAME`: an assignment by another name.
       for (const a of args) {
-        const m = a === null ? null : /^(?:-v)?([A-Za-z_][A-Za-z0-9_]*)$/.exec(a);
-        if (m && isDangerousVariable(m[1]!)) this.unknown(`\`${base}\` assigns \`${m[1]}\`, which changes what a command runs`, ctx.span);
+        const m = a === null ? null : /^(?:-v)?([A-Za-z_][A-Za-z0-9_]*(\[.*)?)$/.exec(a);
+        if (m) this.assigns(m[1]!, false, `\`${base}\` assigns`, ctx.span);
       }
       if ((base === 'mapfile' || base === 'readarray') && args.some((a) => a === null || /^-[a-zA-Z]*C/.test(a))) {
         this.unknown(`\`${base} -C\` runs a callback that is not analysed`, ctx.span);
       }
+    }
+    if ((base === 'set' && args.some((a) => a === null || /^-[a-zA-Z]*[ak]/.test(a) || /^(all_?export|keyword)$/i.test(a))) || (base === 'setopt' && args.some((a) => a === null || /^(no_?)?(all_?export|keyword)$/i.test(a.replace(/_/g, ''))))) {
+      this.unknown(`\`${base}\` with \`allexport\` or \`keyword\` puts later assignments in the environment, which is not modelled`, ctx.span);
+    }
+    if (base === 'parallel') {
+      this.unknown('`parallel` builds the commands it runs from its input at run time', ctx.span);
     }
     if ((base === 'hash' && args.some((a) => a === null || /^-[a-z]*p/.test(a))) || base === 'enable') {
       this.unknown(`\`${base}\` can change which program a name runs`, ctx.span);
@@ -519,7 +553,7 @@ class Walker {
     }
 
     if (wrapper) {
-      const r = unwrap(wrapper, args);
+      const r = unwrap(wrapper, args, this.environment);
       if (r.kind === 'unknown') {
         this.unknown(`\`${base}\` ${r.reason}`, ctx.span);
         return;
@@ -534,13 +568,14 @@ class Walker {
           this.stack.push({ kind: 'script', text: parts.join(' '), ctx: { ...inner, depth: ctx.depth + 1 } });
           return;
         }
-        this.stack.push({ kind: 'argv', words: r.words, ctx: inner, redirects, ...(stdin !== undefined ? { stdin } : {}) });
+        const words = base === 'xargs' ? xargsWords(args, r.words) : r.words;
+        this.stack.push({ kind: 'argv', words, ctx: inner, redirects, ...(stdin !== undefined && base !== 'xargs' ? { stdin } : {}) });
         return;
       }
       // No command: the wrapper alone (`env`, `command -v git`, `timeout --help`) is the command.
       if (base === 'xargs') {
-        // xargs with no command runs `echo`.
-        this.stack.push({ kind: 'argv', words: ['echo'], ctx: inner, redirects });
+        // xargs with no command runs `echo` with the words it reads.
+        this.stack.push({ kind: 'argv', words: ['echo', null], ctx: inner, redirects });
         return;
       }
       this.emit(here, ctx, redirects);
@@ -597,10 +632,10 @@ class Walker {
       return;
     }
 
-    if (base === 'find') {
-      const r = findCommands(args);
+    if (base === 'find' || base === 'fd' || base === 'fdfind') {
+      const r = base === 'find' ? findCommands(args) : fdCommands(args);
       this.emit(here, ctx, redirects);
-      if (r.unknown) this.unknown(`\`find\` ${r.unknown}`, ctx.span);
+      if (r.unknown) this.unknown(`\`${base}\` ${r.unknown}`, ctx.span);
       this.pushAll(r.commands.map((words): Work => ({ kind: 'argv', words, ctx: inner, redirects: [] })));
       return;
     }
@@ -829,10 +864,6 @@ function hereText(list: Node[] | undefined): string | null | undefined {
   return text;
 }
 
-function isDangerousVariable(name: string): boolean {
-  return DANGEROUS_VARIABLES.has(name) || /^(LD_|DYLD_|GIT_CONFIG_|BASH_FUNC_)/.test(name);
-}
-
 export function basename(program: string): string {
   const i = program.lastIndexOf('/');
   return i >= 0 ? program.slice(i + 1) : program;
@@ -902,10 +933,15 @@ function oneLine(s: string): string {
   return t.length > 200 ? `${t.slice(0, 200)}…` : t;
 }
 
+/** `env` takes every word with a `=` before its command as an assignment (`BASH_FUNC_ls%%=…` too). */
+function isEnvAssignment(word: string): boolean {
+  return word.includes('=') && !word.startsWith('-');
+}
+
 type Unwrapped = { kind: 'command'; words: (string | null)[] } | { kind: 'none' } | { kind: 'unknown'; reason: string };
 
 /** Finds the command a wrapper runs, by its table entry. */
-export function unwrap(spec: WrapperSpec, args: readonly (string | null)[]): Unwrapped {
+export function unwrap(spec: WrapperSpec, args: readonly (string | null)[], environment: ReadonlySet<string> = new Set()): Unwrapped {
   const flags = new Set(spec.flags ?? []);
   const options = new Set(spec.options ?? []);
   const none = new Set(spec.noCommand ?? []);
@@ -921,9 +957,9 @@ export function unwrap(spec: WrapperSpec, args: readonly (string | null)[]): Unw
     if (a === '--') {
       i++;
       // `env -- A=1 cmd`: the assignments still come before the command.
-      while (spec.assignments && i < args.length && typeof args[i] === 'string' && /^[A-Za-z_][A-Za-z0-9_]*=/.test(args[i]!)) {
+      while (spec.assignments && i < args.length && typeof args[i] === 'string' && isEnvAssignment(args[i]!)) {
         const name = args[i]!.slice(0, args[i]!.indexOf('='));
-        if (isDangerousVariable(name)) return { kind: 'unknown', reason: `assigns \`${name}\`, which changes what a command runs` };
+        if (!harmlessVariable(name, true, environment)) return { kind: 'unknown', reason: `runs its command with \`${name}\`, which is not known to be harmless (it can change what a command runs)` };
         i++;
       }
       if (positionals > 0) i += positionals;
@@ -978,9 +1014,9 @@ export function unwrap(spec: WrapperSpec, args: readonly (string | null)[]): Unw
       }
       if (!known(opt)) return { kind: 'unknown', reason: `option \`${opt}\` is not in the wrapper table` };
     }
-    if (spec.assignments && /^[A-Za-z_][A-Za-z0-9_]*=/.test(a)) {
+    if (spec.assignments && isEnvAssignment(a)) {
       const name = a.slice(0, a.indexOf('='));
-      if (isDangerousVariable(name)) return { kind: 'unknown', reason: `assigns \`${name}\`, which changes what a command runs` };
+      if (!harmlessVariable(name, true, environment)) return { kind: 'unknown', reason: `runs its command with \`${name}\`, which is not known to be harmless (it can change what a command runs)` };
       i++;
       continue;
     }
@@ -1056,9 +1092,66 @@ export function findCommands(args: readonly (string | null)[]): { commands: (str
       while (end < args.length && args[end] !== ';' && !(args[end] === '+' && args[end - 1] === '{}')) end++;
       if (end >= args.length) return { commands, unknown: `\`${a}\` has no \`;\` or \`{} +\` end` };
       if (end === start) return { commands, unknown: `\`${a}\` has no command` };
-      commands.push(args.slice(start, end));
+      // `{}` (alone or inside a word: GNU find replaces both) is a file name known only at run time.
+      commands.push(args.slice(start, end).map((w) => (w !== null && w.includes('{}') ? null : w)));
       i = end;
     }
+  }
+  return { commands };
+}
+
+/**
+ * The words of the command `xargs` runs: those written, then the words it reads from its input
+ * (run-time words, `null`); with `-I R`/`-i`/`--replace`, every word holding `R` is a run-time word.
+ */
+export function xargsWords(xargsArgs: readonly (string | null)[], words: readonly (string | null)[]): (string | null)[] {
+  let replace: string | undefined;
+  for (let i = 0; i < xargsArgs.length; i++) {
+    const a = xargsArgs[i];
+    if (a === null || a === undefined) break;
+    if (a === '-I') replace = xargsArgs[i + 1] ?? undefined;
+    else if (a.startsWith('-I')) replace = a.slice(2);
+    else if (a === '-i' || a === '--replace') replace = '{}';
+    else if (a.startsWith('-i')) replace = a.slice(2);
+    else if (a.startsWith('--replace=')) replace = a.slice('--replace='.length);
+  }
+  const out = words.map((w) => (w !== null && replace !== undefined && replace !== '' && w.includes(replace) ? null : w));
+  out.push(null);
+  return out;
+}
+
+/** Whether an fd option cluster holds `-x` or `-X` before a letter that takes the rest as its value (`-tx` is `-t x`). */
+function fdClusterExec(cluster: string): boolean {
+  for (const ch of cluster.slice(1)) {
+    if (ch === 'x' || ch === 'X') return true;
+    if ('etdESjcoT'.includes(ch)) return false;
+  }
+  return false;
+}
+
+/**
+ * The commands of `fd … -x CMD …` and `-X CMD …` (`--exec`, `--exec-batch`): the words after the
+ * option up to a `;` or the end. `{}`, `{/}`, `{//}`, `{.}`, `{/.}` are run-time words, and without
+ * one fd appends the path: a run-time word too.
+ */
+export function fdCommands(args: readonly (string | null)[]): { commands: (string | null)[][]; unknown?: string } {
+  const commands: (string | null)[][] = [];
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    if (a === null) return { commands, unknown: 'has an argument that is not static (it could be `-x`)' };
+    if (/^-[A-Za-z]+$/.test(a) && a.length > 2 && fdClusterExec(a)) return { commands, unknown: `option cluster \`${a}\` may hold \`-x\`, which is not modelled` };
+    if (a === '-x' || a === '-X' || a === '--exec' || a === '--exec-batch') {
+      let end = i + 1;
+      while (end < args.length && args[end] !== ';') end++;
+      if (end === i + 1) return { commands, unknown: `\`${a}\` has no command` };
+      const placeholder = /\{(\/|\/\/|\.|\/\.)?\}/;
+      const words = args.slice(i + 1, end);
+      const held = words.some((w) => w === null || placeholder.test(w));
+      const cmd = words.map((w) => (w !== null && placeholder.test(w) ? null : w));
+      if (!held) cmd.push(null);
+      commands.push(cmd);
+      i = end;
+    } else if (/^--exec(-batch)?=/.test(a)) return { commands, unknown: `\`${a}\` is not modelled` };
   }
   return { commands };
 }

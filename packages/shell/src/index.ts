@@ -1,6 +1,6 @@
 export { basename, extract, LIMITS, programKey } from './extract.ts';
 export type { Argv, ExtractOptions, Extraction, Redirect, ShellCommand, TextSpan, Unknown } from './extract.ts';
-export { compileCommandRules, judge, show, showPrefix } from './judge.ts';
+export { capabilityPhrase, compileCommandRules, judge, show, showPrefix } from './judge.ts';
 export type {
   CommandRule,
   CommandRules,
@@ -13,7 +13,9 @@ export type {
   ShellDecision,
   ShellJudgement,
 } from './judge.ts';
-export { DANGEROUS_VARIABLES, DECLARATIONS, SHELLS, WRAPPERS, wrapperTable } from './wrappers.ts';
+export { DECLARATIONS, HARMLESS_VARIABLES, harmlessVariable, isShellVariable, SHELL_VARIABLES, SHELLS, WRAPPERS, wrapperTable } from './wrappers.ts';
+export { CAPABILITIES, capabilitiesOf, CONFIG_FILES, entryOf, namesCapability, optionMarks, sedScriptReadsOnly } from './capabilities.ts';
+export type { Capability, CapabilityKind, OptionCapability, ProgramCapabilities } from './capabilities.ts';
 export type { WrapperSpec } from './wrappers.ts';
 export { commandJudgeFactory } from './engine-judge.ts';
 export { commandRuleChecker } from './engine-rules.ts';

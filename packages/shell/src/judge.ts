@@ -13,6 +13,7 @@
 import type { CompiledRegex } from '@verdict/engine';
 import { extract, programKey, type Argv, type Redirect, type ShellCommand, type TextSpan, type Unknown } from './extract.ts';
 import type { CompiledCommandRule, CompiledCommandRules, RuleList, ShellDecision } from './rules.ts';
+import { capabilitiesOf, namesCapability, type Capability } from './capabilities.ts';
 
 export { compileCommandRules } from './rules.ts';
 export type { CommandRule, CommandRules, CommandWord, CompileResult, CompiledCommandRule, CompiledCommandRules, RuleError, RuleList, ShellDecision } from './rules.ts';
@@ -38,7 +39,7 @@ export interface ShellJudgement {
 
 /** Judges one command text. Pure and total. */
 export function judge(rules: CompiledCommandRules, text: string): ShellJudgement {
-  const ext = extract(text, { wrappers: rules.wrappers });
+  const ext = extract(text, { wrappers: rules.wrappers, environment: rules.environment });
   const { commands, writes, unknowns } = ext;
   const loose = writes;
 
@@ -148,17 +149,47 @@ function maybeWhole(re: CompiledRegex, target: string | null): boolean {
 }
 
 function allowedBy(allow: readonly CompiledCommandRule[], cmd: ShellCommand): { allowed: true; rule: CompiledCommandRule } | { allowed: false; why: string } {
+  // What the command (and the wrappers it runs through) can do that the table marks (capabilities.ts).
+  const caps = capabilitiesOf(cmd.program, cmd.args);
+  const layerCap = layerCapability(cmd);
+  let unnamed: Capability | undefined;
   for (const r of allow) {
     if (r.command === undefined || !narrowArgv(r, cmd)) continue;
+    // A capability the table marks is allowed only by a rule that names it.
+    const missing = caps.find((c) => !namesCapability({ words: r.command!.slice(1), args: r.rule.args }, c));
+    if (missing || layerCap) {
+      unnamed ??= layerCap ?? missing;
+      continue;
+    }
     // Every write of the command: by this rule's `redirect`, or by a redirect-only allow rule.
     const writesOk = cmd.redirects.every((w) => (r.redirect !== undefined && w.target !== null && r.redirect.testWhole(w.target)) || writeAllowed(allow, w));
     if (writesOk) return { allowed: true, rule: r };
+  }
+  if (unnamed) {
+    return { allowed: false, why: `\`${show(cmd)}\` ${capabilityPhrase(unnamed)}, which no allow rule that matches it names` };
   }
   const write = cmd.redirects.find((w) => !writeAllowed(allow, w));
   if (write && allow.some((r) => r.command !== undefined && narrowArgv(r, cmd))) {
     return { allowed: false, why: `no allow rule covers \`${show(cmd)}\` writing to \`${write.target ?? '…'}\`` };
   }
   return { allowed: false, why: `no allow rule matches \`${show(cmd)}\`` };
+}
+
+/** A capability of a wrapper the command runs through (`time -o FILE`); `find` and `fd` are judged as commands of their own. */
+function layerCapability(cmd: ShellCommand): Capability | undefined {
+  for (const layer of cmd.wrappers) {
+    const key = programKey(layer.program);
+    if (key === 'find' || key === 'fd') continue;
+    const c = capabilitiesOf(layer.program, layer.args)[0];
+    if (c) return c;
+  }
+  return undefined;
+}
+
+/** `runs a program (\`--pre\`: …)` */
+export function capabilityPhrase(c: Capability): string {
+  const verb = c.kind === 'runs' ? 'can run a program' : c.kind === 'writes' ? 'can write a file' : 'reaches the network';
+  return `${verb} (\`${c.what}\`: ${c.note})`;
 }
 
 function writeAllowed(allow: readonly CompiledCommandRule[], w: Redirect): boolean {

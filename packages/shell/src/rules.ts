@@ -4,7 +4,7 @@
  * the shell parser (`verdict hook` for a call to a tool that carries no shell command).
  */
 import { commandAlternatives, compileRegex, type CompiledRegex } from '@verdict/engine';
-import type { WrapperSpec } from './wrappers.ts';
+import { isShellVariable, type WrapperSpec } from './wrappers.ts';
 
 export type CommandWord = string | readonly string[];
 
@@ -30,6 +30,8 @@ export interface CommandRules {
   readonly unknown?: 'ask' | 'deny';
   /** Wrappers added to the built-in table. */
   readonly wrappers?: Readonly<Record<string, WrapperSpec>>;
+  /** Variables the policy calls harmless to assign (besides the built-in ones); never a shell's own or the capability table's. */
+  readonly environment?: readonly string[];
 }
 
 export interface CompiledCommandRule {
@@ -47,12 +49,13 @@ export interface CompiledCommandRules {
   readonly deny: readonly CompiledCommandRule[];
   readonly unknown: 'ask' | 'deny';
   readonly wrappers: Readonly<Record<string, WrapperSpec>>;
+  readonly environment: readonly string[];
 }
 
 export interface RuleError {
   readonly list: RuleList;
   readonly index: number;
-  readonly key: 'command' | 'args' | 'redirect';
+  readonly key: 'command' | 'args' | 'redirect' | 'environment';
   readonly message: string;
 }
 
@@ -87,7 +90,12 @@ export function compileCommandRules(rules: CommandRules): CompileResult {
       }
       return { list, index, rule, command, args: regex('args'), redirect: regex('redirect') };
     });
-  const compiled = { allow: compileList('allow'), ask: compileList('ask'), deny: compileList('deny'), unknown: rules.unknown ?? 'deny', wrappers: rules.wrappers ?? {} };
+  const environment = rules.environment ?? [];
+  environment.forEach((name, index) => {
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) errors.push({ list: 'allow', index, key: 'environment', message: `\`${name}\` is not a variable name` });
+    else if (isShellVariable(name)) errors.push({ list: 'allow', index, key: 'environment', message: `\`${name}\` is never harmless: the shell or a program gives it meaning (it can change what a command runs)` });
+  });
+  const compiled = { allow: compileList('allow'), ask: compileList('ask'), deny: compileList('deny'), unknown: rules.unknown ?? 'deny', wrappers: rules.wrappers ?? {}, environment };
   return errors.length > 0 ? { ok: false, errors } : { ok: true, rules: compiled };
 }
 

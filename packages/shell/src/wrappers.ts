@@ -1,3 +1,5 @@
+import { CAPABILITIES } from './capabilities.ts';
+
 /**
  * The wrapper table: programs that run another command given in their arguments. The extraction
  * looks through them (`timeout 5 rm x` executes `rm x`), keeps the wrapper as a layer of the
@@ -82,18 +84,73 @@ export function wrapperTable(extra: Readonly<Record<string, WrapperSpec>> = {}):
 export const SHELLS: ReadonlySet<string> = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'mksh', 'ash', 'fish', 'yash', 'posh', 'rbash']);
 
 /**
- * Variables whose value changes which program runs or makes a program run another one: an
- * assignment to one of them (prefix, statement, `export`, `env NAME=`) makes the command unknown.
+ * The environment as an allow list (threat model, invariant 3): an assignment makes its command
+ * unknown unless the variable is one of these, known to change no program's code, files or network
+ * (a deny list of "dangerous" names is always one name short), or the policy names it
+ * (`environment:`). Locale, time zone, terminal and colour, CI markers, and a few build and log
+ * switches that select nothing to run.
  */
-export const DANGEROUS_VARIABLES: ReadonlySet<string> = new Set([
-  'PATH', 'IFS', 'BASH_ENV', 'ENV', 'PROMPT_COMMAND', 'PS0', 'PS1', 'PS2', 'PS4', 'SHELLOPTS', 'BASHOPTS', 'CDPATH',
-  'LD_PRELOAD', 'LD_LIBRARY_PATH', 'LD_AUDIT', 'DYLD_INSERT_LIBRARIES', 'DYLD_LIBRARY_PATH',
-  'GIT_SSH', 'GIT_SSH_COMMAND', 'GIT_EXTERNAL_DIFF', 'GIT_PAGER', 'GIT_EDITOR', 'GIT_ASKPASS', 'GIT_EXEC_PATH',
-  'GIT_CONFIG', 'GIT_CONFIG_GLOBAL', 'GIT_CONFIG_SYSTEM', 'GIT_CONFIG_PARAMETERS', 'GIT_CONFIG_COUNT', 'GIT_PROXY_COMMAND',
-  'GIT_TEMPLATE_DIR', 'GIT_DIR', 'GIT_WORK_TREE', 'SSH_ASKPASS', 'PAGER', 'MANPAGER', 'EDITOR', 'VISUAL', 'BROWSER',
-  'NODE_OPTIONS', 'NODE_PATH', 'PYTHONSTARTUP', 'PYTHONPATH', 'PYTHONHOME', 'PERL5OPT', 'PERL5LIB', 'RUBYOPT', 'RUBYLIB',
-  'LESSOPEN', 'LESSCLOSE', 'TAR_OPTIONS', 'GREP_OPTIONS', 'ZDOTDIR', 'HOME', 'XDG_CONFIG_HOME', 'npm_config_script_shell',
+export const HARMLESS_VARIABLES: ReadonlySet<string> = new Set([
+  'LANG', 'LANGUAGE', 'LC_ALL', 'LC_CTYPE', 'LC_COLLATE', 'LC_MESSAGES', 'LC_NUMERIC', 'LC_TIME', 'LC_MONETARY', 'LC_PAPER', 'LC_NAME', 'LC_ADDRESS',
+  'LC_TELEPHONE', 'LC_MEASUREMENT', 'LC_IDENTIFICATION', 'TZ', 'TERM', 'COLORTERM', 'NO_COLOR', 'FORCE_COLOR', 'CLICOLOR', 'CLICOLOR_FORCE', 'COLUMNS',
+  'LINES', 'CI', 'NODE_ENV', 'RUST_BACKTRACE', 'RUST_LOG', 'PYTHONUNBUFFERED', 'PYTHONDONTWRITEBYTECODE', 'PYTHONIOENCODING', 'TIME_STYLE',
 ]);
+
+/**
+ * Variables the shell itself gives meaning to, or that make a program run code, which a policy can
+ * never call harmless: the shells' own (`PATH`, `IFS`, `ENV`, `BASH_ENV`, `BASH_CMDS`, `BASH_ALIASES`,
+ * prompts, `HOME`, zsh's `functions`, `commands`, `aliases` and the other zsh/parameter arrays), the
+ * loaders' (`LD_*`, `DYLD_*`), and every variable of the capability table's entries (`GIT_*`,
+ * `RIPGREP_CONFIG_PATH`, `NODE_OPTIONS`, …; capabilities.ts).
+ */
+export const SHELL_VARIABLES: readonly string[] = [
+  'PATH', 'IFS', 'ENV', 'BASH_ENV', 'BASH_*', 'SHELLOPTS', 'BASHOPTS', 'PROMPT_COMMAND', 'PS0', 'PS1', 'PS2', 'PS3', 'PS4', 'CDPATH', 'HOME', 'ZDOTDIR',
+  'XDG_CONFIG_HOME', 'XDG_DATA_HOME', 'XDG_CONFIG_DIRS', 'TMPDIR', 'SHELL', 'PAGER', 'EDITOR', 'VISUAL', 'BROWSER', 'FPATH', 'MAILPATH', 'LD_*', 'DYLD_*', 'GLOBIGNORE', 'FIGNORE',
+  'HISTFILE', 'HISTCONTROL', 'INPUTRC', 'EXECIGNORE', 'POSIXLY_CORRECT', 'FUNCNEST', 'OPTIND', 'OPTARG', 'TIMEFORMAT', 'READLINE_LINE',
+  // zsh: zshparam(1) and the zsh/parameter module's arrays (zshmodules(1)).
+  'path', 'fpath', 'cdpath', 'manpath', 'module_path', 'mailpath', 'fignore', 'psvar', 'watch', 'prompt', 'histchars', 'aliases', 'galiases', 'saliases',
+  'builtins', 'commands', 'functions', 'functions_source', 'options', 'parameters', 'modules', 'nameddirs', 'userdirs', 'reswords', 'patchars', 'dis_*',
+  'jobdirs', 'jobstates', 'jobtexts', 'history', 'historywords', 'funcstack', 'funcfiletrace', 'funcsourcetrace', 'functrace', 'widgets', 'keymaps',
+  'zsh_eval_context', 'precmd_functions', 'preexec_functions', 'chpwd_functions', 'periodic_functions', 'zshaddhistory_functions', 'zshexit_functions',
+  'zsh_directory_name_functions', 'argv', 'status', 'pipestatus', 'signals', 'termcap', 'terminfo', 'sysparams', 'errnos', 'epochtime', 'mapfile', 'ZSH_*', 'ZLE_*',
+  'NULLCMD', 'READNULLCMD', 'TMPPREFIX', 'PERIOD', 'KEYBOARD_HACK', 'WORDCHARS', 'STTY', 'TRAPDEBUG', 'TRAPEXIT', 'TRAPZERR', 'TRAPERR',
+];
+
+/**
+ * Whether assigning `name` is harmless. `exported`: the assignment reaches the environment of the
+ * programs run (a prefix `NAME=… cmd`, `export`, `declare -x`, `env NAME=…`); otherwise it sets a
+ * shell variable (`NAME=…` alone, `local`, `read`, `printf -v`), which is harmless also when the
+ * name is lower case and not one zsh gives meaning to (bash gives meaning to no lower-case name;
+ * an upper-case one may already be in the environment, where the assignment changes it: `HOME=…`).
+ * A subscripted name (`BASH_CMDS[ls]`, `a[$i]`) never is.
+ */
+export function harmlessVariable(name: string, exported: boolean, policy: ReadonlySet<string> = EMPTY): boolean {
+  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) return false;
+  if (HARMLESS_VARIABLES.has(name)) return true;
+  if (isShellVariable(name)) return false;
+  if (policy.has(name)) return true;
+  return !exported && /^[a-z_][a-z0-9_]*$/.test(name);
+}
+
+const EMPTY: ReadonlySet<string> = new Set();
+
+/** Whether `name` is one of `SHELL_VARIABLES` or the capability table's variables (a `NAME_*` entry is a prefix). */
+export function isShellVariable(name: string): boolean {
+  return matchesNames(SHELL_VARIABLES, name) || capabilityVariables().some((n) => nameMatches(n, name));
+}
+
+let capVars: readonly string[] | undefined;
+function capabilityVariables(): readonly string[] {
+  return (capVars ??= Object.values(CAPABILITIES).flatMap((e) => e.environment ?? []));
+}
+
+function matchesNames(list: readonly string[], name: string): boolean {
+  return list.some((n) => nameMatches(n, name));
+}
+
+function nameMatches(pattern: string, name: string): boolean {
+  return pattern.endsWith('*') ? name.startsWith(pattern.slice(0, -1)) : pattern === name;
+}
 
 /** Builtins whose `NAME=VALUE` arguments assign variables. */
 export const DECLARATIONS: ReadonlySet<string> = new Set(['export', 'declare', 'typeset', 'local', 'readonly']);

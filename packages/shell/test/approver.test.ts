@@ -143,7 +143,19 @@ describe('command rules that cannot load', () => {
     expect(issues({ allow: [cmd([])] }).issues).toMatchObject([{ code: 'command/invalid-rule', field: 'command' }]);
     expect(issues({ allow: [{ tool: 'Bash', match: '', args: 'x' }] }).issues).toMatchObject([{ code: 'command/invalid-rule', field: 'args' }]);
     expect(issues({ unknown: 'allow', allow: [cmd(['ls'])] }).issues).toMatchObject([{ code: 'command/unknown-decision' }]);
+    expect(issues({ environment: ['PATH'], allow: [cmd(['ls'])] }).issues).toMatchObject([{ code: 'command/invalid-environment', field: 'environment' }]);
+    expect(issues({ environment: ['GIT_DIR'], allow: [cmd(['git'])] }).issues).toMatchObject([{ code: 'command/invalid-environment' }]);
     // Never loaded, not even in compatibility mode.
     expect(compileApprover(ir({ allow: [cmd(['ls'], { match: 'x' })] }), { compat: true, commandJudge: commandJudgeFactory }).approver).toBeUndefined();
   });
 });
+
+describe('environment: the variables a policy calls harmless', () => {
+  it('lets a command be run with them, and with no other', () => {
+    const a = approver({ environment: ['FOO_LEVEL'], allow: [cmd(['ls'])] });
+    expect(a.decide(call('FOO_LEVEL=2 ls')).decision).toBe('allow');
+    expect(a.decide(call('BAR=2 ls')).decision).toBe('deny');
+    expect(approver({ allow: [cmd(['ls'])] }).decide(call('FOO_LEVEL=2 ls')).decision).toBe('deny');
+  });
+});
+

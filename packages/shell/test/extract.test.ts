@@ -50,9 +50,9 @@ describe('wrappers are seen through', () => {
   it.each([
     ['timeout 5 rm -rf /', ['timeout>rm -rf /']],
     ['timeout -s KILL --foreground 5 rm', ['timeout>rm']],
-    ['env A=1 -u B rm', ['env>rm']],
+    ['env LANG=C -u B rm', ['env>rm']],
     ['env', ['env']],
-    ['FOO=1 rm', ['rm']],
+    ['LC_ALL=C rm', ['rm']],
     ['command rm x', ['command>rm x']],
     ['command -v rm', ['command -v rm']],
     ['builtin exec nohup nice -n 5 ionice -c 3 rm', ['builtin>exec>nohup>nice>ionice>rm']],
@@ -64,11 +64,16 @@ describe('wrappers are seen through', () => {
     ['sudo -u root -E rm -rf /', ['sudo>rm -rf /']],
     ['sudo -iu root rm', ['sudo>rm']],
     ['doas -u root rm', ['doas>rm']],
-    ['ls | xargs rm', ['ls', 'xargs>rm']],
-    ['ls | xargs -0 -n 1 -I{} sh -c "rm {}"', ['ls', 'xargs>sh>rm {}']],
-    ['xargs', ['xargs>echo']],
-    ['find . -name x -exec rm {} \\;', ['find . -name x -exec rm {} ;', 'find>rm {}']],
-    ['find . -execdir rm {} + -ok mv {} y \\;', ['find . -execdir rm {} + -ok mv {} y ;', 'find>rm {}', 'find>mv {} y']],
+    // What xargs reads from its input are words known only at run time (`…`).
+    ['ls | xargs rm', ['ls', 'xargs>rm …']],
+    ['ls | xargs -0 -n 1 -I X rm -- X.bak', ['ls', 'xargs>rm -- … …']],
+    ['xargs', ['xargs>echo …']],
+    // `{}` is a file name known only at run time, alone or inside a word.
+    ['find . -name x -exec rm {} \\;', ['find . -name x -exec rm {} ;', 'find>rm …']],
+    ['find . -execdir rm {} + -ok mv {} y \\;', ['find . -execdir rm {} + -ok mv {} y ;', 'find>rm …', 'find>mv … y']],
+    ['find . -exec cp {} {}.bak \\;', ['find . -exec cp {} {}.bak ;', 'find>cp … …']],
+    ['fd -e ts -x wc -l', ['fd -e ts -x wc -l', 'fd>wc -l …']],
+    ['fd . -X rm {} \\;', ['fd . -X rm {} ;', 'fd>rm …']],
     ['busybox rm x', ['busybox>rm x']],
     ['exec rm', ['exec>rm']],
   ])('%j', (text, want) => {
@@ -117,16 +122,31 @@ describe('unknown: what cannot be modelled is named', () => {
     ['{rm,-rf,/}', 'a program name that is not static (a variable, substitution, glob or brace expansion) cannot be judged'],
     ['eval "$x"', '`eval` of a string that is not static cannot be judged'],
     ['bash -c "$x"', '`bash` runs a script that is not static'],
+    // A run-time word pasted into a script: the script is not known.
+    ['ls | xargs -I{} sh -c "rm {}"', '`sh` runs a script that is not static'],
+    ["find . -exec sh -c 'echo {}' \\;", '`sh` runs a script that is not static'],
+    ['fd -Hx rm', '`fd` option cluster `-Hx` may hold `-x`, which is not modelled'],
+    ['ls | parallel rm', '`parallel` builds the commands it runs from its input at run time'],
+    ['set -a; x=1; ls', '`set` with `allexport` or `keyword` puts later assignments in the environment, which is not modelled'],
+    ['BASH_CMDS[ls]=/bin/sh; ls', 'the text assigns `BASH_CMDS[ls]`, which is not known to be harmless (it can change what a command runs); a policy names harmless variables in `environment`'],
+    ['functions[ls]=x; ls', 'the text assigns `functions[ls]`, which is not known to be harmless (it can change what a command runs); a policy names harmless variables in `environment`'],
+    ['HOME=/tmp/x; git log', 'the text assigns `HOME`, which is not known to be harmless (it can change what a command runs); a policy names harmless variables in `environment`'],
+    ['declare -x FOO=1; ls', '`declare` assigns `FOO`, which is not known to be harmless (it can change what a command runs); a policy names harmless variables in `environment`'],
+    ['declare -n r=PATH; r=/tmp', '`declare -n` makes a name refer to another variable, which is not modelled'],
+    ["env 'BASH_FUNC_ls%%=() { id; }' ls", '`env` runs its command with `BASH_FUNC_ls%%`, which is not known to be harmless (it can change what a command runs)'],
     ['a && && b', 'an empty command (two operators in a row, or an operator at the end)'],
     ['rm x &&', 'an empty command (two operators in a row, or an operator at the end)'],
     ['rm x )', "syntax error: syntax error near unexpected token `)'"],
     ['coproc rm x', '`coproc` is not modelled'],
     ['select x in a; do rm $x; done', '`select` is not modelled'],
     ["echo 'open", "syntax error: line 1: unexpected EOF while looking for matching `''"],
-    ['PATH=/tmp ls', 'assigning `PATH` changes what a command runs'],
-    ['export PATH=.; ls', 'assigning `PATH` changes what a command runs'],
-    ['GIT_SSH_COMMAND="rm -rf /" git fetch', 'assigning `GIT_SSH_COMMAND` changes what a command runs'],
-    ['env LD_PRELOAD=x.so ls', '`env` assigns `LD_PRELOAD`, which changes what a command runs'],
+    ['PATH=/tmp ls', 'the command is run with `PATH`, which is not known to be harmless (it can change what a command runs); a policy names harmless variables in `environment`'],
+    ['export PATH=.; ls', '`export` assigns `PATH`, which is not known to be harmless (it can change what a command runs); a policy names harmless variables in `environment`'],
+    // An expanded value leaves the name static: it is still judged.
+    ['export GIT_DIR=$(pwd); git status', '`export` assigns `GIT_DIR`, which is not known to be harmless (it can change what a command runs); a policy names harmless variables in `environment`'],
+    ['declare -x PAGER="$x"; git log', '`declare` assigns `PAGER`, which is not known to be harmless (it can change what a command runs); a policy names harmless variables in `environment`'],
+    ['GIT_SSH_COMMAND="rm -rf /" git fetch', 'the command is run with `GIT_SSH_COMMAND`, which is not known to be harmless (it can change what a command runs); a policy names harmless variables in `environment`'],
+    ['env LD_PRELOAD=x.so ls', '`env` runs its command with `LD_PRELOAD`, which is not known to be harmless (it can change what a command runs)'],
     ['hash -p /bin/rm ls; ls', '`hash` can change which program a name runs'],
     ["x='a[$(rm -rf /)]'; echo $((x))", 'arithmetic (`$((…))`, `((…))`, `$[…]`) is not analysed: the parser can run past its end and never stop'],
     ['[[ $x -eq 1 ]]', '`[[ … -eq … ]]` evaluates its operands as arithmetic, where a variable can hold a command substitution'],
@@ -192,8 +212,8 @@ describe('totality and bounds', () => {
 
 describe('assignments by another name', () => {
   it.each([
-    ['printf -v PATH /tmp; ls', '`printf` assigns `PATH`, which changes what a command runs'],
-    ['read -r PATH <<< /tmp; ls', '`read` assigns `PATH`, which changes what a command runs'],
+    ['printf -v PATH /tmp; ls', '`printf` assigns `PATH`, which is not known to be harmless (it can change what a command runs); a policy names harmless variables in `environment`'],
+    ['read -r PATH <<< /tmp; ls', '`read` assigns `PATH`, which is not known to be harmless (it can change what a command runs); a policy names harmless variables in `environment`'],
     ['mapfile -C "rm -rf /" -c 1 x <<< a', '`mapfile -C` runs a callback that is not analysed'],
   ])('%j', (text, reason) => {
     expect(unknowns(text)).toContain(reason);
@@ -230,7 +250,7 @@ describe('case-insensitive file systems and option ends', () => {
     ['TIMEOUT 5 rm x', ['TIMEOUT>rm x']],
     ['BASH -c "rm x"', ['BASH>rm x']],
     ['/usr/bin/COMMAND rm x', ['/usr/bin/COMMAND>rm x']],
-    ['env -- A=1 B=2 rm x', ['env>rm x']],
+    ['env -- LANG=C TZ=UTC rm x', ['env>rm x']],
     ['timeout -- 5 rm x', ['timeout>rm x']],
   ])('%j', (text, want) => {
     expect(found(text)).toEqual(want);
@@ -285,7 +305,7 @@ describe('readings that differ are unknown (fixtures/shell/readings.jsonl)', () 
   });
 
   it('leaves the plain forms alone', () => {
-    for (const text of ['ls x[1]', 'echo "a # b" $(pwd)', 'cat <<EOF\na b; c\nEOF', "cat <<'E'\n$(x)\nE", 'echo ${HOME:-/tmp} ${#x}', '[[ -f x ]]', 'export A=$(pwd) B=1', 'printf -v out %s x', '[ -v name ]', 'echo ~ ~/x ~root', "grep -E '^a$' f", 'grep "x$" f', 'wc -l $(git ls-files \'*.ts\'); echo "# x"']) {
+    for (const text of ['ls x[1]', 'echo "a # b" $(pwd)', 'cat <<EOF\na b; c\nEOF', "cat <<'E'\n$(x)\nE", 'echo ${HOME:-/tmp} ${#x}', '[[ -f x ]]', 'export LC_ALL=$(pwd) TZ=1', 'printf -v out %s x', '[ -v name ]', 'echo ~ ~/x ~root', "grep -E '^a$' f", 'grep "x$" f', 'wc -l $(git ls-files \'*.ts\'); echo "# x"']) {
       expect(unknowns(text), text).toEqual([]);
     }
   });

@@ -130,7 +130,7 @@ describe('matching words', () => {
     expect(decide('npm test --watch=1')).toBe(null);
   });
   it('a deny with `args` matches an expansion as a possible match', () => {
-    const rules = compiled({ allow: [{ command: ['git'] }], deny: [{ command: ['git', 'push'], args: '.*--force.*' }] });
+    const rules = compiled({ allow: [{ command: ['git', 'push'] }], deny: [{ command: ['git', 'push'], args: '.*--force.*' }] });
     expect(decide('git push --force', rules)).toBe('deny');
     expect(decide('git push origin', rules)).toBe('allow');
     expect(decide('git push $opts', rules)).toBe('deny');

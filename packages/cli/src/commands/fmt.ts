@@ -197,7 +197,7 @@ function formatOne(input: PolicyInput, values: { to?: string; write?: boolean; c
     return 2;
   }
   const approver = result.ir.approver;
-  const noForm = values.to === 'verdict' && approver !== undefined ? (['shell', 'wrappers'] as const).filter((k) => approver[k] !== undefined) : [];
+  const noForm = values.to === 'verdict' && approver !== undefined ? (['shell', 'wrappers', 'environment'] as const).filter((k) => approver[k] !== undefined) : [];
   if (noForm.length > 0) {
     io.stderr.write(
       renderDiagnostics(

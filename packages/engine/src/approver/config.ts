@@ -24,10 +24,11 @@ export interface ApproverConfigIssue {
     | 'command/invalid-rule'
     | 'command/not-shell-tool'
     | 'command/unknown-decision'
-    | 'command/no-judge';
+    | 'command/no-judge'
+    | 'command/invalid-environment';
   /** The exact Go load-error text (for command rules, a Verdict extension: the diagnostic's sentence). */
   message: string;
-  field: 'mode' | 'default' | 'match' | 'command' | 'args' | 'redirect' | 'tool' | 'unknown';
+  field: 'mode' | 'default' | 'match' | 'command' | 'args' | 'redirect' | 'tool' | 'unknown' | 'environment';
   list?: RuleList;
   index?: number;
   /** Go's regexp error text alone (for `regex/invalid`). */
@@ -274,6 +275,11 @@ function commandLayer(
   const unknown = ir.unknown === 'ask' ? 'ask' : 'deny';
   const built = buildCommandJudges(ir, unknown, options.commandJudge);
   if ('error' in built) {
+    // The judge's `environment:` errors name no rule (packages/shell engine-rules.ts: `environment: …`).
+    if (built.rule === undefined && built.error.startsWith('environment: ')) {
+      issues.push({ code: 'command/invalid-environment', message: built.error.slice('environment: '.length), field: 'environment' });
+      return undefined;
+    }
     issues.push({ code: 'command/invalid-rule', message: built.error, field: 'command', ...(built.rule ?? {}) });
     return undefined;
   }

@@ -40,6 +40,8 @@ export interface CommandRuleSet {
   readonly rules: readonly CommandRuleSpec[];
   readonly unknown: 'ask' | 'deny';
   readonly wrappers: Readonly<Record<string, WrapperSpecIR>>;
+  /** Variables the policy calls harmless to assign (the IR's `environment`). */
+  readonly environment?: readonly string[];
 }
 
 /** What the judge decided about one command text. */
@@ -174,7 +176,7 @@ export function buildCommandJudges(
     const folded = caseFold(t.tool);
     if (judges.has(folded)) continue;
     const rules = commandRules.filter((r) => r.tool === '' || r.tool === folded).map(({ tool: _t, ...r }) => r);
-    const judge = factory({ rules, unknown, wrappers });
+    const judge = factory({ rules, unknown, wrappers, ...(ir.environment !== undefined ? { environment: ir.environment } : {}) });
     if ('error' in judge) return judge;
     judges.set(folded, { fieldName: t.field, field: caseFold(t.field), judge });
   }

@@ -13,8 +13,33 @@ runRuleTests(rule, {
     { name: 'a wrapper with `args` or a further word says what it runs alone', code: y('mode: pattern', 'allow:', '  - {tool: Bash, command: [env], args: ""}', '  - {tool: Bash, command: [command, [-v, -V]]}') },
     { name: '`xargs` alone runs `echo`: rules/command-never-matches says so', code: y('mode: pattern', 'allow:', '  - {tool: Bash, command: [xargs]}') },
     { name: 'a name the policy does not make a wrapper', code: y('mode: pattern', 'allow:', '  - {tool: Bash, command: [retry]}') },
+    { name: 'a reading program with any arguments: the capability table keeps its other capabilities out', code: y('mode: pattern', 'allow:', '  - {tool: Bash, command: [[rg, sort, tree, git]]}', '  - {tool: Bash, command: [tree], args: "-I ?[^ ]+"}') },
+    { name: '`find -exec` names a capability whose command is judged too', code: y('mode: pattern', 'allow:', "  - {tool: Bash, command: [find], args: '(?s)(.* )?-exec( .*)?'}") },
   ],
   invalid: [
+    {
+      name: 'a rule that names a capability of the table says which it lets through',
+      code: y('mode: pattern', 'allow:', '  - {tool: Bash, command: [sort, -o]}', "  - {tool: Bash, command: [rg], args: '--pre [^ ]+ .*'}", '  - {tool: Bash, command: [git, -c]}'),
+      errors: [
+        {
+          messageId: 'capability',
+          line: 3,
+          column: 5,
+          message: 'this allow rule lets `sort` write a file with `-o` (writes its output to a file)',
+          help: 'keep the rule only if the agent may do that: an allow lets through only the capabilities it names (docs/shell.md "Capabilities")',
+        },
+        { messageId: 'capability', line: 4, column: 5, message: 'this allow rule lets `rg` run a program with `--pre` (runs the program it is given on every file searched)' },
+        { messageId: 'capability', line: 5, column: 5, message: 'this allow rule lets `git` run a program with `-c` (sets configuration for this run (`core.pager`, `core.fsmonitor`, `diff.external`, `alias.x=!sh` run programs))' },
+      ],
+    },
+    {
+      name: 'a program that reaches the network or runs code by its nature, allowed with any arguments',
+      code: y('mode: pattern', 'allow:', '  - {tool: Bash, command: [curl]}', '  - {tool: Bash, command: [make]}'),
+      errors: [
+        { messageId: 'capability', line: 3, column: 5, message: 'this allow rule lets `curl` reach the network (sends requests)' },
+        { messageId: 'capability', line: 4, column: 5, message: "this allow rule lets `make` run a program (runs the Makefile's recipes)" },
+      ],
+    },
     {
       code: y('mode: pattern', 'allow:', '  - {tool: Bash, command: [bash]}'),
       errors: [{ messageId: 'interpreter', line: 3, column: 5, message: 'this allow rule allows `bash` with any arguments, and `bash` runs any code it is given (`bash -c …`, a script file)' }],

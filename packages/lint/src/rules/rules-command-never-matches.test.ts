@@ -49,7 +49,7 @@ runRuleTests(rule, {
     },
     {
       name: 'a wrapper given its command',
-      code: y('mode: pattern', 'allow:', '  - {tool: Bash, command: [timeout, "5", ls]}', '  - {tool: Bash, command: [env, FOO=1, make]}', '  - {tool: Bash, command: [nohup, make]}'),
+      code: y('mode: pattern', 'allow:', '  - {tool: Bash, command: [timeout, "5", ls]}', '  - {tool: Bash, command: [env, LANG=C, make]}', '  - {tool: Bash, command: [nohup, make]}'),
       errors: [
         {
           messageId: 'wrapped',
@@ -58,7 +58,7 @@ runRuleTests(rule, {
           message: 'this allow rule never applies: `timeout 5 ls` runs `ls`, and command rules judge the command a wrapper runs, not `timeout` itself',
           help: 'write the rule for the command itself, e.g. `command: [ls]`: the judge looks through `timeout`, so that rule allows it run under `timeout` too',
         },
-        { messageId: 'wrapped', line: 4, column: 27, message: 'this allow rule never applies: `env FOO=1 make` runs `make`, and command rules judge the command a wrapper runs, not `env` itself' },
+        { messageId: 'wrapped', line: 4, column: 27, message: 'this allow rule never applies: `env LANG=C make` runs `make`, and command rules judge the command a wrapper runs, not `env` itself' },
         { messageId: 'wrapped', line: 5, column: 27 },
       ],
     },
@@ -68,7 +68,7 @@ runRuleTests(rule, {
       errors: [
         { messageId: 'wrapped', line: 3, column: 27, message: 'this allow rule never applies: `timeout -k 9 5 ls -l` runs `ls -l`, and command rules judge the command a wrapper runs, not `timeout` itself' },
         { messageId: 'wrapped', line: 4, column: 27, message: 'this allow rule never applies: `bash -c \'git status\'` runs `git status`, and command rules judge the command a wrapper runs, not `bash` itself', help: 'write the rule for the command itself, e.g. `command: [git, status]`: the judge looks through `bash`, so that rule allows it run under `bash` too' },
-        { messageId: 'wrapped', line: 5, column: 27, message: 'this allow rule never applies: `xargs` runs `echo`, and command rules judge the command a wrapper runs, not `xargs` itself' },
+        { messageId: 'wrapped', line: 5, column: 27, message: 'this allow rule never applies: `xargs` runs `echo …`, and command rules judge the command a wrapper runs, not `xargs` itself' },
       ],
     },
     {
@@ -108,7 +108,7 @@ describe('rules/command-never-matches: where a user sees it', () => {
   it('says what the judge does: a flagged allow rule allows no call that starts with its words', () => {
     const cases: { rules: CommandRules; texts: string[] }[] = [
       { rules: { allow: [{ command: ['timeout', '5', 'ls'] }] }, texts: ['timeout 5 ls', 'timeout 5 ls -l', "'timeout' 5 ls"] },
-      { rules: { allow: [{ command: ['env', 'FOO=1', 'make'] }] }, texts: ['env FOO=1 make', 'env FOO=1 make all'] },
+      { rules: { allow: [{ command: ['env', 'LANG=C', 'make'] }] }, texts: ['env LANG=C make', 'env LANG=C make all'] },
       { rules: { allow: [{ command: ['bash', '-c', 'git status'] }] }, texts: ["bash -c 'git status'", "bash -c 'git status' x"] },
       { rules: { allow: [{ command: ['xargs'] }] }, texts: ['xargs', 'ls | xargs', 'xargs ls'] },
       { rules: { deny: [{ command: ['git', 'push'] }], allow: [{ command: ['/usr/bin/GIT', 'push', '--force'], args: '.*' }] }, texts: ['/usr/bin/GIT push --force', '/usr/bin/GIT push --force origin'] },
