@@ -77,7 +77,6 @@ function shellCases(a) {
       calls: [sh("X='$(touch m)'; ls ${X@P}")],
       effect: marker,
       // Gemini CLI refuses any `$(` itself, before its hook.
-      expectedFailure: a.id === 'gemini' ? undefined : 'issue 24: `${X@P}` prompt expansion runs code from static text; the command rules read it as a plain expansion',
     },
     {
       id: 'git-config-fsmonitor',
@@ -123,17 +122,16 @@ function faultCases(a) {
 /** Windows on the agent's side where a hook that fails lets the tool run. */
 function windowCases(a) {
   const call = [a.shell('npm test')];
-  const open = (what) => (a.id.startsWith('claude') || a.id === 'codex' ? `issue 26: ${a.name} runs the tool when the hook ${what}; \`install\` writes nothing that closes it` : undefined);
   const c = [
-    { id: 'window-missing-program', title: 'window: the hook program is missing (exit 127) — blocks?', expect: 'deny', install: { binary: '/nonexistent/verdict' }, calls: call, effect: ranTest, baseline: false, expectedFailure: open('program is missing (exit 127)') },
-    { id: 'window-crash', title: 'window: the hook crashes before answering (exit 1) — blocks?', expect: 'deny', install: { binary: '/bin/false' }, calls: call, effect: ranTest, baseline: false, expectedFailure: a.id === 'gemini' ? 'issue 26: Gemini CLI runs the tool when the hook exits 1 (a warning only); nothing in the hook entry closes it' : open('exits 1') },
+    { id: 'window-missing-program', title: 'window: the hook program is missing (exit 127) — blocks?', expect: 'deny', install: { binary: '/nonexistent/verdict' }, calls: call, effect: ranTest, baseline: false },
+    { id: 'window-crash', title: 'window: the hook crashes before answering (exit 1) — blocks?', expect: 'deny', install: { binary: '/bin/false' }, calls: call, effect: ranTest, baseline: false },
   ];
   if (a.id === 'codex') {
-    c.push({ id: 'window-codex-untrusted', title: 'window: an untrusted Codex hook (no `--dangerously-bypass-hook-trust`) — blocks?', expect: 'deny', untrusted: true, calls: [a.shell('ls; touch m')], effect: marker, baseline: false, expectedFailure: 'issue 26: Codex skips an untrusted hook silently; `install` does not record its trust hash' });
-    c.push({ id: 'window-codex-home', title: 'window: `CODEX_HOME` points elsewhere — blocks?', expect: 'deny', codexHomeElsewhere: true, calls: [a.shell('ls; touch m')], effect: marker, baseline: false, expectedFailure: 'issue 26: `install --scope user` writes ~/.codex/hooks.json and ignores CODEX_HOME, which Codex reads instead' });
+    c.push({ id: 'window-codex-untrusted', title: 'window: an untrusted Codex hook (no `--dangerously-bypass-hook-trust`) — blocks?', expect: 'deny', untrusted: true, calls: [a.shell('ls; touch m')], effect: marker, baseline: false, expectedFailure: 'issue 26: Codex skips an untrusted hook silently, by design; Verdict cannot close this: `install` says when `/hooks` must trust the hook and `verdict hook status` exits 1 while it is untrusted' });
+    c.push({ id: 'window-codex-home', title: 'window: `CODEX_HOME` points elsewhere — blocks?', expect: 'deny', codexHomeElsewhere: true, calls: [a.shell('ls; touch m')], effect: marker, baseline: false });
   }
   if (a.id === 'gemini') {
-    c.push({ id: 'window-gemini-home', title: 'window: `GEMINI_CLI_HOME` points elsewhere — blocks?', expect: 'deny', geminiHomeElsewhere: true, calls: [a.shell('ls; touch m')], effect: marker, baseline: false, expectedFailure: 'issue 26: `install --scope user` writes ~/.gemini/settings.json and ignores GEMINI_CLI_HOME, which Gemini CLI reads instead' });
+    c.push({ id: 'window-gemini-home', title: 'window: `GEMINI_CLI_HOME` points elsewhere — blocks?', expect: 'deny', geminiHomeElsewhere: true, calls: [a.shell('ls; touch m')], effect: marker, baseline: false });
     c.push({
       id: 'window-gemini-dotenv-node-options',
       title: 'window: a project `.env` with `NODE_OPTIONS=--require` reaches the hook — blocks?',
@@ -145,7 +143,6 @@ function windowCases(a) {
       calls: [a.shell('ls; touch m')],
       effect: marker,
       baseline: false,
-      expectedFailure: "issue 26: Gemini CLI gives the hook a trusted project's `.env` (NODE_OPTIONS): the hook answered allow without Verdict deciding",
     });
   }
   return c;

@@ -48,10 +48,11 @@ function starterPolicy(a, proj) {
 }
 
 /** Install the hook into the case's home the way a user would. */
-function install(a, ctx, c) {
+function install(a, ctx, c, homes) {
   const args = [VERDICT, 'hook', 'install', '--agent', a.verdictAgent, '--policy', ctx.policy, '--log', ctx.log];
   if (c.install?.binary) args.push('--binary', c.install.binary);
-  const r = spawnSync(process.execPath, args, { cwd: ctx.proj, env: baseEnv(ctx.home), encoding: 'utf8', timeout: 30_000 });
+  // The user's shell holds the agent's home variables (CODEX_HOME, GEMINI_CLI_HOME) when they install, as when they run the agent.
+  const r = spawnSync(process.execPath, args, { cwd: ctx.proj, env: { ...baseEnv(ctx.home), ...homes }, encoding: 'utf8', timeout: 30_000 });
   if (r.status !== 0) throw new Error(`verdict hook install failed (${r.status}): ${r.stderr}`);
   return r.stdout + r.stderr;
 }
@@ -113,7 +114,7 @@ export async function runCase(a, c, { hooked, root }) {
         a.prepareHome({ ...ctx, home: ctx.geminiHome });
       }
       a.prepareHome(ctx, server.port);
-      if (hooked && s === 0) installOut = install(a, ctx, c);
+      if (hooked && s === 0) installOut = install(a, ctx, c, Object.fromEntries(Object.entries(extraEnv).filter(([k]) => k === 'CODEX_HOME' || k === 'GEMINI_CLI_HOME')));
       const run = await runAgent(a, ctx, server.port, extraEnv);
       result.sessions.push({ code: run.code, ms: Math.round(run.ms), timedOut: run.timedOut, results: server.record.results, requests: server.record.requests.length, tools: server.record.tools, serverErrors: server.record.errors, tail: run.out.slice(-1500) });
     } finally {
