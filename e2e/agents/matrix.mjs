@@ -5,10 +5,11 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { E2E, REPO } from './lib/agents.mjs';
+import { latencyTable } from './lib/latency.mjs';
 
 const { values } = parseArgs({ options: { in: { type: 'string', default: join(E2E, 'out', 'results.json') }, out: { type: 'string', default: join(REPO, 'docs', 'real-agents.md') } } });
 const run = JSON.parse(readFileSync(values.in, 'utf8'));
-const rows = run.rows.filter((r) => r.case !== 'setup');
+const rows = run.rows.filter((r) => r.case !== 'setup' && r.case !== 'latency');
 
 /** A tool result as one short table cell: run folders and volatile numbers become placeholders. */
 function cell(text, max = 180) {
@@ -41,7 +42,7 @@ out.push('would have run. Regenerate:');
 out.push('');
 out.push('```sh');
 out.push('pnpm build');
-out.push('cd e2e/agents && npm ci && (cd claude-old && npm ci) && node run.mjs && node matrix.mjs');
+out.push('cd e2e/agents && npm ci && (cd claude-old && npm ci) && node run.mjs --latency-rounds 3 && node matrix.mjs');
 out.push('```');
 out.push('');
 out.push(`Run: ${run.date.slice(0, 10)}, ${run.seconds} s for ${run.runs.length} agent runs.`);
@@ -80,6 +81,16 @@ for (const id of caseIds) {
 }
 out.push('');
 
+if (run.latency) {
+  out.push('## Latency, measured in the same run');
+  out.push('');
+  out.push('A whole headless run of the client (fresh home and project, the fake model server) with one and with five');
+  out.push('allowed shell calls, under no hook, a no-op hook installed the same way (`--binary /bin/true`) and');
+  out.push("`verdict hook` with the agent's starter; the three alternate within each round (`e2e/agents/lib/latency.mjs`).");
+  out.push('');
+  out.push(latencyTable(run.latency));
+  out.push('');
+}
 out.push('## Expected failures');
 out.push('');
 out.push('Cases that fail today, each waiting for the issue it names. A case that passes while still marked is listed as an');

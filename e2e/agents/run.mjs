@@ -3,6 +3,7 @@
 // call would have run), judged by the side effect on disk and by what the model was sent back.
 //
 //   node run.mjs [--agent claude,codex,gemini,claude-2.1.240] [--case REGEX] [--jobs N] [--no-baseline]
+//                [--latency-rounds N]   (then also the latency table of lib/latency.mjs, one run at a time)
 //
 // Writes out/results.json (the matrix generator reads it) and ends with the counts:
 //   `N passed, N failed` and, on their own lines, the expected failures and unexpected passes.
@@ -13,6 +14,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { AGENTS, E2E } from './lib/agents.mjs';
 import { casesFor } from './lib/cases.mjs';
+import { measureLatency } from './lib/latency.mjs';
 import { runCase, VERDICT } from './lib/run-case.mjs';
 
 const { values } = parseArgs({
@@ -21,6 +23,7 @@ const { values } = parseArgs({
     case: { type: 'string' },
     jobs: { type: 'string', default: '3' },
     'no-baseline': { type: 'boolean', default: false },
+    'latency-rounds': { type: 'string', default: '0' },
     keep: { type: 'boolean', default: false },
     out: { type: 'string', default: join(E2E, 'out', 'results.json') },
     // Judge the runs of an earlier results file again instead of running the agents.
@@ -82,6 +85,18 @@ if (values.from) {
   await Promise.all(Array.from({ length: n }, worker));
 }
 
+// The latency table, measured in this run after the cases (alone, so that the cases do not load the machine).
+let latency = earlier?.latency;
+const latencyRounds = Number(values['latency-rounds']) || 0;
+if (!values.from && problems.length === 0 && latencyRounds > 0) {
+  const measured = agents.filter((a) => a.id !== 'claude-2.1.240');
+  try {
+    latency = await measureLatency(measured, latencyRounds, { root, log: (s) => process.stdout.write(`latency ${s}`) });
+  } catch (err) {
+    problems.push(`latency: ${String(err?.message ?? err)}`);
+  }
+}
+
 /** Judge one case from its hooked run (and its baseline). */
 function judge(a, c, hooked, baseline) {
   const row = { agent: a.id, agentName: a.name, version: a.version, case: c.id, title: c.title, expect: c.expect, expectedFailure: c.expectedFailure };
@@ -127,11 +142,11 @@ function judge(a, c, hooked, baseline) {
 }
 
 const rows = [];
-for (const p of problems) rows.push({ agent: '-', case: 'setup', status: 'failed', why: p });
+for (const p of problems) rows.push({ agent: '-', case: p.startsWith('latency: ') ? 'latency' : 'setup', status: 'failed', why: p });
 for (const a of agents) {
   for (const c of CASES.get(a)) {
     if (filter && !filter.test(c.id)) continue;
-    if (problems.length > 0) {
+    if (problems.some((p) => !p.startsWith('latency: '))) {
       rows.push({ agent: a.id, case: c.id, status: 'failed', why: 'not run: setup failed' });
       continue;
     }
@@ -142,7 +157,7 @@ for (const a of agents) {
 }
 
 mkdirSync(join(values.out, '..'), { recursive: true });
-writeFileSync(values.out, `${JSON.stringify({ date: earlier?.date ?? new Date().toISOString(), seconds: earlier?.seconds ?? Math.round((Date.now() - started) / 1000), agents: agents.map((a) => ({ id: a.id, name: a.name, version: a.version })), rows, runs: runs.map(({ job, ...r }) => r) }, null, 1)}\n`);
+writeFileSync(values.out, `${JSON.stringify({ date: earlier?.date ?? new Date().toISOString(), seconds: earlier?.seconds ?? Math.round((Date.now() - started) / 1000), agents: agents.map((a) => ({ id: a.id, name: a.name, version: a.version })), rows, ...(latency ? { latency } : {}), runs: runs.map(({ job, ...r }) => r) }, null, 1)}\n`);
 if (!values.keep) rmSync(root, { recursive: true, force: true });
 
 const count = (s) => rows.filter((r) => r.status === s);
