@@ -145,9 +145,10 @@ export async function decidePayload(text: string, options: PayloadOptions, state
   const mapped = mapPayload(state.agent, state.event, payload);
   if (!mapped.ok) throw new Deny(mapped.reason);
   state.tool = mapped.request.toolName;
-  const { decideRequest, namesAsked } = await import('./decide.ts');
+  // The engine's one decision procedure, on the fast path (semantics.md A8).
+  const { decideCall, namesAsked } = await import('@verdict/engine');
   const decideWith = await approver(namesAsked(mapped.request));
-  const v = decideRequest(decideWith, mapped.request);
+  const v = decideCall(decideWith, mapped.request);
   const approve = options.approve === true && mayApprove(state.agent, state.event, member(payload, 'permission_suggestions')?.value);
   return {
     answer: decisionAnswer(state.agent, state.event, v.decision, v.reason, { ...options, approve }),
@@ -223,8 +224,8 @@ export async function loadPolicy(file: string | undefined, names: readonly strin
   let result = compileFile(file, CHECKING);
   const approverIr = result.ir?.approver;
   if (approverIr !== undefined && result.approver !== undefined) {
-    const { caseFold, isCommandRule, shellToolsOf } = await import('@verdict/engine');
-    const hasCommandRules = [approverIr.allow, approverIr.deny, approverIr.ask ?? []].some((l) => l.some(isCommandRule));
+    const { caseFold, eachRule, isCommandRule, shellToolsOf } = await import('@verdict/engine');
+    const hasCommandRules = eachRule(approverIr).some((r) => isCommandRule(r.rule));
     if (hasCommandRules && names.some((n) => shellToolsOf(approverIr).some((t) => caseFold(t.tool) === caseFold(n)))) {
       const { DECIDING } = await import('../command-rules.ts');
       result = compileFile(file, DECIDING);
