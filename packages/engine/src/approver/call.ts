@@ -84,17 +84,16 @@ export interface DecideCallOptions {
  * The rank of an answer (lower decides), `undefined` when it cannot decide on its own (an allow of
  * one path of a patch, which counts only when every path is allowed by a rule):
  *
- * | rank | answer                                   |
- * |------|------------------------------------------|
- * | 0    | a protection (deny)                      |
- * | 1    | a refusal (deny)                         |
- * | 2    | a deny rule                              |
- * | 3    | unknown, when unknown is deny            |
- * | 4    | unknown, when unknown is ask             |
- * | 5    | an ask rule                              |
- * | 6    | an allow rule, for the whole call        |
- * | 7    | every path's allow rule (see `precedence`)|
- * | 8    | the default                              |
+ * | rank | answer                                         |
+ * |------|------------------------------------------------|
+ * | 0    | a protection (deny)                            |
+ * | 1    | a refusal (deny)                               |
+ * | 2    | a deny rule                                    |
+ * | 3    | `unknown` (the policy's `unknown:`, ask or deny) |
+ * | 4    | an ask rule                                    |
+ * | 5    | an allow rule, for the whole call              |
+ * | 6    | every path's allow rule (see `precedence`)     |
+ * | 7    | the default                                    |
  */
 function rank(a: AskedAnswer): number | undefined {
   switch (a.by) {
@@ -103,22 +102,22 @@ function rank(a: AskedAnswer): number | undefined {
     case 'refused':
       return 1;
     case 'unknown':
-      return a.decision === 'deny' ? 3 : 4;
+      return 3;
     case 'rule':
       if (a.decision === 'deny') return 2;
-      if (a.decision === 'ask') return 5;
-      return a.whole ? 6 : undefined;
+      if (a.decision === 'ask') return 4;
+      return a.whole ? 5 : undefined;
     case 'default':
-      return 8;
+      return 7;
   }
 }
 
 /** Ranks whose ties go to the first-written rule (the lowest index in its list), then the order asked. */
-const BY_RULE_INDEX: ReadonlySet<number> = new Set([2, 5, 6, 7]);
+const BY_RULE_INDEX: ReadonlySet<number> = new Set([2, 4, 5, 6]);
 
 /**
  * The answer that decides a call (semantics.md A8): the lowest `rank`; ties go to the first-written
- * rule, then to the first asked. The paths of a patch are allowed (rank 7) only when every path's
+ * rule, then to the first asked. The paths of a patch are allowed (rank 6) only when every path's
  * answers include an allow rule and none decides otherwise. `answers` is never empty.
  */
 export function precedence(answers: readonly AskedAnswer[]): AskedAnswer {
@@ -136,7 +135,7 @@ export function precedence(answers: readonly AskedAnswer[]): AskedAnswer {
     if (r === undefined) parts.push(a);
     else consider(a, r);
   }
-  if (bestRank > 7 && parts.length > 0 && everyPathAllowed(answers, parts)) for (const p of parts) consider(p, 7);
+  if (bestRank > 6 && parts.length > 0 && everyPathAllowed(answers, parts)) for (const p of parts) consider(p, 6);
   return best ?? answers[0]!;
 }
 

@@ -294,11 +294,9 @@ export function callDefinition(ir: ApproverIR, request: CallRequest, options: Ca
   // A8.3: a deny rule of any side, under any name, input or path: the first written.
   const deny = firstWritten(said.filter((s) => byRule('deny', s)));
   if (deny) return out(deny);
-  // A8.4: `unknown` (a deny, then an ask), above every ask rule.
-  const unknownDeny = said.find((s) => s.by === 'unknown' && s.decision === 'deny');
-  if (unknownDeny) return out(unknownDeny);
-  const unknownAsk = said.find((s) => s.by === 'unknown');
-  if (unknownAsk) return out(unknownAsk);
+  // A8.4: `unknown` (the policy's `unknown:` decision), above every ask rule.
+  const unknown = said.find((s) => s.by === 'unknown');
+  if (unknown) return out(unknown);
   // A8.5: an ask rule: the first written.
   const ask = firstWritten(said.filter((s) => byRule('ask', s)));
   if (ask) return out(ask);
