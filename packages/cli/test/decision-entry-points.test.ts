@@ -173,8 +173,17 @@ const HOOKS: readonly { agent: HookAgent; event: string }[] = [
 
 let seq = 0;
 
-/** Every entry point's answer to `call` under `ir`, beside the definition's, as `[entry, answer, want]`. */
-async function answers(ir: ApproverIR, call: Call): Promise<[string, Said, Said][]> {
+function isJson(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Every entry point's answer to `call` under `ir` (the hooks of `hooks` only), beside the definition's, as `[entry, answer, want]`. */
+async function answers(ir: ApproverIR, call: Call, hooks: readonly { agent: HookAgent; event: string }[] = HOOKS): Promise<[string, Said, Said][]> {
   const out: [string, Said, Said][] = [];
   const one = definition(ir, { names: [call.tool], input: call.input });
   const want = fromDefinition(one);
@@ -207,8 +216,9 @@ async function answers(ir: ApproverIR, call: Call): Promise<[string, Said, Said]
   const d = JSON.parse(await post('/v1/decide', line)) as { decision: string; reason: string; rule: { list: string; index: number } | null };
   out.push(['serve /v1/decide', said(d.decision, d.reason, d.rule && `${d.rule.list}[${d.rule.index}]`), want]);
 
-  for (const { agent, event } of HOOKS) {
-    const payload = toolPayload(agent, event, call.tool, JSON.stringify(call.input));
+  for (const { agent, event } of hooks) {
+    // The input as the agent sends it: the object itself, or (not JSON) a string.
+    const payload = toolPayload(agent, event, call.tool, isJson(call.input) ? call.input : JSON.stringify(call.input));
     const members = objectMembers(payload);
     const mapped = members === undefined ? undefined : mapPayload(agent, event, members);
     if (mapped === undefined || !mapped.ok) throw new Error(`the payload does not map: ${payload}`);
@@ -234,6 +244,59 @@ describe('every entry point decides as the definition of a call', () => {
         }
       }),
       { numRuns: Number(process.env['VERDICT_ENTRY_RUNS'] ?? 100) },
+    );
+  }, 300_000);
+
+  // Denser policies of rules that meet on shell calls: a regex rule and a command rule of
+  // different lists deciding the same call.
+  const dense = fc
+    .record({
+      deny: fc.array(fc.oneof(fc.constantFrom(...REGEX_POOL), fc.constantFrom(...COMMAND_POOL).map((f) => f(''))), { maxLength: 2 }),
+      ask: fc.array(fc.oneof(fc.constantFrom(re('', ''), re('Bash', '^'), re('shell', 'git'), re('', 'ls')), fc.constantFrom(...COMMAND_POOL).map((f) => f('Bash'))), { minLength: 1, maxLength: 3 }),
+      allow: fc.array(fc.oneof(fc.constantFrom(...REGEX_POOL), fc.constantFrom(...COMMAND_POOL).map((f) => f(''))), { minLength: 1, maxLength: 3 }),
+      default: fc.constantFrom('allow', 'deny'),
+      unknown: fc.constantFrom('ask', 'deny'),
+    })
+    .map((p): ApproverIR => ({ mode: 'pattern', reason: 'no', input: 'raw', ...p }));
+  const shellCall = fc.record({ tool: fc.constantFrom('Bash', 'shell', 'Shell'), input: fc.constantFrom(...COMMANDS).map((c) => JSON.stringify({ command: c })) });
+  it('over dense policies on shell calls', async () => {
+    await fc.assert(
+      fc.asyncProperty(dense, shellCall, async (ir, call) => {
+        for (const [entry, got, want] of await answers(ir, call, HOOKS.slice(0, 1))) expect(got, `${entry}: ${call.tool} ${call.input}\n${JSON.stringify(ir)}`).toBe(want);
+      }),
+      { numRuns: Number(process.env['VERDICT_ENTRY_RUNS'] ?? 60) },
+    );
+  }, 300_000);
+
+  // Codex patches: the whole call under its names, each path as a `file.write` call.
+  // Codex calls apply_patch `file.write` too, so a rule on the patch's text allows the whole call;
+  // a `file_path` field rule sees only the paths.
+  const PATCH_POOL: readonly RuleIR[] = [
+    re('file.write', 'a\\.txt'),
+    re('file.write', '/repo/[ab]\\.txt', 'file_path'),
+    re('file.write', '/repo/a\\.txt', 'file_path'),
+    re('', '/repo/c\\.txt', 'file_path'),
+    re('apply_patch', 'c\\.txt'),
+    re('', 'b\\.txt'),
+  ];
+  const patchPolicy = fc
+    .record({
+      deny: fc.subarray([...PATCH_POOL], { maxLength: 1 }),
+      ask: fc.subarray([...PATCH_POOL], { maxLength: 1 }),
+      allow: fc.subarray([...PATCH_POOL], { minLength: 1, maxLength: 3 }),
+      default: fc.constantFrom('allow', 'deny'),
+    })
+    .map((p): ApproverIR => ({ mode: 'pattern', reason: 'no', input: 'raw', ...p }));
+  const patchCall = fc.subarray(['a.txt', 'b.txt', 'c.txt'], { minLength: 1 }).map((paths): Call => ({
+    tool: 'apply_patch',
+    input: JSON.stringify({ command: `*** Begin Patch\n${paths.map((p) => `*** Update File: ${p}\n@@\n-x\n+y\n`).join('')}*** End Patch\n` }),
+  }));
+  it('over Codex patches', async () => {
+    await fc.assert(
+      fc.asyncProperty(patchPolicy, patchCall, async (ir, call) => {
+        for (const [entry, got, want] of await answers(ir, call, [{ agent: 'codex', event: 'PreToolUse' }])) expect(got, `${entry}: ${call.tool} ${call.input}\n${JSON.stringify(ir)}`).toBe(want);
+      }),
+      { numRuns: Number(process.env['VERDICT_ENTRY_RUNS'] ?? 60) },
     );
   }, 300_000);
 
