@@ -19,6 +19,10 @@ const TESTS = {
   dfa: [`${A}/fast-dfa.test.ts`, `${A}/fast-equivalence.test.ts`],
   steps: [`${A}/fast.test.ts`, `${A}/fast-equivalence.test.ts`, `${A}/ask.test.ts`, `${A}/fast-gate.test.ts`],
   gate: [`${A}/fast-gate.test.ts`, `${A}/fast-equivalence.test.ts`, `${A}/ask.test.ts`],
+  // The precedence of a call's answers (call.ts): every entry point against the definition.
+  call: ['packages/cli/test/decision-entry-points.test.ts'],
+  // What the entry points cannot reach yet (no entry point passes protections): the unit table.
+  'call-unit': [`${A}/call.test.ts`],
 };
 
 /** `[name, part, file, text as written, mutant text]`: the text must occur exactly once in the file. */
@@ -48,6 +52,17 @@ const MUTATIONS = [
   ['gate: grams one unit short', 'gate', `${A}/fast-gate.ts`, 'let best = lit.slice(lit.length - Q);', 'let best = lit.slice(lit.length - Q + 1);'],
   ['gate: the last call\'s scan reused', 'gate', `${A}/decide.ts`, '  group.scratch.scanned = false;\n', ''],
   ['gate: keys shorter than a gram', 'gate', `${A}/steps.ts`, 'test.needle.text.length >= Q ?', 'test.needle.text.length >= 1 ?'],
+  // The precedence of a call (call.ts `precedence`), caught by the entry-points property test.
+  ['call: an ask rule before a deny rule', 'call', `${A}/call.ts`, "if (a.decision === 'deny') return 2;\n      if (a.decision === 'ask') return 4;", "if (a.decision === 'deny') return 4;\n      if (a.decision === 'ask') return 2;"],
+  ['call: an ask rule before unknown', 'call', `${A}/call.ts`, "case 'unknown':\n      return 3;", "case 'unknown':\n      return 4.5;"],
+  ['call: unknown before a deny rule', 'call', `${A}/call.ts`, "case 'unknown':\n      return 3;", "case 'unknown':\n      return 1.5;"],
+  ['call: unknown before a refusal', 'call', `${A}/call.ts`, "case 'refused':\n      return 1;", "case 'refused':\n      return 3.5;"],
+  ['call: the default before an allow rule', 'call', `${A}/call.ts`, 'return a.whole ? 5 : undefined;', 'return a.whole ? 8 : undefined;'],
+  ['call: an allow rule before an ask rule', 'call', `${A}/call.ts`, 'return a.whole ? 5 : undefined;', 'return a.whole ? 3.5 : undefined;'],
+  ['call: the last-written rule wins a tie', 'call', `${A}/call.ts`, '(a.rule?.index ?? 0) < (best.rule?.index ?? 0)', '(a.rule?.index ?? 0) > (best.rule?.index ?? 0)'],
+  ['call: one allowed path allows a patch', 'call', `${A}/call.ts`, 'return new Set(parts.map((a) => a.input)).size === pathCount;', 'return true;'],
+  ['call: an allowed path decides before the default of the whole', 'call', `${A}/call.ts`, 'return a.whole ? 5 : undefined;', 'return a.whole ? 5 : 6;'],
+  ['call: a protection loses to a refusal', 'call-unit', `${A}/call.ts`, "case 'protection':\n      return 0;", "case 'protection':\n      return 1.5;"],
 ];
 
 const only = process.argv.slice(2);

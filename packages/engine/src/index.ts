@@ -22,7 +22,9 @@ export type {
   RuleList,
   RuledDecision,
   TestCaseIR,
+  RuleAt,
 } from './ir.ts';
+export { eachRule, RULE_LISTS } from './ir.ts';
 
 // approver
 export type {
@@ -117,8 +119,10 @@ export type {
   ShellTool,
   WrapperSpecIR,
 } from './approver/shell.ts';
-export { ruleMatches } from './approver/definition.ts';
-export type { RuleInContext } from './approver/definition.ts';
+export { callDefinition, ruleMatches } from './approver/definition.ts';
+export type { CallDefinitionOptions, RuleInContext } from './approver/definition.ts';
+export { decideCall, namesAsked, PATH_TOOL, pathInput, precedence } from './approver/call.ts';
+export type { Answer, Answering, AskedAnswer, CallDecision, CallRequest, DecideCallOptions, DecidedBy, Protect, Protection } from './approver/call.ts';
 
 // run policy
 export type {

@@ -101,6 +101,32 @@ export interface ApproverIR {
   inputSpan?: Span;
 }
 
+/**
+ * Every rule list, each once, in the order a file's rules are read and reported (Go's load order:
+ * allow, then deny; the ask list, which the reference does not have, last). The one closed list of
+ * rule kinds: walk rules with `eachRule`, never by naming the lists.
+ */
+export const RULE_LISTS: readonly RuleList[] = ['allow', 'deny', 'ask'];
+
+/** The rules of one list (`ask`: `[]` when absent). */
+export function rulesOf(ir: Pick<ApproverIR, 'allow' | 'deny' | 'ask'>, list: RuleList): readonly RuleIR[] {
+  return list === 'allow' ? ir.allow : list === 'deny' ? ir.deny : (ir.ask ?? []);
+}
+
+/** One rule with its list and its position in that list. */
+export interface RuleAt {
+  readonly rule: RuleIR;
+  readonly list: RuleList;
+  readonly index: number;
+}
+
+/** Every rule of an approver, list by list in `order` (default `RULE_LISTS`), each list in written order. */
+export function eachRule(ir: Pick<ApproverIR, 'allow' | 'deny' | 'ask'>, order: readonly RuleList[] = RULE_LISTS): RuleAt[] {
+  const out: RuleAt[] = [];
+  for (const list of order) rulesOf(ir, list).forEach((rule, index) => out.push({ rule, list, index }));
+  return out;
+}
+
 /** Run Policy as written in a file (semantics.md B1); `undefined` fields are absent (inherit/zero). */
 export interface PolicyIR {
   sandbox?: Located<string>;

@@ -8,8 +8,9 @@ import { RegexCache } from '@verdict/analysis';
 import { createHash } from 'node:crypto';
 import { compileSource, isBlocking, SourceEditor } from '@verdict/compiler';
 import type { CompileResult } from '@verdict/compiler';
-import { codePointCount, MAX_PATTERN_CHARS, normalizeApproverMode } from '@verdict/engine';
-import type { Diagnostic, HookAgent, PolicyFileIR, Severity, Span } from '@verdict/engine';
+import { codePointCount, compileApprover, eachRule, MAX_PATTERN_CHARS, normalizeApproverMode } from '@verdict/engine';
+import type { CompiledApprover, Diagnostic, HookAgent, PolicyFileIR, Severity, Span } from '@verdict/engine';
+import { commandJudgeFactory } from '@verdict/shell';
 import { hookAgentDirective } from './support/hook-agent.ts';
 import { interpolate } from './create-rule.ts';
 import { applySuppressions, findSuppressions } from './suppressions.ts';
@@ -22,6 +23,7 @@ import type {
   ReportDescriptor,
   Rule,
   RuleContext,
+  RuleServices,
   RuleVisitor,
   SeverityLevel,
 } from './types.ts';
@@ -129,7 +131,7 @@ export function lintSource(text: string, file: string, options: LintSourceOption
         const visitor = r.rule.create(makeContext(r, ir, compiled, source, regexes, shared, ruleMessages));
         if (visitor) walk(ir, visitor);
       } catch (e) {
-        internal(`rule \`${r.rule.id}\``, e);
+        internal(`rule \`${r.rule.id}\``, e, e instanceof ServiceError ? e.span : undefined);
       }
     }
   }
@@ -221,13 +223,60 @@ export function lintSource(text: string, file: string, options: LintSourceOption
 /**
  * A pattern over the engine's length limit is refused by the compiler (`regex/invalid`, which is
  * reported); rules read patterns as text and would spend time and memory in proportion to its
- * millions of characters, so none runs on such a file.
+ * millions of characters, so none runs on such a file. Every list is looked at (`eachRule`).
  */
-function hasOverlongPattern(ir: PolicyFileIR): boolean {
+export function hasOverlongPattern(ir: PolicyFileIR): boolean {
   const a = ir.approver;
   if (a === undefined) return false;
-  const over = (r: { match: string }): boolean => r.match.length > MAX_PATTERN_CHARS && codePointCount(r.match) > MAX_PATTERN_CHARS;
-  return a.allow.some(over) || a.deny.some(over);
+  return eachRule(a).some(({ rule: r }) => r.match.length > MAX_PATTERN_CHARS && codePointCount(r.match) > MAX_PATTERN_CHARS);
+}
+
+/** A service the runner could not give a rule: an internal error, located where the service comes from. */
+class ServiceError extends Error {
+  constructor(
+    message: string,
+    readonly span: Span | undefined,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * The file's approver, compiled once with the command judge (as `verdict eval` compiles it):
+ * `null` when the file has none or it does not load for a reason the compiler reports; a
+ * `ServiceError` when it cannot be built for any other reason.
+ */
+function fileApprover(ir: PolicyFileIR): () => CompiledApprover | null {
+  let built: { approver: CompiledApprover | null } | { error: ServiceError } | undefined;
+  return () => {
+    if (built === undefined) {
+      const a = ir.approver;
+      try {
+        if (a === undefined) built = { approver: null };
+        else {
+          const r = compileApprover(a, { commandJudge: commandJudgeFactory });
+          const internalIssue = r.issues.find((i) => i.code === 'command/no-judge');
+          if (internalIssue !== undefined) built = { error: new ServiceError(`the approver service: ${internalIssue.message}`, a.span) };
+          else built = { approver: r.issues.length === 0 ? (r.approver ?? null) : null };
+        }
+      } catch (e) {
+        built = { error: new ServiceError(`the approver service: ${e instanceof Error ? e.message : String(e)}`, a?.span) };
+      }
+    }
+    if ('error' in built) throw built.error;
+    return built.approver;
+  };
+}
+
+/** The services of one rule: those it declares in `meta.needs`; any other read is an internal error. */
+function servicesFor(rule: Rule, shared: FileContext): RuleServices {
+  const needs = rule.meta.needs ?? [];
+  return {
+    get approver() {
+      if (!needs.includes('approver')) throw new ServiceError("read the `approver` service without declaring it in `meta.needs`", undefined);
+      return shared.approver();
+    },
+  };
 }
 
 function fromCompilerDiagnostic(d: Diagnostic, config: LintConfig | undefined, source: SourceInfo): LintMessage | undefined {
@@ -271,6 +320,8 @@ interface FileContext {
   scalarStyleAt: RuleContext['scalarStyleAt'];
   isRuleEnabled: RuleContext['isRuleEnabled'];
   fixPattern: RuleContext['fixPattern'];
+  /** The approver service, built on first use. */
+  approver: () => CompiledApprover | null;
 }
 
 function fileContext(ir: PolicyFileIR, compiled: CompileResult, source: SourceInfo, regexes: RegexCache, enabled: ReadonlySet<string>, hookAgent: HookAgent | undefined): FileContext {
@@ -289,6 +340,7 @@ function fileContext(ir: PolicyFileIR, compiled: CompileResult, source: SourceIn
     regex: (pattern) => regexes.get(pattern),
     scalarStyleAt: (span) => compiled.scalarStyleAt(span),
     isRuleEnabled: (id) => enabled.has(id),
+    approver: fileApprover(ir),
     fixPattern: (rule, pattern) => {
       const at = rule.matchSpan;
       if (at === undefined || source.syntax === undefined || pattern === rule.match) return undefined;
@@ -327,6 +379,7 @@ function makeContext(
     approverPath: shared.approverPath,
     isRuleEnabled: shared.isRuleEnabled,
     fixPattern: shared.fixPattern,
+    services: servicesFor(rule, shared),
     report(d: ReportDescriptor) {
       const template = rule.meta.messages[d.messageId];
       if (template === undefined) throw new Error(`unknown message id \`${d.messageId}\``);
@@ -362,11 +415,7 @@ function walk(ir: PolicyFileIR, v: RuleVisitor): void {
   if (a !== undefined) {
     v.approver?.(a);
     // Rules are looked at only where the engine looks at them: in pattern mode (A2.2).
-    if (v.rule && normalizeApproverMode(a.mode) === 'pattern') {
-      a.allow.forEach((rule, i) => v.rule?.(rule, 'allow', i, a));
-      a.deny.forEach((rule, i) => v.rule?.(rule, 'deny', i, a));
-      a.ask?.forEach((rule, i) => v.rule?.(rule, 'ask', i, a));
-    }
+    if (v.rule && normalizeApproverMode(a.mode) === 'pattern') for (const r of eachRule(a)) v.rule(r.rule, r.list, r.index, a);
   }
   if (ir.policy !== undefined) v.policy?.(ir.policy);
   if (v.test) ir.tests.forEach((t, i) => v.test?.(t, i));

@@ -6,6 +6,7 @@
 import { type RegexCache } from '@verdict/analysis';
 import type {
   ApproverIR,
+  CompiledApprover,
   CompileRegexResult,
   Diagnostic,
   DriverDescriptor,
@@ -77,6 +78,25 @@ export interface RuleMeta<M extends string = string> {
    * one, as in ESLint.
    */
   fixable?: 'code';
+  /**
+   * The services of the runner the rule reads through `ctx.services` (built once per file and
+   * shared): `approver`, the file's compiled approver with the command judge. Reading a service the
+   * rule does not declare is an internal error, as is a service the runner cannot build.
+   */
+  needs?: readonly RuleService[];
+}
+
+/** A service the runner builds once per file for the rules that declare it in `meta.needs`. */
+export type RuleService = 'approver';
+
+/** The services of one file, as a rule reads them. */
+export interface RuleServices {
+  /**
+   * The file's approver, compiled as `verdict eval` compiles it (command rules judged by
+   * `@verdict/shell`); `null` when the file has no approver or it does not load (the compiler and
+   * the other rules report why).
+   */
+  readonly approver: CompiledApprover | null;
 }
 
 /**
@@ -166,6 +186,8 @@ export interface RuleContext<M extends string = string> {
    * when it cannot be written without touching anything else (an anchored YAML value, a tag).
    */
   fixPattern(rule: RuleIR, pattern: string): LintFix | undefined;
+  /** The services the rule declares in `meta.needs`. */
+  readonly services: RuleServices;
   report(descriptor: ReportDescriptor<M>): void;
 }
 

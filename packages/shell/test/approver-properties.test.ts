@@ -10,9 +10,9 @@
  * 2. A command allowed alone stays allowed when joined with another allowed one by `&&`, `;`, `||`
  *    or `|`, with regex rules present that neither deny nor ask.
  * 3. The approver is total on 1 MB command texts and depth-10,000 nesting: it decides, it never throws.
- * 4. The approver decides as the semantics say: the regex rules (each by the engine's public
- *    `ruleMatches`) and the judge's decision combined as deny > ask > allow > the default, over
- *    random policies mixing both kinds of rule and the commands of the corpora.
+ * 4. The approver decides as the semantics say: as the engine's `callDefinition` (the regex rules
+ *    each by `ruleMatches`, the judge's decision, combined as semantics.md A8 states), over random
+ *    policies mixing both kinds of rule and the commands of the corpora.
  *
  * The JSON spellings are written here rather than taken from `@verdict/testing`'s `respell`: this
  * package cannot depend on that one (the package graph has a workspace dependency only where the
@@ -21,6 +21,7 @@
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
 import {
+  callDefinition,
   caseFold,
   compileApprover,
   DEFAULT_SHELL_TOOLS,
@@ -444,28 +445,6 @@ function policyIR(p: GenPolicy): ApproverIR {
   return ir({ default: p.default, unknown: p.unknown, input: p.input, allow: list('allow'), ask: list('ask'), deny: list('deny') });
 }
 
-/**
- * The decision of the definition: the regex side is the first list (deny, ask, allow) with a regex
- * rule that `ruleMatches` the call; the command side, for a tool of the default shell table when the
- * policy has command rules, is the judge's decision over the `command` text with the command rules
- * written for that tool or for every tool; deny > ask > allow between them, else the default.
- */
-function definition(p: GenPolicy, request: ApprovalRequest, command: string): 'allow' | 'ask' | 'deny' {
-  const regexSide = LISTS.find((list) =>
-    p.rules.some((g) => g.list === list && g.kind === 'regex' && ruleMatches({ ...g.rule, list, input: p.input }, request) === true),
-  );
-  let commandSide: 'allow' | 'ask' | 'deny' | null = null;
-  const tool = caseFold(request.toolName);
-  const commandRules = p.rules.filter((g): g is GenRule & { kind: 'command' } => g.kind === 'command');
-  if (commandRules.length > 0 && DEFAULT_SHELL_TOOLS.some((t) => caseFold(t.tool) === tool)) {
-    const forTool = (list: List) => commandRules.filter((g) => g.list === list && (g.tool === '' || caseFold(g.tool) === tool)).map((g) => g.rule);
-    const compiled = compileCommandRules({ allow: forTool('allow'), ask: forTool('ask'), deny: forTool('deny'), unknown: p.unknown });
-    if (!compiled.ok) throw new Error(JSON.stringify(compiled.errors));
-    commandSide = judge(compiled.rules, command).decision;
-  }
-  return LISTS.find((d) => regexSide === d || commandSide === d) ?? p.default;
-}
-
 const corpusCommand = fc.oneof(fc.constantFrom(...benign.map((b) => b.command)), fc.constantFrom(...bypasses.map((b) => b.command)));
 
 describe('4. the approver decides as the definition: regex rules and the judge, deny > ask > allow > default', () => {
@@ -481,7 +460,8 @@ describe('4. the approver decides as the definition: regex rules and the judge, 
           ? JSON.stringify({ description: 'run it', command, timeout: 5 })
           : `{"command":"${[...command].map((c) => hex4(c.charCodeAt(0), true) + (c.length === 2 ? hex4(c.charCodeAt(1), true) : '')).join('')}"}`;
     const request = { toolName, input };
-    const want = definition(p, request, command);
+    // The engine's written definition of a call (regex rules and command rules, semantics.md A8).
+    const want = callDefinition(policyIR(p), { names: [toolName], input }, { commandJudge: commandJudgeFactory }).decision;
     const at = `${JSON.stringify(policyIR(p))}\n${toolName} ${input}`;
     expect(a.decide(request).decision, at).toBe(want);
     expect(a.explain(request).decision, at).toBe(want);

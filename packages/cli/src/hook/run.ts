@@ -145,9 +145,10 @@ export async function decidePayload(text: string, options: PayloadOptions, state
   const mapped = mapPayload(state.agent, state.event, payload);
   if (!mapped.ok) throw new Deny(mapped.reason);
   state.tool = mapped.request.toolName;
-  const { decideRequest, namesAsked } = await import('./decide.ts');
+  // The engine's one decision procedure, on the fast path (semantics.md A8).
+  const { decideCall, namesAsked } = await import('@verdict/engine');
   const decideWith = await approver(namesAsked(mapped.request));
-  const v = decideRequest(decideWith, mapped.request);
+  const v = decideCall(decideWith, mapped.request);
   const approve = options.approve === true && mayApprove(state.agent, state.event, member(payload, 'permission_suggestions')?.value);
   return {
     answer: decisionAnswer(state.agent, state.event, v.decision, v.reason, { ...options, approve }),
@@ -220,22 +221,28 @@ export async function loadPolicy(file: string | undefined, names: readonly strin
   // policy's command rules are only checked (a broken one fails the policy), by a judge that would
   // deny any text it were given, and the policy is compiled once.
   const { CHECKING } = await import('../command-rules-check.ts');
-  let result = compileFile(file, CHECKING);
-  const approverIr = result.ir?.approver;
-  if (approverIr !== undefined && result.approver !== undefined) {
-    const { caseFold, isCommandRule, shellToolsOf } = await import('@verdict/engine');
-    const hasCommandRules = [approverIr.allow, approverIr.deny, approverIr.ask ?? []].some((l) => l.some(isCommandRule));
-    if (hasCommandRules && names.some((n) => shellToolsOf(approverIr).some((t) => caseFold(t.tool) === caseFold(n)))) {
-      const { DECIDING } = await import('../command-rules.ts');
-      result = compileFile(file, DECIDING);
-    }
-  }
+  const result = compileFile(file, CHECKING);
   const error = result.diagnostics.find((d) => d.severity === 'error');
   if (error) {
     const at = error.span ? ` (${error.span.file}:${error.span.start.line}:${error.span.start.column})` : '';
     throw new Deny(`the policy \`${file}\` does not load: ${error.message}${at}`);
   }
   if (!result.approver) throw new Deny(`the policy \`${file}\` has no approver block`);
+  const approverIr = result.ir?.approver;
+  if (approverIr !== undefined) {
+    const { caseFold, compileApprover, eachRule, isCommandRule, shellToolsOf } = await import('@verdict/engine');
+    const hasCommandRules = eachRule(approverIr).some((r) => isCommandRule(r.rule));
+    if (hasCommandRules && names.some((n) => shellToolsOf(approverIr).some((t) => caseFold(t.tool) === caseFold(n)))) {
+      // The file loaded with its command rules checked: only the approver is built again, with the
+      // judge (the compile stage's own call; the file is not read or parsed twice).
+      const { DECIDING } = await import('../command-rules.ts');
+      const judged = compileApprover(approverIr, DECIDING);
+      if (judged.approver === undefined || judged.issues.length > 0) {
+        throw new Deny(`the policy \`${file}\` does not load: ${judged.issues[0]?.message ?? 'its approver did not compile'}`);
+      }
+      return judged.approver;
+    }
+  }
   return result.approver;
 }
 

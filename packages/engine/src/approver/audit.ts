@@ -47,6 +47,7 @@ export function withAudit(approver: Approver, logger: AuditLogger): Approver {
   const compiled = approver as Partial<CompiledApprover>;
   const decideFn = compiled.decide;
   const explain = compiled.explain;
+  const answersFn = compiled.answers;
   /** Decides (fail closed), logs, and names the rule when the approver can. */
   const decideAndLog = (request: ApprovalRequest): RuledResult => {
     let rule: RuleRef | null = null;
@@ -72,8 +73,9 @@ export function withAudit(approver: Approver, logger: AuditLogger): Approver {
     return { decision: asked ? 'ask' : result.decision, reason: result.reason, rule };
   };
   const approve = (request: ApprovalRequest): ApprovalResult => toApproval(decideAndLog(request));
-  if (typeof decideFn === 'function' && typeof explain === 'function') {
-    const audited: CompiledApprover = { approve, decide: decideAndLog, explain: (request) => explain.call(approver, request) };
+  if (typeof decideFn === 'function' && typeof explain === 'function' && typeof answersFn === 'function') {
+    // `answers` is not logged: it is what `decideCall` combines, not a decision.
+    const audited: CompiledApprover = { approve, decide: decideAndLog, explain: (request) => explain.call(approver, request), answers: (request) => answersFn.call(approver, request) };
     return audited;
   }
   return { approve };

@@ -2,9 +2,12 @@
  * Approver configuration semantics (semantics.md A2), shared by the runtime and the compiler:
  * mode and default normalisation, the exact Go load-error texts, and building the approver.
  */
+import { eachRule, rulesOf } from '../ir.ts';
 import type { ApproverIR, Decision, RuleIR, RuleList } from '../ir.ts';
 import type { CompiledRegex } from '../regex/regex.ts';
 import { withAudit } from './audit.ts';
+import { normalizeApproverDefault, normalizeApproverMode } from './modes.ts';
+import type { ApproverMode } from './modes.ts';
 import { DEFAULT_DENY_ALL_REASON } from './builtins.ts';
 import { createCompileErrorApprover, createModeApprover, createPatternApprover } from './pattern.ts';
 import type { PatternApprover, PatternRule } from './pattern.ts';
@@ -14,7 +17,8 @@ import { compileRuleRegex, compileShared } from './rule-regex.ts';
 import type { AuditLogger, CompiledApprover } from './types.ts';
 import { caseFold } from '../canonical/casefold.ts';
 
-export type ApproverMode = 'allow_all' | 'deny_all' | 'pattern';
+export { goTrimSpace, normalizeApproverDefault, normalizeApproverMode } from './modes.ts';
+export type { ApproverMode } from './modes.ts';
 
 export interface ApproverConfigIssue {
   code:
@@ -51,49 +55,6 @@ export interface CompileApproverResult {
   /** `undefined` when the configuration cannot load. */
   approver: CompiledApprover | undefined;
   issues: ApproverConfigIssue[];
-}
-
-// Go's unicode.IsSpace, which strings.TrimSpace uses (JS `trim` differs on U+0085 and U+FEFF).
-const GO_SPACE = '\t\n\v\f\r \u0085\u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000';
-
-
-/** Go `strings.TrimSpace`. */
-export function goTrimSpace(s: string): string {
-  let start = 0;
-  let end = s.length;
-  while (start < end && GO_SPACE.includes(s[start]!)) start++;
-  while (end > start && GO_SPACE.includes(s[end - 1]!)) end--;
-  return s.slice(start, end);
-}
-
-/** A2.1: trimmed and lowercased; `""`/`allow_all`/`allow`, `deny_all`/`deny`, `pattern`. */
-export function normalizeApproverMode(mode: string): ApproverMode | undefined {
-  switch (goTrimSpace(mode).toLowerCase()) {
-    case '':
-    case 'allow_all':
-    case 'allow':
-      return 'allow_all';
-    case 'deny_all':
-    case 'deny':
-      return 'deny_all';
-    case 'pattern':
-      return 'pattern';
-    default:
-      return undefined;
-  }
-}
-
-/** A2.3: lowercased, not trimmed; `allow`, or `""`/`deny`. */
-export function normalizeApproverDefault(value: string): Decision | undefined {
-  switch (value.toLowerCase()) {
-    case 'allow':
-      return 'allow';
-    case '':
-    case 'deny':
-      return 'deny';
-    default:
-      return undefined;
-  }
 }
 
 const PRINTABLE = /^[\p{L}\p{M}\p{N}\p{P}\p{S} ]$/u;
@@ -157,35 +118,28 @@ export function analyse(ir: ApproverIR): Analysis {
     });
   }
   const rules: PatternRule[] = [];
-  // Allow first, then deny: the order the reference looks for the failing rule in (A3.6); the ask
-  // list, which the reference does not have, last.
-  const lists: [RuleList, readonly RuleIR[]][] = [
-    ['allow', ir.allow],
-    ['deny', ir.deny],
-    ['ask', ir.ask ?? []],
-  ];
+  // `RULE_LISTS`: allow first, then deny, the order the reference looks for the failing rule in
+  // (A3.6); the ask list, which the reference does not have, last.
   const shellTools = new Set(shellToolsOf(ir).map((t) => caseFold(t.tool)));
-  for (const [list, irRules] of lists) {
-    irRules.forEach((rule, index) => {
-      if (isCommandRule(rule)) {
-        issues.push(...commandRuleIssues(rule, list, index, shellTools));
-        return;
-      }
-      const compiled = compileRuleRegex(rule.match, rule.field);
-      if (compiled !== null && !compiled.ok) {
-        issues.push({
-          code: 'regex/invalid',
-          message: `approver: pattern compile: ${compiled.error}`,
-          field: 'match',
-          list,
-          index,
-          regexError: compiled.error,
-        });
-        return;
-      }
-      const regex: CompiledRegex | null = compiled === null ? null : compiled.regex;
-      rules.push({ list, index, tool: rule.tool, match: rule.match, field: rule.field, span: rule.span, regex });
-    });
+  for (const { rule, list, index } of eachRule(ir)) {
+    if (isCommandRule(rule)) {
+      issues.push(...commandRuleIssues(rule, list, index, shellTools));
+      continue;
+    }
+    const compiled = compileRuleRegex(rule.match, rule.field);
+    if (compiled !== null && !compiled.ok) {
+      issues.push({
+        code: 'regex/invalid',
+        message: `approver: pattern compile: ${compiled.error}`,
+        field: 'match',
+        list,
+        index,
+        regexError: compiled.error,
+      });
+      continue;
+    }
+    const regex: CompiledRegex | null = compiled === null ? null : compiled.regex;
+    rules.push({ list, index, tool: rule.tool, match: rule.match, field: rule.field, span: rule.span, regex });
   }
   if (ir.unknown !== undefined && ir.unknown !== 'ask' && ir.unknown !== 'deny') {
     issues.push({ code: 'command/unknown-decision', message: `unknown decision \`${ir.unknown}\` for commands that cannot be judged`, field: 'unknown' });
@@ -218,10 +172,7 @@ function commandRuleIssues(rule: RuleIR, list: RuleList, index: number, shellToo
   return out;
 }
 
-/** The rules of one list (`ask`: `[]` when absent). */
-export function rulesOf(ir: ApproverIR, list: RuleList): readonly RuleIR[] {
-  return list === 'allow' ? ir.allow : list === 'deny' ? ir.deny : (ir.ask ?? []);
-}
+export { rulesOf } from '../ir.ts';
 
 /** Every load problem of an approver configuration, in Go's order (mode; default; allow, then deny, then ask rules). */
 export function checkApproverConfig(ir: ApproverIR): ApproverConfigIssue[] {
@@ -266,7 +217,7 @@ function commandLayer(
   options: CompileApproverOptions,
   issues: ApproverConfigIssue[],
 ): CompiledApprover | undefined {
-  const hasCommandRules = [ir.allow, ir.deny, ir.ask ?? []].some((l) => l.some(isCommandRule));
+  const hasCommandRules = eachRule(ir).some((r) => isCommandRule(r.rule));
   if (!hasCommandRules) return approver;
   if (options.commandJudge === undefined) {
     issues.push({ code: 'command/no-judge', message: 'command rules need a command judge, and none was given', field: 'command' });

@@ -13,14 +13,18 @@
  *   (A4.3); on raw input that cannot be read as JSON, deny and ask field rules match and allow field
  *   rules do not (A6.3: fail closed).
  */
-import { parseCanonical, parseStrictJson, topLevelMember } from '../canonical/canonical.ts';
+import { CANONICAL_REJECT_REASON, parseCanonical, parseStrictJson, topLevelMember } from '../canonical/canonical.ts';
+import { DEFAULT_DENY_ALL_REASON } from './builtins.ts';
 import type { JsonValue } from '../canonical/canonical.ts';
 import { caseFold } from '../canonical/casefold.ts';
-import type { Decision, InputMode, RuleIR, RuleList } from '../ir.ts';
+import type { ApproverIR, Decision, InputMode, RuleIR, RuleList, RuledDecision } from '../ir.ts';
 import { wellFormed } from '../regex/regex.ts';
 import type { CompiledRegex } from '../regex/regex.ts';
 import { compileRuleRegex } from './rule-regex.ts';
-import type { ApprovalRequest, RuledDecisionResult } from './types.ts';
+import type { ApprovalRequest, RuleRef, RuledDecisionResult } from './types.ts';
+import type { CallDecision, CallRequest, DecidedBy, Protect } from './call.ts';
+import { normalizeApproverDefault, normalizeApproverMode } from './modes.ts';
+import type { CommandJudgeFactory, CommandRuleSpec, WrapperSpecIR } from './shell.ts';
 
 /** A compiled rule: what deciding a call looks at. */
 export interface Rule {
@@ -164,4 +168,144 @@ export function ruleMatches(rule: RuleInContext, call: Pick<ApprovalRequest, 'to
     field: rule.field === undefined ? undefined : caseFold(rule.field),
   };
   return appliesToTool(r, caseFold(call.toolName)) && matches(r, subject);
+}
+
+// ---- the definition of a call ------------------------------------------------------------------
+
+/** What the definition of a call needs besides the configuration. */
+export interface CallDefinitionOptions {
+  /** The judge of command rules (required when the configuration has any). */
+  readonly commandJudge?: CommandJudgeFactory | undefined;
+  readonly protect?: Protect | undefined;
+}
+
+/** One asking of the definition: a name, an input, and whether it stands for the whole call. */
+interface Asking {
+  readonly name: string;
+  readonly input: string;
+  readonly whole: boolean;
+}
+
+/** A side's answer to one asking, as the definition finds it. */
+interface Said {
+  readonly at: Asking;
+  readonly decision: RuledDecision;
+  readonly reason: string;
+  readonly rule: RuleRef | null;
+  readonly by: DecidedBy;
+}
+
+/**
+ * The decision of a call written from the semantics alone (A2, A3, A4, A6, A7, A8), slow and obvious:
+ * what `decideCall` over a compiled approver must equal, for a configuration that loads (without
+ * `--compat`). Every rule is tried one by one with `ruleMatches`; the command rules of a shell tool
+ * are judged by `commandJudge` over its field's text; the answers are then read in the order A8
+ * states, one clause after the other (never through `call.ts` `precedence`, which it checks).
+ */
+export function callDefinition(ir: ApproverIR, request: CallRequest, options: CallDefinitionOptions = {}): CallDecision {
+  const firstName = request.names[0] ?? '';
+  // A8.1: a protection denies, whatever the rules say.
+  const hit = options.protect?.(request) ?? null;
+  if (hit !== null) return { decision: 'deny', reason: hit.reason, rule: null, by: 'protection', decidedAs: firstName, protection: hit };
+  const mode = normalizeApproverMode(ir.mode);
+  // A2.2: a mode decides every call as a default would.
+  if (mode === 'allow_all') return { decision: 'allow', reason: '', rule: null, by: 'default', decidedAs: firstName };
+  if (mode === 'deny_all') return { decision: 'deny', reason: ir.reason === '' ? DEFAULT_DENY_ALL_REASON : ir.reason, rule: null, by: 'default', decidedAs: firstName };
+  const defaultDecision = normalizeApproverDefault(ir.default);
+  if (mode === undefined || defaultDecision === undefined) throw new Error('callDefinition: the configuration does not load');
+  // A3.4 (`DEFAULT_PATTERN_REASON`, which lives with the approver this defines).
+  const denyReason = ir.reason === '' ? 'denied by pattern policy' : ir.reason;
+  const ref = (list: RuleList, index: number): RuleRef => {
+    const span = (list === 'allow' ? ir.allow : list === 'deny' ? ir.deny : (ir.ask ?? []))[index]?.span;
+    return span === undefined ? { list, index } : { list, index, span };
+  };
+  const lists: [RuleList, readonly RuleIR[]][] = [
+    ['deny', ir.deny],
+    ['ask', ir.ask ?? []],
+    ['allow', ir.allow],
+  ];
+  const isCommand = (r: RuleIR): boolean => r.command !== undefined || r.redirect !== undefined || r.args !== undefined;
+  const hasCommandRules = lists.some(([, rules]) => rules.some(isCommand));
+  const shellTools = ir.shell ?? [
+    { tool: 'Bash', field: 'command' },
+    { tool: 'run_shell_command', field: 'command' },
+    { tool: 'Shell', field: 'command' },
+  ];
+
+  const askings: Asking[] = [];
+  for (const input of [request.input, ...(request.alsoInputs ?? [])]) for (const name of request.names) askings.push({ name, input, whole: true });
+  for (const path of request.paths ?? []) askings.push({ name: 'file.write', input: JSON.stringify({ file_path: path }), whole: false });
+
+  const said: Said[] = [];
+  for (const at of askings) {
+    // A4.1: canonical mode refuses the input before any rule is tried.
+    if (ir.input === 'canonical' && !parseCanonical(at.input).ok) {
+      said.push({ at, decision: 'deny', reason: CANONICAL_REJECT_REASON, rule: null, by: 'refused' });
+      continue;
+    }
+    // A3.3, A6.1: the regex side, the first list with a rule that applies, the first such rule in it.
+    let regex: Said | undefined;
+    for (const [list, rules] of lists) {
+      const index = rules.findIndex((r) => !isCommand(r) && ruleMatches({ ...r, list, input: ir.input }, { toolName: at.name, input: at.input }) === true);
+      if (index < 0) continue;
+      regex = { at, decision: list, reason: list === 'deny' ? denyReason : list === 'ask' ? DEFAULT_ASK_REASON : '', rule: ref(list, index), by: 'rule' };
+      break;
+    }
+    said.push(regex ?? { at, decision: defaultDecision, reason: defaultDecision === 'deny' ? denyReason : '', rule: null, by: 'default' });
+    // A7.2: the command side, for a shell tool of a policy with command rules.
+    const tool = hasCommandRules ? shellTools.find((t) => caseFold(t.tool) === caseFold(at.name)) : undefined;
+    if (tool === undefined) continue;
+    if (options.commandJudge === undefined) throw new Error('callDefinition: command rules need a command judge');
+    const unknown = ir.unknown === 'ask' ? 'ask' : 'deny';
+    const parsed = parseStrictJson(at.input);
+    const member = parsed.ok ? topLevelMember(parsed.value, caseFold(tool.field)) : undefined;
+    if (member?.kind !== 'string') {
+      said.push({ at, decision: unknown, reason: `the input has no string \`${tool.field}\` holding a command: the call cannot be judged`, rule: null, by: 'unknown' });
+      continue;
+    }
+    const rules: CommandRuleSpec[] = [];
+    for (const [list, all] of lists) {
+      all.forEach((r, index) => {
+        if (!isCommand(r) || (r.tool !== '' && caseFold(r.tool) !== caseFold(tool.tool))) return;
+        rules.push({ list, index, ...(r.command !== undefined ? { command: r.command } : {}), ...(r.args !== undefined ? { args: r.args } : {}), ...(r.redirect !== undefined ? { redirect: r.redirect } : {}) });
+      });
+    }
+    const wrappers: Record<string, WrapperSpecIR> = {};
+    for (const [name, w] of Object.entries(ir.wrappers ?? {})) {
+      const { span: _span, ...spec } = w;
+      wrappers[name] = spec;
+    }
+    const judge = options.commandJudge({ rules, unknown, wrappers, ...(ir.environment !== undefined ? { environment: ir.environment } : {}) });
+    if ('error' in judge) throw new Error(`callDefinition: ${judge.error}`);
+    const j = judge.judge(member.value);
+    if (j.decision === null) continue;
+    const rule = j.rule === undefined ? null : ref(j.rule.list, j.rule.index);
+    said.push({ at, decision: j.decision, reason: j.decision === 'allow' ? '' : j.reason, rule, by: rule === null && j.decision !== 'allow' ? 'unknown' : 'rule' });
+  }
+
+  const out = (s: Said): CallDecision => ({ decision: s.decision, reason: s.reason, rule: s.rule, by: s.by, decidedAs: s.at.name });
+  /** The first-written rule among `these` (lowest index), the first asked on a tie. */
+  const firstWritten = (these: Said[]): Said | undefined =>
+    these.reduce<Said | undefined>((best, s) => (best === undefined || (s.rule?.index ?? 0) < (best.rule?.index ?? 0) ? s : best), undefined);
+  const byRule = (d: RuledDecision, s: Said): boolean => s.by === 'rule' && s.decision === d;
+  // A8.2: a refusal stands.
+  const refused = said.find((s) => s.by === 'refused');
+  if (refused) return out(refused);
+  // A8.3: a deny rule of any side, under any name, input or path: the first written.
+  const deny = firstWritten(said.filter((s) => byRule('deny', s)));
+  if (deny) return out(deny);
+  // A8.4: `unknown` (the policy's `unknown:` decision), above every ask rule.
+  const unknown = said.find((s) => s.by === 'unknown');
+  if (unknown) return out(unknown);
+  // A8.5: an ask rule: the first written.
+  const ask = firstWritten(said.filter((s) => byRule('ask', s)));
+  if (ask) return out(ask);
+  // A8.6: an allow rule for the whole call; else, for a patch, an allow rule for every one of its paths.
+  const allow = firstWritten(said.filter((s) => s.at.whole && byRule('allow', s)));
+  if (allow) return out(allow);
+  const paths = askings.filter((a) => !a.whole);
+  const pathAllows = said.filter((s) => !s.at.whole && byRule('allow', s));
+  if (paths.length > 0 && paths.every((p) => pathAllows.some((s) => s.at === p))) return out(firstWritten(pathAllows)!);
+  // A8.7: the default (the same under every name).
+  return out(said[0]!);
 }

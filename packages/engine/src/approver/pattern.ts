@@ -28,6 +28,7 @@ import type { Decision, InputMode, RuleList } from '../ir.ts';
 import { programSize } from '../regex/re2-program.ts';
 import type { CompiledRegex } from '../regex/regex.ts';
 import { denied, internalErrorReason } from './builtins.ts';
+import type { Answer } from './call.ts';
 import { createDecider } from './decide.ts';
 import { DEFAULT_ASK_REASON, decisionOf, matchingRules, readInput } from './definition.ts';
 import type { InputSubject, Rule } from './definition.ts';
@@ -200,7 +201,12 @@ export function createPatternApprover(options: PatternApproverOptions): PatternA
     }
   };
 
-  return { approve, decide, explain, decideCall };
+  const answers = (request: ApprovalRequest): Answer[] => {
+    const d = decideCall(request);
+    return [{ ...d.result, by: d.by }];
+  };
+
+  return { approve, decide, explain, decideCall, answers };
 }
 
 /**
@@ -237,6 +243,8 @@ export function createModeApprover(decision: Decision, reason: string): Compiled
     approve: () => ({ ...result }),
     decide: () => ({ ...result, rule: null }),
     explain: () => ({ ...result, rule: null, by: 'mode', match: null, alsoMatched: [] }),
+    // A mode decides every call as a default would.
+    answers: () => [{ ...result, rule: null, by: 'default' }],
   };
 }
 
@@ -249,5 +257,6 @@ export function createCompileErrorApprover(reason: string, rule: RuleRef): Compi
     approve: () => ({ decision: 'deny', reason }),
     decide: () => ({ decision: 'deny', reason, rule }),
     explain: () => ({ decision: 'deny', reason, rule, by: 'compile-error', match: null, alsoMatched: [] }),
+    answers: () => [{ decision: 'deny', reason, rule, by: 'refused' }],
   };
 }

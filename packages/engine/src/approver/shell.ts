@@ -5,17 +5,19 @@
  *
  * For a call to a tool named in the approver's `shell:` table (absent: `DEFAULT_SHELL_TOOLS`), the
  * command text is read from the tool's field and judged by the command rules written for that tool
- * (or for every tool). The judgement and the regex rules' outcome combine as deny > ask > allow: a
- * deny from either side denies; else an ask from either side asks; else an allow from either side
- * allows; else the default. Text the judge cannot read (input that is not a JSON object with a string
- * field) gets the `unknown` decision, never an allow.
+ * (or for every tool). The judgement is one more answer of the call beside the regex rules' (`answers`);
+ * `call.ts` `precedence` combines them (semantics.md A8). Text the judge cannot read (input that is
+ * not a JSON object with a string field) gets the `unknown` decision, never an allow.
  */
 import { parseStrictJson, topLevelMember } from '../canonical/canonical.ts';
 import { caseFold } from '../canonical/casefold.ts';
 import type { Span } from '../diagnostics.ts';
+import { eachRule } from '../ir.ts';
 import type { ApproverIR, RuleIR, RuleList, RuledDecision } from '../ir.ts';
 import { internalErrorReason } from './builtins.ts';
-import type { DecidedCall, PatternApprover } from './pattern.ts';
+import { decideCall, precedence } from './call.ts';
+import type { Answer, AskedAnswer } from './call.ts';
+import type { PatternApprover } from './pattern.ts';
 import type { ApprovalRequest, ApprovalResult, CompiledApprover, Explanation, RuleRef, RuledResult } from './types.ts';
 
 /** One command rule as the judge gets it: its place in the policy and what it says. */
@@ -151,18 +153,15 @@ export function buildCommandJudges(
   factory: CommandJudgeFactory,
 ): { judges: Map<string, ToolJudge> } | { error: string; rule?: { list: RuleList; index: number } } {
   const commandRules: (CommandRuleSpec & { tool: string })[] = [];
-  for (const list of ['deny', 'ask', 'allow'] as const) {
-    const rules = list === 'allow' ? ir.allow : list === 'deny' ? ir.deny : (ir.ask ?? []);
-    rules.forEach((r, index) => {
-      if (!isCommandRule(r)) return;
-      commandRules.push({
-        list,
-        index,
-        tool: caseFold(r.tool),
-        ...(r.command !== undefined ? { command: r.command } : {}),
-        ...(r.args !== undefined ? { args: r.args } : {}),
-        ...(r.redirect !== undefined ? { redirect: r.redirect } : {}),
-      });
+  for (const { rule: r, list, index } of eachRule(ir, ['deny', 'ask', 'allow'])) {
+    if (!isCommandRule(r)) continue;
+    commandRules.push({
+      list,
+      index,
+      tool: caseFold(r.tool),
+      ...(r.command !== undefined ? { command: r.command } : {}),
+      ...(r.args !== undefined ? { args: r.args } : {}),
+      ...(r.redirect !== undefined ? { redirect: r.redirect } : {}),
     });
   }
   const wrappers: Record<string, WrapperSpecIR> = {};
@@ -182,8 +181,6 @@ export function buildCommandJudges(
   }
   return { judges };
 }
-
-type Side = { decision: RuledDecision; reason: string; rule: RuleRef | null };
 
 /** The command text of a call, or `null` when it cannot be read. */
 function commandText(input: string, foldedField: string): string | null {
@@ -236,28 +233,27 @@ export function withCommandRules(inner: PatternApprover, options: CommandLayerOp
       ...(j.span !== undefined ? { span: { start: j.span.start, end: j.span.end, text: text.slice(j.span.start, j.span.end) } } : {}),
     };
   };
-  /** deny > ask > allow between the regex side (a rule's, or none) and the command side. */
-  const combine = (regex: RuledResult, regexBy: DecidedCall['by'], shell: ShellExplanation): { result: RuledResult; by: 'regex' | 'shell' | 'default' } => {
-    // A refusal of the regex side (unreadable input, an internal error) stands.
-    if (regexBy === 'refused') return { result: regex, by: 'regex' };
-    const sides: (Side & { by: 'regex' | 'shell' })[] = [];
-    if (regex.rule !== null) sides.push({ ...regex, by: 'regex' });
-    if (shell.decision !== null) sides.push({ decision: shell.decision, reason: shell.decision === 'allow' ? '' : shell.reason, rule: shell.rule, by: 'shell' });
-    for (const d of ['deny', 'ask', 'allow'] as const) {
-      const s = sides.find((x) => x.decision === d);
-      if (s) return { result: { decision: s.decision, reason: s.reason, rule: s.rule }, by: s.by };
-    }
-    return { result: regex, by: 'default' };
+  /** The command side's answer (`undefined`: no command rule decides, the regex side does). */
+  const commandAnswer = (shell: ShellExplanation): Answer | undefined => {
+    if (shell.decision === null) return undefined;
+    // A deny or ask the judge gives without a rule is its `unknown`.
+    const by = shell.rule === null && shell.decision !== 'allow' ? 'unknown' : 'rule';
+    return { decision: shell.decision, reason: shell.decision === 'allow' ? '' : shell.reason, rule: shell.rule, by };
   };
-
-  const decide = (request: ApprovalRequest): RuledResult => {
-    const regex = inner.decideCall(request);
+  const answers = (request: ApprovalRequest): Answer[] => {
+    const regex = inner.answers(request);
     try {
       const shell = judgeCall(request);
-      return shell === undefined ? regex.result : combine(regex.result, regex.by, shell).result;
+      const c = shell === undefined ? undefined : commandAnswer(shell);
+      return c === undefined ? regex : [...regex, c];
     } catch (e) {
-      return { decision: 'deny', reason: internalErrorReason(e), rule: null };
+      return [{ decision: 'deny', reason: internalErrorReason(e), rule: null, by: 'refused' }];
     }
+  };
+  const self = { answers };
+  const decide = (request: ApprovalRequest): RuledResult => {
+    const d = decideCall(self, { names: [request.toolName], input: request.input, sessionId: request.sessionId });
+    return { decision: d.decision, reason: d.reason, rule: d.rule };
   };
   const approve = (request: ApprovalRequest): ApprovalResult => {
     let shellTool: boolean;
@@ -272,19 +268,22 @@ export function withCommandRules(inner: PatternApprover, options: CommandLayerOp
     if (r.decision === 'ask') return { decision: 'deny', reason: r.reason };
     return { decision: r.decision, reason: r.reason };
   };
+  /** `explain` decides as `decideCall` does (the same `precedence`), the regex side read by the definition. */
   const explain = (request: ApprovalRequest): Explanation => {
     const e = inner.explain(request);
     try {
       const shell = judgeCall(request);
       if (shell === undefined) return e;
-      const regexBy = e.by === 'rule' ? 'rule' : e.by === 'default' ? 'default' : 'refused';
-      const { result, by } = combine({ decision: e.decision, reason: e.reason, rule: e.rule }, regexBy, shell);
-      if (by !== 'shell') return { ...e, ...result, shell };
+      const at = { name: request.toolName, input: request.input, whole: true };
+      const regex: AskedAnswer = { decision: e.decision, reason: e.reason, rule: e.rule, by: e.by === 'rule' ? 'rule' : e.by === 'default' || e.by === 'mode' ? 'default' : 'refused', ...at };
+      const c = commandAnswer(shell);
+      const win = c === undefined ? regex : precedence([regex, { ...c, ...at }]);
+      if (win === regex) return { ...e, shell };
       const alsoMatched = e.rule !== null ? [e.rule, ...e.alsoMatched] : e.alsoMatched;
-      return { decision: result.decision, reason: result.reason, rule: result.rule, by: 'command', match: null, alsoMatched, shell, ...(e.canonical !== undefined ? { canonical: e.canonical } : {}) };
+      return { decision: win.decision, reason: win.reason, rule: win.rule, by: 'command', match: null, alsoMatched, shell, ...(e.canonical !== undefined ? { canonical: e.canonical } : {}) };
     } catch (err) {
       return { decision: 'deny', reason: internalErrorReason(err), rule: null, by: 'internal-error', match: null, alsoMatched: [] };
     }
   };
-  return { approve, decide, explain };
+  return { approve, decide, explain, answers };
 }

@@ -1,5 +1,6 @@
 import type { Span } from '../diagnostics.ts';
 import type { Decision, RuleList, RuledDecision } from '../ir.ts';
+import type { Answer } from './call.ts';
 import type { ShellExplanation } from './shell.ts';
 
 /** A tool call to decide (semantics.md A1). `input` is the raw JSON text, byte for byte. */
@@ -81,6 +82,12 @@ export interface CompiledApprover extends Approver {
   decide(request: ApprovalRequest): RuledResult;
   /** Everything about the decision (match span, other matching rules): slower, for people. */
   explain(request: ApprovalRequest): Explanation;
+  /**
+   * The answers of the call on the fast path, each with how it came about: the regex rules' and, for
+   * a shell tool with command rules, the command rules' (`call.ts` `decideCall` combines them).
+   * Never empty, never throws.
+   */
+  answers(request: ApprovalRequest): Answer[];
 }
 
 /** Audit events (semantics.md A5): a host plugs pino or its own logger in. */

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createRule } from '../create-rule.ts';
 import { lintSource } from '../runner.ts';
 import { allRules } from './index.ts';
@@ -31,11 +31,42 @@ describe('lint/internal-error', () => {
     expect(r.messages.some((m) => m.ruleId === 'rules/missing-tool')).toBe(true);
     expect(r.errorCount).toBeGreaterThanOrEqual(1);
   });
-  it('never throws on hostile input', () => {
-    for (const src of ['', '\u0000', ':', '[', '{"a":', 'a: *x', '- - - -', '\uFEFF\uD800', 'approver: {allow: [{match: 1}]}']) {
-      expect(() => lintSource(src, 'p.yaml')).not.toThrow();
-      expect(() => lintSource(src, 'p.verdict')).not.toThrow();
-      expect(() => lintSource(src, 'p.json')).not.toThrow();
+  it('never throws on hostile input, and nothing crashes on it', () => {
+    expect(crashes(lintSource)).toEqual([]);
+  });
+  it('the check above fails when the compiler crashes on every file', async () => {
+    vi.resetModules();
+    vi.doMock('@verdict/compiler', async (original) => ({
+      ...(await original<typeof import('@verdict/compiler')>()),
+      compileSource: () => {
+        throw new Error('injected');
+      },
+    }));
+    try {
+      const { lintSource: crashing } = await import('../runner.ts');
+      const found = crashes(crashing);
+      expect(found.length).toBe(HOSTILE.length * 3);
+      expect(found[0]).toBe('p.yaml: the compiler crashed on this file: injected');
+    } finally {
+      vi.doUnmock('@verdict/compiler');
+      vi.resetModules();
     }
   });
 });
+
+const HOSTILE = ['', '\u0000', ':', '[', '{"a":', 'a: *x', '- - - -', '\uFEFF\uD800', 'approver: {allow: [{match: 1}]}'];
+
+/** Every throw and every internal-error finding of `lint` over the hostile inputs, in each syntax. */
+function crashes(lint: typeof lintSource): string[] {
+  const out: string[] = [];
+  for (const src of HOSTILE) {
+    for (const file of ['p.yaml', 'p.verdict', 'p.json']) {
+      try {
+        for (const m of lint(src, file).messages) if (m.ruleId === 'lint/internal-error') out.push(`${file}: ${m.message}`);
+      } catch (e) {
+        out.push(`${file}: threw ${String(e)}`);
+      }
+    }
+  }
+  return out;
+}

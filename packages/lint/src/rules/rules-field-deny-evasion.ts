@@ -1,5 +1,5 @@
 import { findInputWitness, ruleMatchesInput, unnamedTool } from '@verdict/analysis';
-import { caseFold, compileApprover } from '@verdict/engine';
+import { caseFold } from '@verdict/engine';
 import type { ApproverIR, RuleIR } from '@verdict/engine';
 import { createRule } from '../create-rule.ts';
 import { effectiveMode } from '../support/approver-facts.ts';
@@ -29,6 +29,7 @@ export default createRule({
     },
     docs: { recommended: true },
     fixable: 'code',
+    needs: ['approver'],
   },
   create(ctx) {
     return {
@@ -56,7 +57,6 @@ export default createRule({
       approver(approver) {
         if (effectiveMode(approver) !== 'pattern') return;
         const done = new Set<string>();
-        let compiled: ReturnType<typeof compileApprover>['approver'] | null = null;
         for (const rule of approver.deny) {
           if (rule.field === undefined || rule.match === '') continue;
           const key = rule.tool === '' ? '' : caseFold(rule.tool);
@@ -66,7 +66,7 @@ export default createRule({
           if (!applying.every((r) => r.field !== undefined)) continue;
           const example = nestedExample(ctx.regexCache, rule, approver);
           if (example === undefined) continue;
-          compiled ??= compileApprover(approver).approver ?? null;
+          const compiled = ctx.services.approver;
           if (compiled === null) return;
           const toolName = rule.tool === '' ? otherTool(approver) : rule.tool;
           // The whole approver decides the example: nothing is reported that it does not allow.

@@ -1,5 +1,4 @@
-import { compileApprover, decidedBy, inlineTestMismatches } from '@verdict/engine';
-import type { CompiledApprover } from '@verdict/engine';
+import { decidedBy, inlineTestMismatches } from '@verdict/engine';
 import { createRule } from '../create-rule.ts';
 
 export default createRule({
@@ -19,26 +18,15 @@ export default createRule({
       rule: 'fix the expected rule, or reorder the rules',
     },
     docs: { recommended: true },
+    // The file's approver as `verdict test` compiles it, command rules judged: the two agree.
+    needs: ['approver'],
   },
   create(ctx) {
-    let approver: CompiledApprover | undefined;
-    let built = false;
-    const get = (): CompiledApprover | undefined => {
-      if (!built) {
-        built = true;
-        // Only a clean approver is worth testing; load errors are reported by the compiler.
-        const a = ctx.ir.approver;
-        if (a !== undefined) {
-          const r = compileApprover(a);
-          if (r.issues.length === 0) approver = r.approver;
-        }
-      }
-      return approver;
-    };
     return {
       test(t) {
-        const a = get();
-        if (a === undefined) return;
+        // Only a clean approver is worth testing; load errors are reported by the compiler.
+        const a = ctx.services.approver;
+        if (a === null) return;
         const e = a.explain({ toolName: t.tool, input: t.input });
         const input = t.input.length > 80 ? `\`${t.input.slice(0, 77)}...\`` : `\`${t.input}\``;
         // The first way the test fails, as `verdict test` checks it.
