@@ -306,7 +306,7 @@ class Walker {
       const inner: Ctx = { ...ctx, span };
       for (const p of st.pipelines ?? []) {
         if ((p as { timed?: boolean }).timed === true && timeDiffers(p as unknown as Node)) {
-          this.unknown("`time` followed by an option or `!` is read differently by bash (a keyword), zsh (the option is a command) and sh (dash runs the time program, whose `-o FILE` writes a file)", span);
+          this.unknown("`time` followed by an option, `!` or an assignment is read differently by bash (a keyword), zsh (the option is a command) and sh (dash runs the time program, whose `-o FILE` writes a file)", span);
         }
         for (const c of p.commands ?? []) items.push({ kind: 'command', node: c, ctx: inner });
       }
@@ -522,9 +522,10 @@ class Walker {
     const inner: Ctx = { ...ctx, wrappers: [...ctx.wrappers, here] };
 
     this.names(base, args, ctx);
-    if (program === 'time' && args.length > 0 && (args[0] === null || args[0] === '!' || args[0]!.startsWith('-'))) {
-      // Not at a pipeline's start, `time` is a program to bash and sh and still the keyword to zsh (`ls | time -p wc`: zsh runs `-p`).
-      this.unknown('`time` followed by an option or `!` is a program to bash and sh and a keyword to zsh, read differently', ctx.span);
+    if (program === 'time' && args.length > 0 && (args[0] === null || args[0] === '!' || args[0]!.startsWith('-') || /^[A-Za-z_][A-Za-z0-9_]*(\[|\+?=)/.test(args[0]!))) {
+      // Not at a pipeline's start, `time` is a program to bash and sh and still the keyword to zsh (`ls | time -p wc`: zsh runs `-p`);
+      // after `!` it is the keyword to bash too, and `NAME=v` after it an assignment (`! time IFS=, ls`).
+      this.unknown('`time` followed by an option, `!` or an assignment is read as a program by some shells and as the keyword by others', ctx.span);
     }
     if (ZSH_KEYWORDS.has(base)) {
       this.unknown(`\`${base}\` is a keyword or precommand of zsh that runs a command (\`repeat 1 rm\`, \`noglob rm\`), not analysed`, ctx.span);
@@ -587,6 +588,8 @@ class Walker {
           }
           const text = parts.join(' ');
           if (/^(\s|#[^\n]*)*$/.test(text)) this.emit(here, ctx, redirects);
+          // The wrapper's own redirections (`watch ls > out` writes `out`).
+          else for (const red of redirects) this.out.writes.push({ redirect: red, span: ctx.span });
           this.stack.push({ kind: 'script', text, ctx: { ...inner, depth: ctx.depth + 1 } });
           return;
         }
@@ -888,6 +891,8 @@ export function staticWord(word: WordNode | null | undefined): string | null {
 function timeDiffers(p: Node): boolean {
   if (p.timePosix === true || p.negated === true) return true;
   const first = (p.commands as Node[] | undefined)?.[0];
+  // `time A=1 ls`: an assignment to bash and zsh, the program `A=1` to sh's time program.
+  if (first?.type === 'SimpleCommand' && ((first.assignments as unknown[] | undefined) ?? []).length > 0) return true;
   const name = first?.type === 'SimpleCommand' ? (first.name as WordNode | null) : null;
   const head = name?.parts[0];
   return head?.type === 'Literal' && /^[-!]/.test(String(head.value));

@@ -297,11 +297,13 @@ describe('readings that differ are unknown (fixtures/shell/readings.jsonl)', () 
     expect(found('sh <<-E\n\tE')).toEqual(['sh']);
     expect(found("bash -c ''")).toEqual(['bash -c ']);
     expect(found('watch ""')).toEqual(['watch ']);
+    // A script wrapper's own redirections are writes (the shell oracle: `watch f > o` wrote `o`).
+    expect(extract('watch ls > o').writes.map((w) => w.redirect.target)).toEqual(['o']);
     expect(found("bash -c 'ls'")).toEqual(['bash>ls']);
   });
 
   it('keeps the plain forms of the classes the shell oracle found (time, eval, printf, braces, redirections)', () => {
-    for (const text of ['time ls', 'time git status', '! time ls', '/usr/bin/time -v ls', "eval 'ls'", 'printf %s $x', 'printf -v out %s x', '{ ls; }', 'ls {a,b}', ': > f', 'ls > f', 'ls >| f', 'x=1 > f']) {
+    for (const text of ['ls &> /dev/null', 'ls &>> o; pwd', 'ls &>o && pwd', 'time ls', 'time git status', '! time ls', '/usr/bin/time -v ls', "eval 'ls'", 'printf %s $x', 'printf -v out %s x', '{ ls; }', 'ls {a,b}', ': > f', 'ls > f', 'ls >| f', 'x=1 > f']) {
       expect(unknowns(text), text).toEqual([]);
     }
   });

@@ -196,7 +196,9 @@ class Gen {
       [2, () => r.pick(['echo', 'printf', ':', 'true', 'false', 'test', '[', 'type', 'unset', 'set', 'shopt', 'read', 'hash', 'export', 'local', 'declare', 'readonly', 'typeset', 'alias', 'trap', 'wait', 'return', 'exit', 'umask', 'getopts', 'let', 'exec', 'command', 'builtin', 'eval', 'source', '.'])],
     ]);
     const words = [this.program(name)];
-    for (let i = r.int(4); i > 0; i--) words.push(this.word(d));
+    // `source >(…)` would wait forever for the substitution to write: `.` and `source` read plain words.
+    const sources = name === '.' || name === 'source';
+    for (let i = r.int(4); i > 0; i--) words.push(sources ? this.plainWord() : this.word(d));
     let text = words.join(' ');
     if (name === '[' || name === 'test') text = `${r.chance(0.5) ? '[' : 'test'} ${this.word(d)} ${r.pick(['-f', '=', '!=', '-eq', '-v', '-n'])} ${this.word(d)}${name === '[' ? ' ]' : ''}`;
     if (r.chance(0.2)) text = `${this.prefix()} ${text}`;
@@ -445,7 +447,7 @@ class Gen {
     const r = this.r;
     return ` ${r.pick([
       '> o', '>> o', '2> e', '&> o', '>| o', '<> o', '>& o', '1>&2', '2>&1', '> /dev/null', '2>/dev/null', '< f', '<<< x', '3> o', '{fd}> o', '> "$x"',
-      "> 'a b'", '> $x', '> o$x', '> o*', '>o1 >o2', '> "o"', "> $'o\\0p'", '>\\o', '>o;x', "> o'x'", '>&2', '0<&-', '>&-', '> ~/x', '>(cat)', '&>> o',
+      "> 'a b'", '> $x', '> o$x', '> o*', '>o1 >o2', '> "o"', "> $'o\\0p'", '>\\o', '>o;x', "> o'x'", '>&2', '0<&-', '>&-', '>(cat)', '&>> o',
       '9> o', '> -', '>> ./o', '> o\\ p',
     ])}`;
   }

@@ -24,7 +24,7 @@
  * a glob that matched nothing in zsh) is not a finding: the reading is a superset by design.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { basename, extract, harmlessVariable, type Argv, type Extraction } from '../../src/index.ts';
@@ -127,7 +127,7 @@ export function disagreements(r: Reading, run: ShellRun, baseline: ReadonlySet<s
     r.layers.some((l) => basename(l.program) === program && (argsMatch(l.args, args) || argsMatch(l.args.map((a) => (a === null ? a : tilde(a, home))), args)));
   for (const s of run.runs) {
     // sh's `time` is a program, bash's and zsh's a keyword: with no option it runs its words as the command (an option is a finding).
-    const timed = s.program === 'time' && s.args.length > 0 && !s.args[0]!.startsWith('-') && held(s.args[0]!, s.args.slice(1));
+    const timed = s.program === 'time' && s.args.length > 0 && !s.args[0]!.startsWith('-') && held(basename(s.args[0]!), s.args.slice(1));
     if (!timed && !held(s.program, s.args)) {
       out.push(`ran \`${[s.program, ...s.args].map(show).join(' ')}\`, which the reading does not hold`);
     }
@@ -255,8 +255,11 @@ func main() {
 function buildRecorder(root: string): string {
   const out = join(root, 'rec');
   writeFileSync(join(root, 'rec.c'), C_STUB);
+  // Static when the C library allows it: no dynamic loading on each of the millions of stub runs.
   for (const cc of ['cc', 'gcc', 'clang']) {
-    if (spawnSync(cc, ['-O2', '-o', out, join(root, 'rec.c')], { stdio: 'ignore' }).status === 0) return out;
+    for (const flags of [['-O2', '-static'], ['-O2']]) {
+      if (spawnSync(cc, [...flags, '-o', out, join(root, 'rec.c')], { stdio: 'ignore' }).status === 0) return out;
+    }
   }
   mkdirSync(join(root, 'go'), { recursive: true });
   writeFileSync(join(root, 'go', 'main.go'), GO_STUB);
@@ -277,6 +280,10 @@ interface Batch {
   readonly texts: readonly { id: number; text: string }[];
   readonly dir: string;
 }
+
+const POLL_MS = 250;
+/** A text that writes nothing to the log for this long is taken to hang (texts take milliseconds). */
+const STALL_MS = 3000;
 
 /** A throwaway folder with a stub `PATH` per shell; `close()` removes it. */
 export class ShellOracle {
@@ -360,7 +367,7 @@ export class ShellOracle {
       writeFileSync(driver, `${lines.join('\n')}\n`);
       const [prog, ...flags] = SHELL_ARGV[sh];
       const argv = [which(prog!), ...flags, driver];
-      const timedOut = await this.spawn(this.unshare ? [which('unshare'), '-n', ...argv] : argv, base, 5000 + this.msPerText * todo.length);
+      const timedOut = await this.spawn(this.unshare ? [which('unshare'), '-n', ...argv] : argv, base, 5000 + this.msPerText * todo.length, log);
       const { started, records } = parseLog(existsSync(log) ? readFileSync(log) : Buffer.alloc(0), work);
       const last = started[started.length - 1];
       const finished = !timedOut && last === 'end';
@@ -386,27 +393,44 @@ export class ShellOracle {
     return results;
   }
 
-  private spawn(argv: string[], cwd: string, ms: number): Promise<boolean> {
+  /**
+   * Runs a driver; kills its process group when the whole batch takes over `ms`, or when the log
+   * (a marker per text) has not grown for `STALL_MS`: one text hangs, and the rest run again.
+   */
+  private spawn(argv: string[], cwd: string, ms: number, log: string): Promise<boolean> {
     return new Promise((resolve) => {
       const home = join(cwd, 'bin');
       const child = spawn(argv[0]!, argv.slice(1), { cwd, env: { PATH: home, HOME: home }, stdio: 'ignore', detached: true });
       let timedOut = false;
-      const timer = setTimeout(() => {
+      const kill = () => {
         timedOut = true;
         try {
           process.kill(-child.pid!, 'SIGKILL');
         } catch {
           /* already gone */
         }
-      }, ms);
-      child.on('error', () => {
+      };
+      const timer = setTimeout(kill, ms);
+      let size = -1;
+      let still = 0;
+      const watch = setInterval(() => {
+        let now = -1;
+        try {
+          now = statSync(log).size;
+        } catch {
+          /* not yet written */
+        }
+        still = now === size ? still + POLL_MS : 0;
+        size = now;
+        if (still >= STALL_MS) kill();
+      }, POLL_MS);
+      const done = (t: boolean) => {
         clearTimeout(timer);
-        resolve(true);
-      });
-      child.on('exit', () => {
-        clearTimeout(timer);
-        resolve(timedOut);
-      });
+        clearInterval(watch);
+        resolve(t);
+      };
+      child.on('error', () => done(true));
+      child.on('exit', () => done(timedOut));
     });
   }
 
@@ -503,6 +527,56 @@ export function emptyTally(): Tally {
   return { ran: 0, unknown: 0, agreed: 0, findings: 0, timeouts: 0, notRun: 0 };
 }
 
+/** What became of one text Verdict reads, in one shell. */
+export type Outcome = { kind: 'agreed' | 'timeout-agreed' | 'not-run' } | { kind: 'finding' | 'timeout-finding'; what: string[] };
+
+/** Runs texts Verdict reads in every shell of `oracle`, and holds each run against the reading. */
+export async function runKnown(oracle: ShellOracle, known: readonly { id: number; text: string; r: Reading }[]): Promise<Map<ShellName, Map<number, Outcome>>> {
+  const out = new Map<ShellName, Map<number, Outcome>>();
+  if (known.length === 0) {
+    for (const sh of oracle.shells) out.set(sh, new Map());
+    return out;
+  }
+  const baselines = new Map(await Promise.all(oracle.shells.map(async (sh) => [sh, await oracle.baseline(sh)] as const)));
+  const batch = oracle.prepare(known);
+  try {
+    const results = await Promise.all(oracle.shells.map(async (sh) => [sh, await oracle.runShell(sh, batch)] as const));
+    for (const [sh, runs] of results) {
+      const m = new Map<number, Outcome>();
+      for (const t of known) {
+        const run = runs.get(t.id)!;
+        if (run.status === 'not-run') {
+          m.set(t.id, { kind: 'not-run' });
+          continue;
+        }
+        const what = disagreements(t.r, run, baselines.get(sh)!, oracle.home(sh));
+        const timeout = run.status === 'timeout';
+        m.set(t.id, what.length === 0 ? { kind: timeout ? 'timeout-agreed' : 'agreed' } : { kind: timeout ? 'timeout-finding' : 'finding', what });
+      }
+      out.set(sh, m);
+    }
+  } finally {
+    oracle.dispose(batch);
+  }
+  return out;
+}
+
+/** Adds one outcome to a tally. */
+export function tallyOutcome(t: Tally, o: Outcome | 'unknown'): void {
+  if (o === 'unknown') {
+    t.unknown++;
+    return;
+  }
+  if (o.kind === 'not-run') {
+    t.notRun++;
+    return;
+  }
+  t.ran++;
+  if (o.kind.startsWith('timeout')) t.timeouts++;
+  if (o.kind.endsWith('agreed')) t.agreed++;
+  else t.findings++;
+}
+
 /**
  * Judges `texts` with Verdict, runs those it reads in every shell, and tallies per shell. Texts
  * Verdict calls unknown are not run (whatever the shell does with them, the invariant holds).
@@ -511,33 +585,15 @@ export async function checkBatch(oracle: ShellOracle, texts: readonly { id: numb
   const known: { id: number; text: string; r: Reading }[] = [];
   for (const t of texts) {
     const r = reading(t.text);
-    if (r === null) for (const sh of oracle.shells) tallies.get(sh)!.unknown++;
+    if (r === null) for (const sh of oracle.shells) tallyOutcome(tallies.get(sh)!, 'unknown');
     else known.push({ ...t, r });
   }
-  if (known.length === 0) return;
-  const baselines = new Map(await Promise.all(oracle.shells.map(async (sh) => [sh, await oracle.baseline(sh)] as const)));
-  const batch = oracle.prepare(known);
-  try {
-    const results = await Promise.all(oracle.shells.map(async (sh) => [sh, await oracle.runShell(sh, batch), baselines.get(sh)!] as const));
-    for (const [sh, runs, baseline] of results) {
-      const tally = tallies.get(sh)!;
-      for (const t of known) {
-        const run = runs.get(t.id)!;
-        if (run.status === 'not-run') {
-          tally.notRun++;
-          continue;
-        }
-        tally.ran++;
-        if (run.status === 'timeout') tally.timeouts++;
-        const what = disagreements(t.r, run, baseline, oracle.home(sh));
-        if (what.length === 0) tally.agreed++;
-        else {
-          tally.findings++;
-          for (const w of what) findings.push({ id: t.id, shell: sh, text: t.text, what: w });
-        }
-      }
+  const outcomes = await runKnown(oracle, known);
+  for (const [sh, m] of outcomes) {
+    for (const t of known) {
+      const o = m.get(t.id)!;
+      tallyOutcome(tallies.get(sh)!, o);
+      if ('what' in o) for (const what of o.what) findings.push({ id: t.id, shell: sh, text: t.text, what });
     }
-  } finally {
-    oracle.dispose(batch);
   }
 }
