@@ -111,6 +111,8 @@ export async function main(argv: readonly string[]): Promise<number> {
     }
     if (pending) await pending;
     const upTo = id;
+    const distinct = results.length;
+    const read = knownDistinct;
     pending = runKnown(oracle, known).then((outcomes) => {
       for (const k of known) {
         const m = new Map<ShellName, Outcome>();
@@ -122,7 +124,7 @@ export async function main(argv: readonly string[]): Promise<number> {
         }
         results[k.slot] = m;
       }
-      process.stderr.write(`${upTo} texts, ${results.length} distinct, ${knownDistinct} read by Verdict and run, ${elapsed().toFixed(0)} s, ${(upTo / elapsed()).toFixed(0)} texts/s, ${findingCount} findings\n`);
+      process.stderr.write(`${upTo} texts, ${distinct} distinct, ${read} read by Verdict and run, ${elapsed().toFixed(0)} s, ${(upTo / elapsed()).toFixed(0)} texts/s, ${findingCount} findings\n`);
     });
   }
   if (pending) await pending;

@@ -120,7 +120,9 @@ type Work =
   | { kind: 'script'; text: string; ctx: Ctx }
   | { kind: 'statements'; list: StatementNode[]; ctx: Ctx }
   | { kind: 'command'; node: Node; ctx: Ctx }
-  | { kind: 'argv'; words: (string | null)[]; ctx: Ctx; redirects: Redirect[]; stdin?: string | null | undefined; declared?: true };
+  | { kind: 'argv'; words: (string | null)[]; ctx: Ctx; redirects: Redirect[]; stdin?: string | null | undefined; declared?: true }
+  /** After a shell's script is walked: when it reported no command (`bash -c ''`, `watch x=1`), the shell itself is the command. */
+  | { kind: 'ran'; count: number; argv: Argv; ctx: Ctx };
 
 /** Builtins that assign variables named in their arguments. */
 const ASSIGNING = new Set(['printf', 'read', 'mapfile', 'readarray', 'getopts']);
@@ -216,7 +218,9 @@ class Walker {
       if (w.kind === 'script') this.script(w.text, w.ctx);
       else if (w.kind === 'statements') this.statements(w.list, w.ctx);
       else if (w.kind === 'command') this.command(w.node, w.ctx);
-      else this.argv(w.words, w.ctx, w.redirects, w.stdin, w.declared === true);
+      else if (w.kind === 'ran') {
+        if (this.out.commands.length === w.count) this.emit(w.argv, w.ctx, []);
+      } else this.argv(w.words, w.ctx, w.redirects, w.stdin, w.declared === true);
     }
   }
 
@@ -586,11 +590,10 @@ class Walker {
             this.unknown(`the script run by \`${base}\` is not static`, ctx.span);
             return;
           }
-          const text = parts.join(' ');
-          if (/^(\s|#[^\n]*)*$/.test(text)) this.emit(here, ctx, redirects);
           // The wrapper's own redirections (`watch ls > out` writes `out`).
-          else for (const red of redirects) this.out.writes.push({ redirect: red, span: ctx.span });
-          this.stack.push({ kind: 'script', text, ctx: { ...inner, depth: ctx.depth + 1 } });
+          for (const red of redirects) this.out.writes.push({ redirect: red, span: ctx.span });
+          this.stack.push({ kind: 'ran', count: this.out.commands.length, argv: here, ctx });
+          this.stack.push({ kind: 'script', text: parts.join(' '), ctx: { ...inner, depth: ctx.depth + 1 } });
           return;
         }
         const words = base === 'xargs' ? xargsWords(args, r.words) : r.words;
@@ -615,8 +618,8 @@ class Walker {
       }
       if (r.kind === 'script' || (r.kind === 'stdin' && typeof stdin === 'string')) {
         const text = r.kind === 'script' ? r.script : (stdin as string);
-        // A script that runs nothing still starts the shell: it is the command then (a deny of the shell matches).
-        if (/^(\s|#[^\n]*)*$/.test(text)) this.emit(here, ctx, redirects);
+        // A script that runs no command still starts the shell: it is the command then (a deny of the shell matches).
+        this.stack.push({ kind: 'ran', count: this.out.commands.length, argv: here, ctx });
         this.stack.push({ kind: 'script', text, ctx: { ...inner, depth: ctx.depth + 1 } });
         for (const red of redirects) this.out.writes.push({ redirect: red, span: ctx.span });
         return;

@@ -297,6 +297,9 @@ describe('readings that differ are unknown (fixtures/shell/readings.jsonl)', () 
     expect(found('sh <<-E\n\tE')).toEqual(['sh']);
     expect(found("bash -c ''")).toEqual(['bash -c ']);
     expect(found('watch ""')).toEqual(['watch ']);
+    expect(found('watch x=1')).toEqual(['watch x=1']);
+    expect(found("sh -c 'a=1'")).toEqual(['sh -c a=1']);
+    expect(found('bash <<E\nx=1\nE')).toEqual(['bash']);
     // A script wrapper's own redirections are writes (the shell oracle: `watch f > o` wrote `o`).
     expect(extract('watch ls > o').writes.map((w) => w.redirect.target)).toEqual(['o']);
     expect(found("bash -c 'ls'")).toEqual(['bash>ls']);
