@@ -58,6 +58,13 @@ export async function main(argv: readonly string[]): Promise<number> {
     console.error(o);
     return 2;
   }
+  // The commit the code was loaded from (the run may outlast later commits).
+  let commit = '?';
+  try {
+    commit = execSync('git rev-parse --short HEAD', { encoding: 'utf8' }).trim();
+  } catch {
+    /* not a clone */
+  }
   const oracle = new ShellOracle();
   const shells = oracle.shells;
   const t0 = performance.now();
@@ -136,12 +143,6 @@ export async function main(argv: readonly string[]): Promise<number> {
   for (const slot of ofText) {
     const r = results[slot]!;
     for (const sh of shells) tallyOutcome(tallies.get(sh)!, r === 'unknown' ? 'unknown' : r.get(sh)!);
-  }
-  let commit = '?';
-  try {
-    commit = execSync('git rev-parse --short HEAD', { encoding: 'utf8' }).trim();
-  } catch {
-    /* not a clone */
   }
   console.log(`seed ${o.seed}: ${id} texts${stoppedByTime ? ` (stopped by --max-seconds=${o.maxSeconds}; ${o.n} asked)` : ''}, ${results.length} distinct, ${knownDistinct} distinct texts read by Verdict ran in each shell`);
   console.log(`${seconds.toFixed(0)} s wall, ${(id / seconds).toFixed(0)} texts/s, commit ${commit}, network ${oracle.isolated ? 'none (unshare -n)' : 'not isolated'}`);

@@ -641,6 +641,8 @@ class Walker {
         this.unknown('`eval` of a string that is not static cannot be judged', ctx.span);
         return;
       }
+      // `ionice -c 3 eval` runs a program named `eval`; a static eval that runs no command is itself the command.
+      this.stack.push({ kind: 'ran', count: this.out.commands.length, argv: here, ctx });
       this.stack.push({ kind: 'script', text: (args as string[]).join(' '), ctx: { ...inner, depth: ctx.depth + 1 } });
       for (const red of redirects) this.out.writes.push({ redirect: red, span: ctx.span });
       return;

@@ -298,6 +298,8 @@ describe('readings that differ are unknown (fixtures/shell/readings.jsonl)', () 
     expect(found("bash -c ''")).toEqual(['bash -c ']);
     expect(found('watch ""')).toEqual(['watch ']);
     expect(found('watch x=1')).toEqual(['watch x=1']);
+    expect(found('ionice -c 3 eval')).toEqual(['ionice>eval']);
+    expect(found("eval 'ls'")).toEqual(['eval>ls']);
     expect(found("sh -c 'a=1'")).toEqual(['sh -c a=1']);
     expect(found('bash <<E\nx=1\nE')).toEqual(['bash']);
     // A script wrapper's own redirections are writes (the shell oracle: `watch f > o` wrote `o`).
