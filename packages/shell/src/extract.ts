@@ -120,7 +120,9 @@ type Work =
   | { kind: 'script'; text: string; ctx: Ctx }
   | { kind: 'statements'; list: StatementNode[]; ctx: Ctx }
   | { kind: 'command'; node: Node; ctx: Ctx }
-  | { kind: 'argv'; words: (string | null)[]; ctx: Ctx; redirects: Redirect[]; stdin?: string | null | undefined; declared?: true };
+  | { kind: 'argv'; words: (string | null)[]; ctx: Ctx; redirects: Redirect[]; stdin?: string | null | undefined; declared?: true }
+  /** After a shell's script is walked: when it reported no command (`bash -c ''`, `watch x=1`), the shell itself is the command. */
+  | { kind: 'ran'; count: number; argv: Argv; ctx: Ctx };
 
 /** Builtins that assign variables named in their arguments. */
 const ASSIGNING = new Set(['printf', 'read', 'mapfile', 'readarray', 'getopts']);
@@ -216,7 +218,9 @@ class Walker {
       if (w.kind === 'script') this.script(w.text, w.ctx);
       else if (w.kind === 'statements') this.statements(w.list, w.ctx);
       else if (w.kind === 'command') this.command(w.node, w.ctx);
-      else this.argv(w.words, w.ctx, w.redirects, w.stdin, w.declared === true);
+      else if (w.kind === 'ran') {
+        if (this.out.commands.length === w.count) this.emit(w.argv, w.ctx, []);
+      } else this.argv(w.words, w.ctx, w.redirects, w.stdin, w.declared === true);
     }
   }
 
@@ -304,7 +308,12 @@ class Walker {
         continue;
       }
       const inner: Ctx = { ...ctx, span };
-      for (const p of st.pipelines ?? []) for (const c of p.commands ?? []) items.push({ kind: 'command', node: c, ctx: inner });
+      for (const p of st.pipelines ?? []) {
+        if ((p as { timed?: boolean }).timed === true && timeDiffers(p as unknown as Node)) {
+          this.unknown("`time` followed by an option, `!` or an assignment is read differently by bash (a keyword), zsh (the option is a command) and sh (dash runs the time program, whose `-o FILE` writes a file)", span);
+        }
+        for (const c of p.commands ?? []) items.push({ kind: 'command', node: c, ctx: inner });
+      }
     }
     this.pushAll(items);
   }
@@ -394,11 +403,22 @@ class Walker {
     if (name === null) {
       if (assignments.length === 0 && redirects.length === 0 && ((node.redirections as Node[] | undefined) ?? []).length === 0) {
         this.unknown('an empty command (two operators in a row, or an operator at the end)', ctx.span);
+      } else if (assignments.length === 0) {
+        // zsh runs `$NULLCMD` (cat) for a redirection with no command (`> f`), `$READNULLCMD` (a pager) for `< f`.
+        this.unknown('a redirection with no command runs `cat` or a pager in zsh (`$NULLCMD`, `$READNULLCMD`); write `: > f`', ctx.span);
       }
       for (const r of redirects) this.out.writes.push({ redirect: r, span: ctx.span });
       return;
     }
     const words = [name, ...args];
+    const head = name.parts[0];
+    if (head?.type === 'Literal' && String(head.value).startsWith('{') && String(head.value) !== '{') {
+      // `{ls}` and `{ls x}` are brace groups to zsh, which runs `ls`; bash and sh run a program named `{ls}`.
+      this.unknown(`a command word starting with \`{\` (\`${oneLine(String(head.value))}\`) is a brace group to zsh, which runs what follows it`, ctx.span);
+    }
+    if (programKey(staticWord(name) ?? '') === 'printf' && args.length > 0 && staticWord(args[0]) === null) {
+      this.unknown('`printf` whose first word is not static may be `-v NAME`, whose subscript bash evaluates', ctx.span);
+    }
     this.declaration(words, ctx);
     this.words(words, ctx);
     // The argv under its substitutions (and its assignments' and redirections'): they run first, and are reported first.
@@ -506,6 +526,11 @@ class Walker {
     const inner: Ctx = { ...ctx, wrappers: [...ctx.wrappers, here] };
 
     this.names(base, args, ctx);
+    if (program === 'time' && args.length > 0 && (args[0] === null || args[0] === '!' || args[0]!.startsWith('-') || /^[A-Za-z_][A-Za-z0-9_]*(\[|\+?=)/.test(args[0]!))) {
+      // Not at a pipeline's start, `time` is a program to bash and sh and still the keyword to zsh (`ls | time -p wc`: zsh runs `-p`);
+      // after `!` it is the keyword to bash too, and `NAME=v` after it an assignment (`! time IFS=, ls`).
+      this.unknown('`time` followed by an option, `!` or an assignment is read as a program by some shells and as the keyword by others', ctx.span);
+    }
     if (ZSH_KEYWORDS.has(base)) {
       this.unknown(`\`${base}\` is a keyword or precommand of zsh that runs a command (\`repeat 1 rm\`, \`noglob rm\`), not analysed`, ctx.span);
       // zsh's reading too, so that a deny of the command it runs still matches.
@@ -565,6 +590,9 @@ class Walker {
             this.unknown(`the script run by \`${base}\` is not static`, ctx.span);
             return;
           }
+          // The wrapper's own redirections (`watch ls > out` writes `out`).
+          for (const red of redirects) this.out.writes.push({ redirect: red, span: ctx.span });
+          this.stack.push({ kind: 'ran', count: this.out.commands.length, argv: here, ctx });
           this.stack.push({ kind: 'script', text: parts.join(' '), ctx: { ...inner, depth: ctx.depth + 1 } });
           return;
         }
@@ -590,6 +618,8 @@ class Walker {
       }
       if (r.kind === 'script' || (r.kind === 'stdin' && typeof stdin === 'string')) {
         const text = r.kind === 'script' ? r.script : (stdin as string);
+        // A script that runs no command still starts the shell: it is the command then (a deny of the shell matches).
+        this.stack.push({ kind: 'ran', count: this.out.commands.length, argv: here, ctx });
         this.stack.push({ kind: 'script', text, ctx: { ...inner, depth: ctx.depth + 1 } });
         for (const red of redirects) this.out.writes.push({ redirect: red, span: ctx.span });
         return;
@@ -603,10 +633,16 @@ class Walker {
     }
 
     if (base === 'eval') {
+      if (args[0] === '--') {
+        this.unknown('`eval --` ends the options in bash and zsh, and runs `--` in sh (dash)', ctx.span);
+        return;
+      }
       if (args.some((a) => a === null)) {
         this.unknown('`eval` of a string that is not static cannot be judged', ctx.span);
         return;
       }
+      // `ionice -c 3 eval` runs a program named `eval`; a static eval that runs no command is itself the command.
+      this.stack.push({ kind: 'ran', count: this.out.commands.length, argv: here, ctx });
       this.stack.push({ kind: 'script', text: (args as string[]).join(' '), ctx: { ...inner, depth: ctx.depth + 1 } });
       for (const red of redirects) this.out.writes.push({ redirect: red, span: ctx.span });
       return;
@@ -675,6 +711,11 @@ class Walker {
       }
       this.words([target as WordNode], ctx);
       const value = staticWord(target as WordNode);
+      const first = (target as WordNode).parts?.[0];
+      if ((op.startsWith('>') || op.startsWith('&>')) && first?.type === 'Literal' && String(first.value).startsWith('!')) {
+        // zsh: `>! f`, `>&! f`, `>>! f` write `f` (clobbering); bash and sh write a file named `!` or `!f`.
+        this.unknown(`\`${op}!\` is zsh's clobbering redirection (it writes the next word), and a file named \`!…\` to bash and sh`, ctx.span);
+      }
       if (WRITE_OPERATORS.has(op) || (op === '>&' && (value === null || !/^(\d+|-)$/.test(value)))) {
         if (value !== null && NOT_FILES.has(value)) continue;
         if (value !== null && /^\/dev\/fd\/\d+$/.test(value)) continue;
@@ -849,6 +890,17 @@ export function staticWord(word: WordNode | null | undefined): string | null {
     }
   }
   return out;
+}
+
+/** Whether a `time` pipeline's reading differs between the shells: `time -p`, `time -o FILE`, `time !`. */
+function timeDiffers(p: Node): boolean {
+  if (p.timePosix === true || p.negated === true) return true;
+  const first = (p.commands as Node[] | undefined)?.[0];
+  // `time A=1 ls`: an assignment to bash and zsh, the program `A=1` to sh's time program.
+  if (first?.type === 'SimpleCommand' && ((first.assignments as unknown[] | undefined) ?? []).length > 0) return true;
+  const name = first?.type === 'SimpleCommand' ? (first.name as WordNode | null) : null;
+  const head = name?.parts[0];
+  return head?.type === 'Literal' && /^[-!]/.test(String(head.value));
 }
 
 /** The text a command reads from a heredoc or here-string: `undefined` if none, `null` if it has expansions. */

@@ -31,6 +31,8 @@ const PATTERNS: readonly [RegExp, string][] = [
   [/\$'(?![ \t\n;|&)]|$)|\$'[^]*\\'|\\'[^]*\$'/, "`$'…'` quoting is read differently by sh (dash reads `$` and a single-quoted string)"],
   [/\$"(?![ \t\n;|&)]|$)/, '`$"…"` quoting is read differently by zsh and sh (they keep the `$`)'],
   [/<<</, 'a here-string (`<<<`) is read differently by sh (dash reads a heredoc)'],
+  // sh (dash) reads `&>` as `&` (run in the background) and `>`: words after the target are a command of their own there.
+  [/&>>?[ \t]*[^ \t\n;&|()<>]+[ \t]+[^ \t\n;&|()#]/, '`&>` followed by more words is read by sh (dash) as `&` and a redirection, where the words after the target are a command'],
   [/\$\{[!(~=^+]/, 'an indirect or flagged parameter expansion (`${!x}`, zsh `${(…)x}`, `${~x}`, `${=x}`, `${^x}`, `${+x}`) is not analysed'],
   [/\$[~=^+][A-Za-z_{]/, 'a zsh parameter expansion modifier (`$~x`, `$=x`, `$^x`, `$+x`) is not analysed'],
   [/@[A-Za-z]\}/, 'a parameter transformation (`${x@P}`, `${x@Q}`, …) can run code (`@P` expands a prompt) and is not analysed'],

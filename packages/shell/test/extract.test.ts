@@ -293,6 +293,26 @@ describe('readings that differ are unknown (fixtures/shell/readings.jsonl)', () 
     expect(judge(rules('read-only.json'), text).decision).not.toBe('allow');
   });
 
+  it('a shell started on a script that runs nothing is itself the command (the shell oracle: `sh <<-E` with an empty body ran `sh`)', () => {
+    expect(found('sh <<-E\n\tE')).toEqual(['sh']);
+    expect(found("bash -c ''")).toEqual(['bash -c ']);
+    expect(found('watch ""')).toEqual(['watch ']);
+    expect(found('watch x=1')).toEqual(['watch x=1']);
+    expect(found('ionice -c 3 eval')).toEqual(['ionice>eval']);
+    expect(found("eval 'ls'")).toEqual(['eval>ls']);
+    expect(found("sh -c 'a=1'")).toEqual(['sh -c a=1']);
+    expect(found('bash <<E\nx=1\nE')).toEqual(['bash']);
+    // A script wrapper's own redirections are writes (the shell oracle: `watch f > o` wrote `o`).
+    expect(extract('watch ls > o').writes.map((w) => w.redirect.target)).toEqual(['o']);
+    expect(found("bash -c 'ls'")).toEqual(['bash>ls']);
+  });
+
+  it('keeps the plain forms of the classes the shell oracle found (time, eval, printf, braces, redirections)', () => {
+    for (const text of ['ls &> /dev/null', 'ls &>> o; pwd', 'ls &>o && pwd', 'time ls', 'time git status', '! time ls', '/usr/bin/time -v ls', "eval 'ls'", 'printf %s $x', 'printf -v out %s x', '{ ls; }', 'ls {a,b}', ': > f', 'ls > f', 'ls >| f', 'x=1 > f']) {
+      expect(unknowns(text), text).toEqual([]);
+    }
+  });
+
   it('still finds a denied command beside such a construct', () => {
     expect(found("ls ${X@P}; rm -rf /")).toContain('rm -rf /');
     expect(found('noglob rm -rf /')).toContain('noglob>rm -rf /');
