@@ -938,11 +938,16 @@ function isEnvAssignment(word: string): boolean {
   return word.includes('=') && !word.startsWith('-');
 }
 
+/** A split value read as words: only characters no splitter (GNU or BSD `env -S`) reads specially, and spaces. */
+const SPLIT_SAFE = /^[A-Za-z0-9_./=:,+@ -]*$/;
+
 type Unwrapped = { kind: 'command'; words: (string | null)[] } | { kind: 'none' } | { kind: 'unknown'; reason: string };
 
 /** Finds the command a wrapper runs, by its table entry. */
-export function unwrap(spec: WrapperSpec, args: readonly (string | null)[], environment: ReadonlySet<string> = new Set()): Unwrapped {
+export function unwrap(spec: WrapperSpec, written: readonly (string | null)[], environment: ReadonlySet<string> = new Set()): Unwrapped {
+  let args = written;
   const flags = new Set(spec.flags ?? []);
+  const split = new Set(spec.split ?? []);
   const options = new Set(spec.options ?? []);
   const none = new Set(spec.noCommand ?? []);
   const refuse = new Set(spec.refuse ?? []);
@@ -950,10 +955,22 @@ export function unwrap(spec: WrapperSpec, args: readonly (string | null)[], envi
   let i = 0;
   let positionals = spec.positionals ?? 0;
   let sawNone = false;
-  const known = (o: string) => flags.has(o) || options.has(o) || none.has(o) || refuse.has(o);
+  const known = (o: string) => flags.has(o) || options.has(o) || none.has(o) || refuse.has(o) || split.has(o);
+  /** `env -S VALUE`: VALUE's words read in place of the option (the words from `at` on replaced), or why not. */
+  const splitIn = (opt: string, value: string | null | undefined, at: number, rest: number): string | undefined => {
+    if (value === undefined) return `option \`${opt}\` has no value`;
+    if (value === null) return `option \`${opt}\` has a value that is not static`;
+    if (!SPLIT_SAFE.test(value)) return `option \`${opt}\` splits a value holding quotes, \`\\\`, \`$\`, \`#\` or other characters it reads specially, which is not modelled`;
+    args = [...args.slice(0, at), ...value.split(' ').filter((w) => w !== ''), ...args.slice(rest)];
+    return undefined;
+  };
   while (i < args.length) {
     const a = args[i]!;
     if (a === null) return { kind: 'unknown', reason: 'has an argument that is not static before its command' };
+    if (a === '-' && flags.has('-')) {
+      i++; // `env -` is `env -i`
+      continue;
+    }
     if (a === '--') {
       i++;
       // `env -- A=1 cmd`: the assignments still come before the command.
@@ -973,6 +990,11 @@ export function unwrap(spec: WrapperSpec, args: readonly (string | null)[], envi
       const eq = a.startsWith('--') ? a.indexOf('=') : -1;
       const opt = eq > 0 ? a.slice(0, eq) : a;
       if (refuse.has(opt)) return { kind: 'unknown', reason: `option \`${opt}\` is not modelled` };
+      if (split.has(opt)) {
+        const why = eq > 0 ? splitIn(opt, a.slice(eq + 1), i, i + 1) : splitIn(opt, args[i + 1], i, i + 2);
+        if (why !== undefined) return { kind: 'unknown', reason: why };
+        continue;
+      }
       if (none.has(opt)) {
         sawNone = true;
         i++;
@@ -990,10 +1012,21 @@ export function unwrap(spec: WrapperSpec, args: readonly (string | null)[], envi
         // Grouped short options: `-iu NAME`, `-n5`, `-oL`.
         let j = 1;
         let consumedNext = false;
+        let splitDone = false;
         let ok = true;
         while (j < a.length) {
           const o = `-${a[j]}`;
           if (refuse.has(o)) return { kind: 'unknown', reason: `option \`${o}\` is not modelled` };
+          if (split.has(o)) {
+            // `-iS VALUE`, `-SVALUE`: the flags before it stay, the value's words follow them.
+            const before = j > 1 ? [a.slice(0, j)] : [];
+            const why = j === a.length - 1 ? splitIn(o, args[i + 1], i, i + 2) : splitIn(o, a.slice(j + 1), i, i + 1);
+            if (why !== undefined) return { kind: 'unknown', reason: why };
+            args = [...args.slice(0, i), ...before, ...args.slice(i)];
+            consumedNext = false;
+            splitDone = true;
+            break;
+          }
           if (none.has(o)) sawNone = true;
           else if (options.has(o)) {
             if (j === a.length - 1) consumedNext = true;
@@ -1004,6 +1037,7 @@ export function unwrap(spec: WrapperSpec, args: readonly (string | null)[], envi
           }
           j++;
         }
+        if (splitDone) continue; // the flags before `S` are read again, then the value's words
         if (ok) {
           i += consumedNext ? 2 : 1;
           continue;

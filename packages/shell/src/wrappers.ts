@@ -20,8 +20,15 @@ export interface WrapperSpec {
   readonly assignments?: boolean;
   /** Options after which no command runs (`command -v x` looks `x` up). */
   readonly noCommand?: readonly string[];
-  /** Options whose meaning the extraction does not model (`env -S`): the command is unknown. */
+  /** Options whose meaning the extraction does not model (`sudo -e`): the command is unknown. */
   readonly refuse?: readonly string[];
+  /**
+   * Options whose value the wrapper splits into words that it reads as more of its own arguments
+   * (`env -S 'ls -l'` runs `ls -l`): read only when the value is static and made of words of
+   * `SPLIT_SAFE` characters separated by single-space runs, which every splitter reads alike;
+   * otherwise (quotes, `\`, `$`, `#`, tabs) the command is unknown.
+   */
+  readonly split?: readonly string[];
   /** The command is the rest of the words joined by spaces and run by a shell (`watch`). */
   readonly script?: boolean;
   /** Single-letter flags may be grouped (`-iu`); default true. */
@@ -30,11 +37,13 @@ export interface WrapperSpec {
 
 /** The built-in table (README "Wrapper table"). A policy may add or replace entries. */
 export const WRAPPERS: Readonly<Record<string, WrapperSpec>> = {
+  // GNU coreutils env(1) and BSD env(1): `-` is `-i`; the signal options take an optional value
+  // (`--default-signal` alone, or `--default-signal=INT`), never the next word.
   env: {
-    flags: ['-i', '-0', '--null', '--ignore-environment', '-v', '--debug', '-'],
-    options: ['-u', '--unset', '-C', '--chdir', '--block-signal', '--default-signal', '--ignore-signal'],
+    flags: ['-i', '-0', '--null', '--ignore-environment', '-v', '--debug', '-', '--block-signal', '--default-signal', '--ignore-signal'],
+    options: ['-u', '--unset', '-C', '--chdir'],
     assignments: true,
-    refuse: ['-S', '--split-string'],
+    split: ['-S', '--split-string'],
   },
   command: { flags: ['-p'], noCommand: ['-v', '-V'] },
   builtin: {},

@@ -52,6 +52,19 @@ describe('wrappers are seen through', () => {
     ['timeout -s KILL --foreground 5 rm', ['timeout>rm']],
     ['env LANG=C -u B rm', ['env>rm']],
     ['env', ['env']],
+    // As env(1) reads them: `-` is `-i`; `-u NAME` and `-C DIR` take a value; the signal options take
+    // one only attached (`--default-signal ls` runs `ls`); `-S` splits its value into more arguments.
+    ['env - rm x', ['env>rm x']],
+    ['env -i rm x', ['env>rm x']],
+    ['env -u X rm x', ['env>rm x']],
+    ['env -uX -C /tmp rm x', ['env>rm x']],
+    ['env -- rm x', ['env>rm x']],
+    ['env --default-signal rm x', ['env>rm x']],
+    ['env --ignore-signal=INT rm x', ['env>rm x']],
+    ["env -S 'rm -rf  /tmp/x' y", ['env>rm -rf /tmp/x y']],
+    ["env -S'rm -f' y", ['env>rm -f y']],
+    ["env -iS 'LANG=C rm x'", ['env>rm x']],
+    ["env --split-string='-i rm x'", ['env>rm x']],
     ['LC_ALL=C rm', ['rm']],
     ['command rm x', ['command>rm x']],
     ['command -v rm', ['command -v rm']],
@@ -83,8 +96,18 @@ describe('wrappers are seen through', () => {
 
   it('refuses a wrapper option it does not know (it may take a value)', () => {
     expect(unknowns('timeout --frobnicate 5 rm')).toEqual(['`timeout` option `--frobnicate` is not in the wrapper table']);
-    expect(unknowns("env -S 'rm -rf /'")).toEqual(['`env` option `-S` is not modelled']);
     expect(unknowns('sudo -e /etc/passwd')).toEqual(['`sudo` option `-e` is not modelled']);
+  });
+
+  it('reads `env -S` only when its value is static and split exactly', () => {
+    // GNU and BSD env read quotes, `\\`, `$VAR`/`${VAR}` and `#` in the value: not modelled.
+    for (const text of ["env -S 'rm $HOME'", "env -S \"rm 'a b'\"", "env -S 'rm a\\_b'", "env -S 'ls #x'", "env -S 'ls\tx'", 'env -S "$x"']) {
+      expect(unknowns(text), text).toHaveLength(1);
+      expect(found(text), text).toEqual([]);
+    }
+    expect(unknowns('env -S')).toEqual(['`env` option `-S` has no value']);
+    // The split words are env's arguments again: an assignment among them is judged as one.
+    expect(unknowns("env -S 'GIT_DIR=/x git status'")[0]).toContain('`GIT_DIR`');
   });
 
   it('takes wrappers from the options too', () => {
