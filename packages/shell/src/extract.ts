@@ -12,7 +12,7 @@
  * included, becomes an unknown).
  */
 import { parse } from 'just-bash';
-import { screenText } from './screen.ts';
+import { screenText, shellSet, type ShellName } from './screen.ts';
 import { DECLARATIONS, harmlessVariable, SHELLS, wrapperTable, type WrapperSpec } from './wrappers.ts';
 
 /** Where a command stands in the text: UTF-16 offsets (`end` exclusive) and its 1-based line. */
@@ -67,6 +67,11 @@ export interface ExtractOptions {
   readonly wrappers?: Readonly<Record<string, WrapperSpec>>;
   /** Variables the policy calls harmless to assign, besides the built-in ones (wrappers.ts `HARMLESS_VARIABLES`). */
   readonly environment?: readonly string[];
+  /**
+   * The shells that may run the text (`bash`, `zsh`, `sh`, or `any`; absent: any): a construct
+   * only an excluded shell reads differently is read (README "Readings that differ").
+   */
+  readonly shells?: readonly string[];
 }
 
 /** Bounds (README "Bounds"). Over any of them the text is unknown. */
@@ -149,7 +154,7 @@ export function extract(text: string, options: ExtractOptions = {}): Extraction 
   const out: Extraction = { commands: [], writes: [], unknowns: [] };
   const whole: TextSpan = { start: 0, end: text.length, line: 1 };
   try {
-    new Walker(text, out, wrapperTable(options.wrappers), new Set(options.environment ?? [])).run({ kind: 'script', text, ctx: { wrappers: [], redirects: [], span: whole, depth: 0, locate: true } });
+    new Walker(text, out, wrapperTable(options.wrappers), new Set(options.environment ?? []), shellSet(options.shells)).run({ kind: 'script', text, ctx: { wrappers: [], redirects: [], span: whole, depth: 0, locate: true } });
   } catch (e) {
     // Not expected (every parser call is guarded): still never an allow.
     out.unknowns.push({ reason: `the command could not be analysed (${e instanceof Error ? e.name : 'error'})`, span: whole });
@@ -196,6 +201,7 @@ class Walker {
     private readonly out: Extraction,
     private readonly wrappers: Readonly<Record<string, WrapperSpec>>,
     private readonly environment: ReadonlySet<string>,
+    private readonly shells: ReadonlySet<ShellName>,
   ) {}
 
   /** An assignment not known to be harmless (wrappers.ts `harmlessVariable`) makes the command unknown. */
@@ -250,7 +256,7 @@ class Walker {
       return;
     }
     // Readings that differ (README): unknown, but still parsed, so that a denied command in the text is found.
-    for (const reason of screenText(text)) this.unknown(reason, ctx.span);
+    for (const reason of screenText(text, this.shells)) this.unknown(reason, ctx.span);
     this.reads += parseReads(text);
     if (this.reads > LIMITS.maxParseReads) {
       this.unknown(`the command is too large to analyse (its scripts and substitutions are more than ${LIMITS.maxParseReads} characters to parse)`, ctx.span);
@@ -437,7 +443,7 @@ class Walker {
       while (i < words.length && /^-[pvV]+$/.test(staticWord(words[i]) ?? '')) i++;
     }
     const program = i < words.length ? staticWord(words[i]) : null;
-    if (program === null || !(DECLARATIONS.has(programKey(program)) || ZSH_DECLARATIONS.has(programKey(program)))) return;
+    if (program === null || !(DECLARATIONS.has(programKey(program)) || (this.shells.has('zsh') && ZSH_DECLARATIONS.has(programKey(program))))) return;
     for (const w of words.slice(i + 1)) {
       const v = staticWord(w);
       const head = v ?? (w.parts[0]?.type === 'Literal' ? String(w.parts[0].value) : '');
@@ -506,7 +512,7 @@ class Walker {
     const inner: Ctx = { ...ctx, wrappers: [...ctx.wrappers, here] };
 
     this.names(base, args, ctx);
-    if (ZSH_KEYWORDS.has(base)) {
+    if (this.shells.has('zsh') && ZSH_KEYWORDS.has(base)) {
       this.unknown(`\`${base}\` is a keyword or precommand of zsh that runs a command (\`repeat 1 rm\`, \`noglob rm\`), not analysed`, ctx.span);
       // zsh's reading too, so that a deny of the command it runs still matches.
       const rest = base === 'repeat' ? args.slice(1) : ZSH_PRECOMMANDS.has(base) ? args : [];
@@ -751,7 +757,7 @@ class Walker {
         this.unknown(`the parser read \`${oneLine(v)}\` as part of one word, where the shell would end the word (it may hold further commands)`, ctx.span);
         return;
       }
-      if (i === 0 && v.startsWith('=') && !(v === '=' && parts.length === 1)) {
+      if (this.shells.has('zsh') && i === 0 && v.startsWith('=') && !(v === '=' && parts.length === 1)) {
         this.unknown(`a word starting with \`=\` (\`${oneLine(v)}\`) is a program's path to zsh (\`=rm\` runs rm), not analysed`, ctx.span);
         return;
       }
@@ -789,7 +795,7 @@ class Walker {
         const v = staticWord(node.operand as WordNode);
         if (v === null || v.includes('[')) this.unknown(v === null ? '`[[ -v … ]]` with a name that is not static cannot be judged' : subscriptReason(v), ctx.span);
       }
-      if (!sh && (/^Cond(And|Or|Group)$/.test(node.type) || (node.type === 'CondBinary' && /^[<>]$/.test(String(node.operator))))) {
+      if (!sh && this.shells.has('sh') && (/^Cond(And|Or|Group)$/.test(node.type) || (node.type === 'CondBinary' && /^[<>]$/.test(String(node.operator))))) {
         // sh (dash) has no `[[`: it runs `[[ a` and `b ]]` around `&&`, and `>` is a write there.
         sh = true;
         this.unknown('`&&`, `||`, `( )`, `<` or `>` inside `[[ ]]` are read by sh (dash) as operators and redirections', ctx.span);

@@ -3,6 +3,7 @@ import { extract } from '../src/index.ts';
 import { unclosedBrace } from '../src/extract.ts';
 import { readings, rules } from './corpora.ts';
 import { judge } from '../src/index.ts';
+import { execFileSync } from 'node:child_process';
 
 /** Each executed command as `wrapper>wrapper>program arg …` (`…` for a word with an expansion). */
 function found(text: string): string[] {
@@ -325,6 +326,44 @@ describe('readings that differ are unknown (fixtures/shell/readings.jsonl)', () 
   it('refuses every `$\'` once the text holds a `\\\'` (sh ends the string there, bash does not)', () => {
     expect(unknowns("grep 'a$' f; echo \\'")).toContain("`$'…'` quoting is read differently by sh (dash reads `$` and a single-quoted string)");
     expect(unknowns("grep 'a$' f")).toEqual([]);
+  });
+
+  // Every set of shells a policy can name: a row is unknown exactly when one of its shells is in the set.
+  const SETS = [['bash'], ['zsh'], ['sh'], ['bash', 'zsh'], ['bash', 'sh'], ['zsh', 'sh'], ['any']] as const;
+  it.each(readings.map((r) => [r.class, r.command, r.shells ?? ['bash', 'zsh', 'sh']] as const))('%s: %j is unknown exactly under the shells it depends on', (_, text, shells) => {
+    for (const set of SETS) {
+      const named = set.includes('any' as never) ? ['bash', 'zsh', 'sh'] : (set as readonly string[]);
+      const want = named.some((s) => (shells as readonly string[]).includes(s));
+      expect(extract(text, { shells: set }).unknowns.length > 0, `${set.join(',')}: ${text}`).toBe(want);
+    }
+  });
+
+  it('reads a construct for the shells that read it alike, and the commands are theirs', () => {
+    const under = (shells: string[], text: string) => extract(text, { shells }).commands.map((c) => [c.program, ...c.args].join(' '));
+    expect(under(['bash'], 'repeat 1 rm x')).toEqual(['repeat 1 rm x']);
+    expect(under(['bash', 'sh'], '=rm x')).toEqual(['=rm x']);
+    expect(under(['bash', 'zsh'], "git log $'--output=/tmp/x'")).toEqual(['git log --output=/tmp/x']);
+    expect(under(['bash', 'zsh'], "jq . <<< '{}'")).toEqual(['jq .']);
+    // A `$'…'` value holding a blank or operator stays unknown: the parser's word cannot be told from a swallowed one.
+    expect(extract("tr , $'\\n'", { shells: ['bash'] }).unknowns.length).toBeGreaterThan(0);
+    // An escape bash's versions or zsh decode otherwise stays unknown without sh too.
+    for (const esc of ['\\x41', '\\101', '\\cA', '\\u00e9', '\\q', '\\?', '\\"']) {
+      expect(extract(`printf %s $'a${esc}b'`, { shells: ['bash', 'zsh'] }).unknowns.length, esc).toBeGreaterThan(0);
+    }
+    expect(() => extract('ls', { shells: ['fish'] })).not.toThrow();
+  });
+
+  it("decodes the `$'…'` escapes it reads without sh as bash and zsh do", () => {
+    // Run in the real shells: every escape the screen lets through, and `\'` that does not end the string.
+    const words = "$'a\\nb' $'a\\tb' $'a\\rb' $'a\\\\b' $'a\\'b' $'a\\ab' $'a\\bb' $'a\\eb' $'a\\Eb' $'a\\fb' $'a\\vb' $'x\\'y' 'z'";
+    const text = `printf '%s\\0' ${words}`;
+    const read = extract(text, { shells: ['bash', 'zsh'] });
+    expect(read.unknowns.filter((u) => !u.reason.startsWith('the parser read'))).toEqual([]);
+    const parsed = read.commands[0]!.args.slice(1);
+    for (const shell of ['bash', 'zsh']) {
+      const ran = execFileSync(shell, ['-c', text]).toString('utf8').split('\0').slice(0, -1);
+      expect(ran, shell).toEqual(parsed);
+    }
   });
 
   it('leaves the plain forms alone', () => {

@@ -6,7 +6,7 @@
  */
 import { Document, Scalar, YAMLMap, YAMLSeq } from 'yaml';
 import { policyFieldsIn } from '@verdict/engine';
-import type { ApprovalsIR, ApproverIR, PolicyFileIR, PolicyIR, RuleIR, TestCaseIR } from '@verdict/engine';
+import type { ApprovalsIR, ApproverIR, PolicyFileIR, PolicyIR, RuleIR, ShellToolIR, TestCaseIR } from '@verdict/engine';
 
 type Doc = Document;
 
@@ -54,7 +54,11 @@ function approverEntries(a: ApproverIR): [string, unknown][] {
   if (a.reason !== '') out.push(['reason', quoted(a.reason)]);
   if (a.input !== 'raw') out.push(['input', plain(a.input)]);
   if (a.unknown !== undefined) out.push(['unknown', plain(a.unknown)]);
-  if (a.shell !== undefined) out.push(['shell', seq(a.shell.map((t) => mapOf([['tool', plain(t.tool)], ['field', plain(t.field)]], true)))]);
+  if (a.shell !== undefined) {
+    const entry = (t: ShellToolIR): [string, unknown][] => [['tool', plain(t.tool)], ['field', plain(t.field)], ...(t.shells !== undefined ? [['shells', flowSeq(t.shells.map((x) => plain(x)))] as [string, unknown]] : [])];
+    out.push(['shell', seq(a.shell.map((t) => mapOf(entry(t), true)))]);
+  }
+  if (a.shells !== undefined) out.push(['shells', flowSeq(a.shells.map((x) => plain(x)))]);
   if (a.wrappers !== undefined) {
     const entries: [string, unknown][] = Object.entries(a.wrappers).map(([name, w]) => {
       const spec: [string, unknown][] = [];
