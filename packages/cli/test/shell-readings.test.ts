@@ -9,7 +9,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { compileFile } from '@verdict/compiler';
+import { compileFile, compileSource } from '@verdict/compiler';
 import type { CompiledApprover } from '@verdict/engine';
 import { DECIDING } from '../src/command-rules.ts';
 import { repoRoot } from './harness.ts';
@@ -85,5 +85,20 @@ describe('texts read unlike the shells are never allowed', () => {
     for (const command of ["ls x[ ; touch m", "X='$(touch m)'; ls ${X@P}", "tr , $'\\n'", 'ls $"x"']) {
       expect(gemini.approver.decide({ toolName: 'run_shell_command', input: JSON.stringify({ command }) }).decision, command).toBe('deny');
     }
+  });
+});
+
+describe('`shells:` and `environment:` that cannot load are located errors, in YAML and the DSL', () => {
+  const at = (d: { span?: { start: { line: number; column: number }; end: { line: number; column: number } } }) =>
+    d.span ? `${d.span.start.line}:${d.span.start.column}-${d.span.end.line}:${d.span.end.column}` : '';
+  const head = (clause: string) => `approver pattern default deny ${clause} {\n  allow Bash command ["ls"]\n}\n`;
+  it.each([
+    [head('shells ["fish"]'), 'p.verdict', '1:38-1:46', 'command/invalid-shells'],
+    [head('environment ["PATH"]'), 'p.verdict', '1:43-1:51', 'command/invalid-environment'],
+    ['mode: pattern\ndefault: deny\nshells: [fish]\nallow:\n  - {tool: Bash, command: [ls]}\n', 'p.yaml', '3:10-3:14', 'schema/invalid-value'],
+  ])('%j', (text, file, where, code) => {
+    const r = compileSource(text, file, DECIDING);
+    expect(r.approver).toBeUndefined();
+    expect(r.diagnostics.map((d) => [at(d), d.code])).toEqual([[where, code]]);
   });
 });

@@ -58,7 +58,6 @@ function approverEntries(a: ApproverIR): [string, unknown][] {
     const entry = (t: ShellToolIR): [string, unknown][] => [['tool', plain(t.tool)], ['field', plain(t.field)], ...(t.shells !== undefined ? [['shells', flowSeq(t.shells.map((x) => plain(x)))] as [string, unknown]] : [])];
     out.push(['shell', seq(a.shell.map((t) => mapOf(entry(t), true)))]);
   }
-  if (a.shells !== undefined) out.push(['shells', flowSeq(a.shells.map((x) => plain(x)))]);
   if (a.wrappers !== undefined) {
     const entries: [string, unknown][] = Object.entries(a.wrappers).map(([name, w]) => {
       const spec: [string, unknown][] = [];
@@ -72,6 +71,7 @@ function approverEntries(a: ApproverIR): [string, unknown][] {
     out.push(['wrappers', mapOf(entries)]);
   }
   if (a.environment !== undefined) out.push(['environment', flowSeq(a.environment.map((x) => plain(x)))]);
+  if (a.shells !== undefined) out.push(['shells', flowSeq(a.shells.map((x) => plain(x)))]);
   if (a.allow.length > 0) out.push(['allow', seq(a.allow.map(ruleNode))]);
   if (a.deny.length > 0) out.push(['deny', seq(a.deny.map(ruleNode))]);
   if (a.ask !== undefined && a.ask.length > 0) out.push(['ask', seq(a.ask.map(ruleNode))]);
