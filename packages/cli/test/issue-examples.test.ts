@@ -46,8 +46,10 @@ const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
   '`printf -v`': ["printf -v 'a[$(./m x)]' %s x", 'printf -v"a[\\$(./m x)]" x', "builtin printf -v 'a[$(./m x)]' x", "ls; command printf -v 'a[$(./m x)]' %s x"],
   'array values in `export a=( $(…) )`': ['export a=( $(./m x) )', 'declare -a a=( $(./m x) )', 'readonly a=( `./m x` )', 'typeset a=( $(./m x) ) && ls'],
   // Words that exist only at run time.
-  '`echo -delete | xargs find .`': ['echo -delete | xargs find .', "printf '%s\\n' -delete | xargs -n1 find .", 'echo -delete | \\xargs find .', 'echo -delete|xargs /usr/bin/find .', 'echo -delete | xargs -r find . -name x'],
+  '`echo -delete | xargs find .`': ['echo -delete | xargs find .', "printf '%s\\n' -delete | xargs -n1 find .", 'echo -delete | \\xargs find .', 'echo -delete|xargs /usr/bin/find .', 'echo -delete | xargs -r find . -name x', 'echo -delete | xargs -l find .'],
   '`… | xargs git log` with `--output=FILE`': ['echo --output=/tmp/x | xargs git log', 'printf -- --output=x | xargs git log -1', 'echo --output=x | xargs -r git log', "echo '--output=x' | command xargs git log"],
+  // xargs' options whose value is only attached: the next word is the command, not their value.
+  '`xargs -l rm ls` (`-l`, `-e`, `-i` take no next word)': ['echo x | xargs -l rm ls', 'echo x | xargs -e rm ls', 'echo x | xargs -i rm ls', 'echo x | xargs --max-lines rm ls'],
   '`… | xargs rg` with `--pre`': ['echo --pre=./x | xargs rg foo', "printf '%s\\n' --pre ./x | xargs rg foo", 'echo --pre=./x | xargs -r \\rg foo .'],
   "`find -exec sh -c 'echo {}'`": ["find . -exec sh -c 'echo {}' \\;", 'find . -name "*.ts" -exec bash -c "cat {}" \\;', "find . -execdir sh -c 'ls {}' ';'", "ls; find . -type f -exec /bin/sh -c 'wc -l {}' \\;"],
   // The environment.

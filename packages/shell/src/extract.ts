@@ -954,6 +954,7 @@ export function unwrap(spec: WrapperSpec, written: readonly (string | null)[], e
   let args = written;
   const flags = new Set(spec.flags ?? []);
   const split = new Set(spec.split ?? []);
+  const optional = new Set(spec.optional ?? []);
   const options = new Set(spec.options ?? []);
   const none = new Set(spec.noCommand ?? []);
   const refuse = new Set(spec.refuse ?? []);
@@ -961,7 +962,7 @@ export function unwrap(spec: WrapperSpec, written: readonly (string | null)[], e
   let i = 0;
   let positionals = spec.positionals ?? 0;
   let sawNone = false;
-  const known = (o: string) => flags.has(o) || options.has(o) || none.has(o) || refuse.has(o) || split.has(o);
+  const known = (o: string) => flags.has(o) || options.has(o) || none.has(o) || refuse.has(o) || split.has(o) || optional.has(o);
   /** `env -S VALUE`: VALUE's words read in place of the option (the words from `at` on replaced), or why not. */
   const splitIn = (opt: string, value: string | null | undefined, at: number, rest: number): string | undefined => {
     if (value === undefined) return `option \`${opt}\` has no value`;
@@ -1006,7 +1007,8 @@ export function unwrap(spec: WrapperSpec, written: readonly (string | null)[], e
         i++;
         continue;
       }
-      if (flags.has(opt)) {
+      // An optional value is attached or absent: `-l`, `-l5`, `--max-lines=5`, never the next word.
+      if (flags.has(opt) || optional.has(opt) || (!a.startsWith('--') && optional.has(a.slice(0, 2)))) {
         i++;
         continue;
       }

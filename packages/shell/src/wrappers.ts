@@ -14,6 +14,11 @@ export interface WrapperSpec {
   readonly flags?: readonly string[];
   /** Options that take a value: the next word, or attached (`-n5`, `--signal=KILL`). */
   readonly options?: readonly string[];
+  /**
+   * Options whose value is optional and only ever attached (`xargs -l`, `-l5`, `--max-lines=5`):
+   * the next word is never their value (`xargs -l rm x` runs `rm x`).
+   */
+  readonly optional?: readonly string[];
   /** Words between the options and the command (`timeout DURATION`, `chroot NEWROOT`). */
   readonly positionals?: number;
   /** `NAME=VALUE` words may stand before the command (`env`). */
@@ -62,9 +67,12 @@ export const WRAPPERS: Readonly<Record<string, WrapperSpec>> = {
     refuse: ['-e', '--edit'],
   },
   doas: { flags: ['-n', '-s'], options: ['-u', '-a'], noCommand: ['-L'], refuse: ['-C'] },
+  // GNU findutils xargs(1): `-e[EOF]`, `-i[R]`, `-l[N]` and `--eof[=EOF]`, `--replace[=R]`,
+  // `--max-lines[=N]` take their value only attached.
   xargs: {
     flags: ['-0', '--null', '-r', '--no-run-if-empty', '-t', '--verbose', '-p', '--interactive', '-x', '--exit', '-o', '--open-tty'],
-    options: ['-a', '--arg-file', '-d', '--delimiter', '-E', '-e', '--eof', '-I', '-i', '--replace', '-L', '-l', '--max-lines', '-n', '--max-args', '-P', '--max-procs', '-s', '--max-chars', '--process-slot-var'],
+    options: ['-a', '--arg-file', '-d', '--delimiter', '-E', '-I', '-L', '-n', '--max-args', '-P', '--max-procs', '-s', '--max-chars', '--process-slot-var'],
+    optional: ['-e', '--eof', '-i', '--replace', '-l', '--max-lines'],
     grouped: false,
   },
   busybox: {},

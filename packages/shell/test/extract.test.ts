@@ -82,6 +82,12 @@ describe('wrappers are seen through', () => {
     ['ls | xargs rm', ['ls', 'xargs>rm …']],
     ['ls | xargs -0 -n 1 -I X rm -- X.bak', ['ls', 'xargs>rm -- … …']],
     ['xargs', ['xargs>echo …']],
+    // GNU xargs' `-e`, `-i`, `-l` (`--eof`, `--replace`, `--max-lines`) take a value only attached: the next word is the command.
+    ['ls | xargs -l rm x', ['ls', 'xargs>rm x …']],
+    ['xargs -e rm x', ['xargs>rm x …']],
+    ['xargs -i rm x {}', ['xargs>rm x … …']],
+    ['xargs --replace rm x', ['xargs>rm x …']],
+    ['xargs -l5 -eEOF --max-lines=2 rm x', ['xargs>rm x …']],
     // `{}` is a file name known only at run time, alone or inside a word.
     ['find . -name x -exec rm {} \\;', ['find . -name x -exec rm {} ;', 'find>rm …']],
     ['find . -execdir rm {} + -ok mv {} y \\;', ['find . -execdir rm {} + -ok mv {} y ;', 'find>rm …', 'find>mv … y']],
