@@ -1070,6 +1070,9 @@ export function unwrap(spec: WrapperSpec, written: readonly (string | null)[], e
     break;
   }
   if (i > args.length) return { kind: 'unknown', reason: 'has an option without its value' };
+  // `flock FILE -c CMD`: an option the table refuses may also stand after the positionals.
+  const next = args[i];
+  if (typeof next === 'string' && refuse.has(next)) return { kind: 'unknown', reason: `option \`${next}\` is not modelled` };
   if (sawNone) return { kind: 'none' };
   if (i >= args.length) return { kind: 'none' };
   return { kind: 'command', words: args.slice(i) };

@@ -80,7 +80,8 @@ export const WRAPPERS: Readonly<Record<string, WrapperSpec>> = {
   chroot: { options: ['--userspec', '--groups'], flags: ['--skip-chdir'], positionals: 1 },
   taskset: { flags: ['-a', '--all-tasks'], positionals: 1, noCommand: ['-p', '--pid'] },
   flock: { flags: ['-s', '--shared', '-x', '--exclusive', '-n', '--nonblock', '-o', '--close', '-u', '--unlock'], options: ['-w', '--timeout', '-E', '--conflict-exit-code'], positionals: 1, refuse: ['-c', '--command'] },
-  watch: { flags: ['-d', '-t', '--no-title', '-b', '--beep', '-e', '--errexit', '-g', '--chgexit', '-c', '--color', '-x', '--exec', '-p', '--precise'], options: ['-n', '--interval'], script: true },
+  // `watch -x` runs its words as an argv, not as a script: not modelled.
+  watch: { flags: ['-d', '-t', '--no-title', '-b', '--beep', '-e', '--errexit', '-g', '--chgexit', '-c', '--color', '-p', '--precise'], options: ['-n', '--interval'], refuse: ['-x', '--exec'], script: true },
   strace: { flags: ['-f', '-ff', '-c', '-q', '-v', '-t', '-tt', '-T', '-y'], options: ['-e', '-o', '-s', '-p', '-u'] },
   caffeinate: { flags: ['-d', '-i', '-m', '-s', '-u'], options: ['-t', '-w'] },
   unbuffer: {},

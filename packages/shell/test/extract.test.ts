@@ -104,6 +104,9 @@ describe('wrappers are seen through', () => {
   it('refuses a wrapper option it does not know (it may take a value)', () => {
     expect(unknowns('timeout --frobnicate 5 rm')).toEqual(['`timeout` option `--frobnicate` is not in the wrapper table']);
     expect(unknowns('sudo -e /etc/passwd')).toEqual(['`sudo` option `-e` is not modelled']);
+    // `flock FILE -c CMD` runs CMD through a shell; `watch -x` runs an argv, not a script.
+    expect(unknowns("flock /tmp/l -c 'rm -rf x'")).toEqual(['`flock` option `-c` is not modelled']);
+    expect(unknowns("watch -x rm 'a b'")).toEqual(['`watch` option `-x` is not modelled']);
   });
 
   it('reads `env -S` only when its value is static and split exactly', () => {
