@@ -681,6 +681,10 @@ class Walker {
       }
       this.words([target as WordNode], ctx);
       const value = staticWord(target as WordNode);
+      if (this.shells.has('zsh') && WRITE_OPERATORS.has(op) && value !== null && value.startsWith('!')) {
+        // zsh reads `>!`, `>>!`, `&>!` as a clobbering write to the next word (`echo x >! f` writes `f`); bash and sh write a file named `!`.
+        this.unknown(`\`${op}!\` is a write to the next word to zsh (\`>!\` clobbers), and to a file named \`${oneLine(value)}\` to bash and sh`, ctx.span);
+      }
       if (WRITE_OPERATORS.has(op) || (op === '>&' && (value === null || !/^(\d+|-)$/.test(value)))) {
         if (value !== null && NOT_FILES.has(value)) continue;
         if (value !== null && /^\/dev\/fd\/\d+$/.test(value)) continue;
