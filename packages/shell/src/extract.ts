@@ -448,7 +448,8 @@ class Walker {
       const v = staticWord(w);
       const head = v ?? (w.parts[0]?.type === 'Literal' ? String(w.parts[0].value) : '');
       if (v !== null && /^[-+]/.test(v)) {
-        if (/[in]/.test(v.slice(1))) this.unknown(`\`${program} ${v}\` makes later values arithmetic or names, which is not analysed`, ctx.span);
+        // `-T` (zsh) ties a scalar to an array: `typeset -T PATH p; p=(/tmp/x)` sets PATH through a harmless-looking name.
+        if (/[inT]/.test(v.slice(1))) this.unknown(`\`${program} ${v}\` makes later values arithmetic or names, or ties one variable to another, which is not analysed`, ctx.span);
         continue;
       }
       const name = /^[^=]*/.exec(head)![0];

@@ -107,6 +107,9 @@ describe('wrappers are seen through', () => {
     // `flock FILE -c CMD` runs CMD through a shell; `watch -x` runs an argv, not a script.
     expect(unknowns("flock /tmp/l -c 'rm -rf x'")).toEqual(['`flock` option `-c` is not modelled']);
     expect(unknowns("watch -x rm 'a b'")).toEqual(['`watch` option `-x` is not modelled']);
+    // zsh's `typeset -T` ties a scalar (here the exported PATH) to an array with a harmless-looking name.
+    expect(unknowns('typeset -T PATH p; p=(/tmp/x); ls')).toHaveLength(1);
+    expect(unknowns('typeset -gT PATH p')).toHaveLength(1);
   });
 
   it('reads `env -S` only when its value is static and split exactly', () => {
