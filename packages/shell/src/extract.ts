@@ -537,8 +537,10 @@ class Walker {
       }
     }
     if (ASSIGNING.has(base)) {
-      // `printf -v NAME`, `read NAME`, `mapfile NAME`: an assignment by another name.
-      for (const a of args) {
+      // `printf -v NAME`, `read NAME`, `mapfile NAME`: an assignment by another name. printf assigns
+      // only its `-v` operand (`printf Hello` prints); the others may take any operand for a name.
+      const named = base === 'printf' ? args.flatMap((a, i) => (a === '-v' ? [args[i + 1] ?? null] : a !== null && a.startsWith('-v') ? [a.slice(2)] : [])) : args;
+      for (const a of named) {
         const m = a === null ? null : /^(?:-v)?([A-Za-z_][A-Za-z0-9_]*(\[.*)?)$/.exec(a);
         if (m) this.assigns(m[1]!, false, `\`${base}\` assigns`, ctx.span);
       }

@@ -379,7 +379,7 @@ describe('readings that differ are unknown (fixtures/shell/readings.jsonl)', () 
   });
 
   it('leaves the plain forms alone', () => {
-    for (const text of ['ls x[1]', 'echo "a # b" $(pwd)', 'cat <<EOF\na b; c\nEOF', "cat <<'E'\n$(x)\nE", 'echo ${HOME:-/tmp} ${#x}', '[[ -f x ]]', 'export LC_ALL=$(pwd) TZ=1', 'printf -v out %s x', '[ -v name ]', 'echo ~ ~/x ~root', "grep -E '^a$' f", 'grep "x$" f', 'wc -l $(git ls-files \'*.ts\'); echo "# x"']) {
+    for (const text of ['ls x[1]', 'echo "a # b" $(pwd)', 'cat <<EOF\na b; c\nEOF', "cat <<'E'\n$(x)\nE", 'echo ${HOME:-/tmp} ${#x}', '[[ -f x ]]', 'export LC_ALL=$(pwd) TZ=1', 'printf -v out %s x', 'printf Hello', 'printf "%s\\n" Done', '[ -v name ]', 'echo ~ ~/x ~root', "grep -E '^a$' f", 'grep "x$" f', 'wc -l $(git ls-files \'*.ts\'); echo "# x"']) {
       expect(unknowns(text), text).toEqual([]);
     }
   });
