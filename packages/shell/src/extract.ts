@@ -119,6 +119,8 @@ interface Ctx {
   readonly depth: number;
   /** Whether statements here are verbatim pieces of the text, to be found in it (else: `span`). */
   readonly locate: boolean;
+  /** The shells that run the text here, when not the policy's (`zsh -c '…'` runs its script in zsh). */
+  readonly shells?: ReadonlySet<ShellName>;
 }
 
 type Work =
@@ -226,6 +228,11 @@ class Walker {
     }
   }
 
+  /** The shells that may run the text of this context: the named shell's for a script it runs, else the policy's. */
+  private shellsAt(ctx: Ctx): ReadonlySet<ShellName> {
+    return ctx.shells ?? this.shells;
+  }
+
   private unknown(reason: string, span: TextSpan): void {
     this.out.unknowns.push({ reason, span });
   }
@@ -256,7 +263,7 @@ class Walker {
       return;
     }
     // Readings that differ (README): unknown, but still parsed, so that a denied command in the text is found.
-    for (const reason of screenText(text, this.shells)) this.unknown(reason, ctx.span);
+    for (const reason of screenText(text, this.shellsAt(ctx))) this.unknown(reason, ctx.span);
     this.reads += parseReads(text);
     if (this.reads > LIMITS.maxParseReads) {
       this.unknown(`the command is too large to analyse (its scripts and substitutions are more than ${LIMITS.maxParseReads} characters to parse)`, ctx.span);
@@ -443,7 +450,7 @@ class Walker {
       while (i < words.length && /^-[pvV]+$/.test(staticWord(words[i]) ?? '')) i++;
     }
     const program = i < words.length ? staticWord(words[i]) : null;
-    if (program === null || !(DECLARATIONS.has(programKey(program)) || (this.shells.has('zsh') && ZSH_DECLARATIONS.has(programKey(program))))) return;
+    if (program === null || !(DECLARATIONS.has(programKey(program)) || (this.shellsAt(ctx).has('zsh') && ZSH_DECLARATIONS.has(programKey(program))))) return;
     for (const w of words.slice(i + 1)) {
       const v = staticWord(w);
       const head = v ?? (w.parts[0]?.type === 'Literal' ? String(w.parts[0].value) : '');
@@ -513,7 +520,7 @@ class Walker {
     const inner: Ctx = { ...ctx, wrappers: [...ctx.wrappers, here] };
 
     this.names(base, args, ctx);
-    if (this.shells.has('zsh') && ZSH_KEYWORDS.has(base)) {
+    if (this.shellsAt(ctx).has('zsh') && ZSH_KEYWORDS.has(base)) {
       this.unknown(`\`${base}\` is a keyword or precommand of zsh that runs a command (\`repeat 1 rm\`, \`noglob rm\`), not analysed`, ctx.span);
       // zsh's reading too, so that a deny of the command it runs still matches.
       const rest = base === 'repeat' ? args.slice(1) : ZSH_PRECOMMANDS.has(base) ? args : [];
@@ -574,7 +581,8 @@ class Walker {
             this.unknown(`the script run by \`${base}\` is not static`, ctx.span);
             return;
           }
-          this.stack.push({ kind: 'script', text: parts.join(' '), ctx: { ...inner, depth: ctx.depth + 1 } });
+          // watch runs its command with `sh -c`.
+          this.stack.push({ kind: 'script', text: parts.join(' '), ctx: { ...inner, depth: ctx.depth + 1, shells: SH_ONLY } });
           return;
         }
         const words = base === 'xargs' ? xargsWords(args, r.words) : r.words;
@@ -599,7 +607,8 @@ class Walker {
       }
       if (r.kind === 'script' || (r.kind === 'stdin' && typeof stdin === 'string')) {
         const text = r.kind === 'script' ? r.script : (stdin as string);
-        this.stack.push({ kind: 'script', text, ctx: { ...inner, depth: ctx.depth + 1 } });
+        // The script is read as the shell named reads it, whatever the policy's list.
+        this.stack.push({ kind: 'script', text, ctx: { ...inner, depth: ctx.depth + 1, shells: shellOfProgram(base) } });
         for (const red of redirects) this.out.writes.push({ redirect: red, span: ctx.span });
         return;
       }
@@ -684,7 +693,7 @@ class Walker {
       }
       this.words([target as WordNode], ctx);
       const value = staticWord(target as WordNode);
-      if (this.shells.has('zsh') && WRITE_OPERATORS.has(op) && value !== null && value.startsWith('!')) {
+      if (this.shellsAt(ctx).has('zsh') && WRITE_OPERATORS.has(op) && value !== null && value.startsWith('!')) {
         // zsh reads `>!`, `>>!`, `&>!` as a clobbering write to the next word (`echo x >! f` writes `f`); bash and sh write a file named `!`.
         this.unknown(`\`${op}!\` is a write to the next word to zsh (\`>!\` clobbers), and to a file named \`${oneLine(value)}\` to bash and sh`, ctx.span);
       }
@@ -764,7 +773,7 @@ class Walker {
         this.unknown(`the parser read \`${oneLine(v)}\` as part of one word, where the shell would end the word (it may hold further commands)`, ctx.span);
         return;
       }
-      if (this.shells.has('zsh') && i === 0 && v.startsWith('=') && !(v === '=' && parts.length === 1)) {
+      if (this.shellsAt(ctx).has('zsh') && i === 0 && v.startsWith('=') && !(v === '=' && parts.length === 1)) {
         this.unknown(`a word starting with \`=\` (\`${oneLine(v)}\`) is a program's path to zsh (\`=rm\` runs rm), not analysed`, ctx.span);
         return;
       }
@@ -802,7 +811,7 @@ class Walker {
         const v = staticWord(node.operand as WordNode);
         if (v === null || v.includes('[')) this.unknown(v === null ? '`[[ -v … ]]` with a name that is not static cannot be judged' : subscriptReason(v), ctx.span);
       }
-      if (!sh && this.shells.has('sh') && (/^Cond(And|Or|Group)$/.test(node.type) || (node.type === 'CondBinary' && /^[<>]$/.test(String(node.operator))))) {
+      if (!sh && this.shellsAt(ctx).has('sh') && (/^Cond(And|Or|Group)$/.test(node.type) || (node.type === 'CondBinary' && /^[<>]$/.test(String(node.operator))))) {
         // sh (dash) has no `[[`: it runs `[[ a` and `b ]]` around `&&`, and `>` is a write there.
         sh = true;
         this.unknown('`&&`, `||`, `( )`, `<` or `>` inside `[[ ]]` are read by sh (dash) as operators and redirections', ctx.span);
@@ -949,6 +958,19 @@ function oneLine(s: string): string {
 /** `env` takes every word with a `=` before its command as an assignment (`BASH_FUNC_ls%%=…` too). */
 function isEnvAssignment(word: string): boolean {
   return word.includes('=') && !word.startsWith('-');
+}
+
+const SH_ONLY: ReadonlySet<ShellName> = new Set(['sh']);
+
+/**
+ * The shells a script given to `program` runs in: bash's, zsh's, sh's (dash, ash, posh, and bash
+ * as `sh`); any other (ksh, mksh, yash, fish) is read as all three would read it, the strictest.
+ */
+function shellOfProgram(program: string): ReadonlySet<ShellName> {
+  if (program === 'bash' || program === 'rbash') return new Set(['bash']);
+  if (program === 'zsh') return new Set(['zsh']);
+  if (program === 'sh' || program === 'dash' || program === 'ash' || program === 'posh') return SH_ONLY;
+  return shellSet(undefined);
 }
 
 /** A split value read as words: only characters no splitter (GNU or BSD `env -S`) reads specially, and spaces. */

@@ -365,6 +365,20 @@ describe('readings that differ are unknown (fixtures/shell/readings.jsonl)', () 
     expect(() => extract('ls', { shells: ['fish'] })).not.toThrow();
   });
 
+  it('reads a script given to a named shell as that shell reads it, whatever the policy names', () => {
+    const bash = (text: string) => extract(text, { shells: ['bash'] }).unknowns.length;
+    // The policy says bash; the script runs in zsh or sh all the same.
+    expect(bash("zsh -c 'ls =rm'")).toBeGreaterThan(0);
+    expect(bash("zsh <<'E'\nls =rm\nE")).toBeGreaterThan(0);
+    expect(bash("xargs zsh -c 'repeat 1 ls'")).toBeGreaterThan(0);
+    expect(bash("sh -c 'cat <<< x'")).toBeGreaterThan(0);
+    expect(bash("dash -c '[[ a && b ]]'")).toBeGreaterThan(0);
+    expect(bash("watch 'cat <<< x'")).toBeGreaterThan(0); // watch runs `sh -c`
+    expect(bash("ksh -c 'ls =rm'")).toBeGreaterThan(0); // another shell: read as all three would
+    expect(bash("bash -c 'cat <<< x; ls =rm'")).toBe(0);
+    expect(bash("eval 'ls =rm'")).toBe(0); // eval runs in the shell the policy names
+  });
+
   it("decodes the `$'…'` escapes it reads without sh as bash and zsh do", () => {
     // Run in the real shells: every escape the screen lets through, and `\'` that does not end the string.
     const words = "$'a\\nb' $'a\\tb' $'a\\rb' $'a\\\\b' $'a\\'b' $'a\\ab' $'a\\bb' $'a\\eb' $'a\\Eb' $'a\\fb' $'a\\vb' $'x\\'y' 'z'";
