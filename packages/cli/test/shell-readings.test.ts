@@ -6,13 +6,14 @@
  * A policy whose `shells:` leaves out every shell a text depends on (its `shells` in the file:
  * `ls =touch` is only zsh's) may read it as the shells it names do.
  */
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { compileFile, compileSource } from '@verdict/compiler';
 import type { CompiledApprover } from '@verdict/engine';
 import { DECIDING } from '../src/command-rules.ts';
-import { repoRoot } from './harness.ts';
+import { repoRoot, runCli } from './harness.ts';
 
 const POLICIES = [
   'fixtures/policies/claude-code.yaml',
@@ -100,5 +101,22 @@ describe('`shells:` and `environment:` that cannot load are located errors, in Y
     const r = compileSource(text, file, DECIDING);
     expect(r.approver).toBeUndefined();
     expect(r.diagnostics.map((d) => [at(d), d.code])).toEqual([[where, code]]);
+  });
+});
+
+describe('`verdict diff` and `shells:`', () => {
+  it('never calls two policies that differ only in `shells:` equivalent', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'verdict-shells-'));
+    const policy = (shells: string) => `approver:\n  mode: pattern\n  default: deny\n${shells}  allow:\n    - {tool: Bash, command: [cat]}\n`;
+    writeFileSync(join(dir, 'any.yaml'), policy(''));
+    writeFileSync(join(dir, 'bash.yaml'), policy('  shells: [bash]\n'));
+    writeFileSync(join(dir, 'bash2.yaml'), policy('  shells: [bash]\n'));
+    const changed = await runCli(['diff', join(dir, 'any.yaml'), join(dir, 'bash.yaml')]);
+    expect(changed.stdout).not.toContain('verdict: equivalent');
+    // `cat <<< x` is such a call: unknown under any shell, allowed under bash alone.
+    expect(compileFile(join(dir, 'any.yaml'), DECIDING).approver!.decide({ toolName: 'Bash', input: JSON.stringify({ command: 'cat <<< x' }) }).decision).toBe('deny');
+    expect(compileFile(join(dir, 'bash.yaml'), DECIDING).approver!.decide({ toolName: 'Bash', input: JSON.stringify({ command: 'cat <<< x' }) }).decision).toBe('allow');
+    const same = await runCli(['diff', join(dir, 'bash.yaml'), join(dir, 'bash2.yaml')]);
+    expect(same.stdout).toContain('verdict: equivalent');
   });
 });
