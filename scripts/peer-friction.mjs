@@ -45,6 +45,13 @@ for (const name of readdirSync(dir).sort()) {
   }
 }
 
+/** The shells a policy says may run a tool's text (its `shell:` entry's, else the approver's; absent: any). */
+function shellsOf(file, tool) {
+  const doc = parse(readFileSync(join(root, file), 'utf8'));
+  const a = doc.approver ?? doc;
+  return (a.shell ?? []).find((t) => t.tool === tool)?.shells ?? a.shells;
+}
+
 /** A policy's allow command rules for one tool, as argv prefixes (each word a list of alternatives). */
 function allowPrefixes(file, tool) {
   const doc = parse(readFileSync(join(root, file), 'utf8'));
@@ -61,8 +68,8 @@ function named(argv, prefixes) {
  * Whether the text only reads, by programs the policy allows: every command known, its program
  * and subcommand named by an allow rule's prefix, no capability the table marks, no write.
  */
-function inScope(text, prefixes, unknownToo = false) {
-  const ext = shell.extract(text);
+function inScope(text, prefixes, unknownToo = false, shells = undefined) {
+  const ext = shell.extract(text, shells ? { shells } : {});
   if (ext.commands.length === 0 || ext.writes.length > 0 || (!unknownToo && ext.unknowns.length > 0)) return false;
   return ext.commands.every(
     (c) => named([c.program, ...c.args], prefixes) && c.wrappers.every((w) => shell.WRAPPERS[w.program] !== undefined && shell.capabilitiesOf(w.program, w.args).length === 0) && c.redirects.length === 0 && shell.capabilitiesOf(c.program, c.args).length === 0 && !(shell.entryOf(c.program)?.inherent?.length > 0),
@@ -72,7 +79,8 @@ function inScope(text, prefixes, unknownToo = false) {
 console.log('starter                              in scope  refused  share   (and unknown to Verdict: texts otherwise in scope)');
 for (const [file, tool] of STARTERS) {
   const prefixes = allowPrefixes(file, tool);
-  const cases = [...new Set(safe)].filter((t) => inScope(t, prefixes));
+  const shells = shellsOf(file, tool);
+  const cases = [...new Set(safe)].filter((t) => inScope(t, prefixes, false, shells));
   const input = cases.map((c) => JSON.stringify({ toolName: tool, input: JSON.stringify({ command: c }) })).join('\n') + '\n';
   const p = spawnSync(process.execPath, [join(root, 'packages/cli/bin/verdict.mjs'), 'eval', '--policy', join(root, file)], { input, encoding: 'utf8', maxBuffer: 1 << 28 });
   if (p.status !== 0) {
@@ -81,7 +89,7 @@ for (const [file, tool] of STARTERS) {
   }
   const out = p.stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l));
   const refused = cases.filter((_, i) => out[i].decision !== 'allow');
-  const unknown = [...new Set(safe)].filter((t) => !cases.includes(t) && inScope(t, prefixes, true));
+  const unknown = [...new Set(safe)].filter((t) => !cases.includes(t) && inScope(t, prefixes, true, shells));
   console.log(`${file.padEnd(36)} ${String(cases.length).padStart(8)} ${String(refused.length).padStart(8)} ${((100 * refused.length) / Math.max(1, cases.length)).toFixed(1).padStart(5)} %   ${unknown.length}`);
   if (list && file.endsWith(list)) for (const t of unknown) console.log(`  unknown: ${JSON.stringify(t)}`);
   if (list && file.endsWith(list)) for (const [i, c] of cases.entries()) if (out[i].decision !== 'allow') console.log(`  ${JSON.stringify(c)}  -- ${out[i].reason}`);

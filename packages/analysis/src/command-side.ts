@@ -21,7 +21,7 @@
  * dropped and made again), so the pairs (old decision, new decision) a call can show are in the
  * transitive closure of the changes' moves; a pair outside it is proven impossible, exactly.
  */
-import { caseFold, commandAlternatives, commandCombinations, isCommandRule, shellToolsOf } from '@verdict/engine';
+import { caseFold, commandAlternatives, commandCombinations, isCommandRule, shellsOf, shellToolsOf } from '@verdict/engine';
 import type { ApproverIR, Decision, RuleIR, RuledDecision } from '@verdict/engine';
 import { makeBudget } from './automaton.ts';
 import type { LanguageCache } from './model.ts';
@@ -87,8 +87,12 @@ export function commandSides(ir: ApproverIR): Map<string, CommandSide> {
   if (!all.some(isCommandRule)) return out;
   const unknown = ir.unknown === 'ask' ? 'ask' : 'deny';
   // The policy's harmless variables change the reading as its wrappers do: both in the one text compared.
-  const wrappers = sortedJson(ir.environment === undefined ? (ir.wrappers ?? {}) : { wrappers: ir.wrappers ?? {}, environment: [...ir.environment].sort() });
+  const reading = ir.environment === undefined ? (ir.wrappers ?? {}) : { wrappers: ir.wrappers ?? {}, environment: [...ir.environment].sort() };
   for (const t of shellToolsOf(ir)) {
+    // Which shells may run the text changes the reading too (a narrower list reads more).
+    const shells = shellsOf(ir, t);
+    const named = shells === undefined || shells.includes('any') ? ['bash', 'sh', 'zsh'] : [...new Set(shells)].sort();
+    const wrappers = sortedJson(named.join(' ') === 'bash sh zsh' ? reading : { reading, shells: named });
     const tool = caseFold(t.tool);
     if (out.has(tool)) continue;
     const lists = { deny: new Set<string>(), ask: new Set<string>(), allow: new Set<string>() };

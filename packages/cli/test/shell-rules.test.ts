@@ -207,7 +207,7 @@ describe('fixtures/policies/shell-commands', () => {
   it('passes its inline tests in both syntaxes through verdict test', async () => {
     for (const f of ['shell-commands.yaml', 'shell-commands.verdict']) {
       const run = await runCli(['test', join('fixtures', 'policies', f)]);
-      expect(run.stdout, f).toBe('7 tests: 7 passed, 0 failed (1 file)\n');
+      expect(run.stdout, f).toBe('11 tests: 11 passed, 0 failed (1 file)\n');
       expect(run.code, f).toBe(0);
     }
   });

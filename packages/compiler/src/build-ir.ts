@@ -24,7 +24,7 @@ import { entryOf, toJsonText } from './tree.ts';
 import type { JMap, JNode } from './tree.ts';
 
 /** Keys of the approver block, also accepted at the top level ("bare" placement). */
-export const APPROVER_KEYS: readonly string[] = ['mode', 'default', 'reason', 'input', 'allow', 'deny', 'ask', 'shell', 'unknown', 'wrappers', 'environment'];
+export const APPROVER_KEYS: readonly string[] = ['mode', 'default', 'reason', 'input', 'allow', 'deny', 'ask', 'shell', 'unknown', 'wrappers', 'environment', 'shells'];
 
 function str(node: JNode | undefined): string | undefined {
   if (!node || node.kind !== 'scalar') return undefined;
@@ -103,9 +103,15 @@ function buildShell(node: JNode | undefined): ShellToolIR[] | undefined {
     if (item.kind !== 'map') continue;
     const tool = str(entryOf(item, 'tool')?.value);
     const field = str(entryOf(item, 'field')?.value);
-    if (tool !== undefined && field !== undefined) out.push({ tool, field, span: item.span });
+    const shells = shellNames(entryOf(item, 'shells')?.value);
+    if (tool !== undefined && field !== undefined) out.push({ tool, field, ...(shells !== undefined ? { shells } : {}), span: item.span });
   }
   return out;
+}
+
+/** `shells: [bash, zsh]`. */
+function shellNames(node: JNode | undefined): string[] | undefined {
+  return node?.kind === 'seq' ? node.items.map(str).filter((x): x is string => x !== undefined) : undefined;
 }
 
 function buildWrappers(node: JNode | undefined): Record<string, WrapperIR> | undefined {
@@ -190,6 +196,12 @@ export function buildApprover(block: JMap): ApproverIR {
   if (environment && environment.value.kind === 'seq') {
     ir.environment = environment.value.items.map(str).filter((x): x is string => x !== undefined);
     ir.environmentSpan = environment.value.span;
+  }
+  const shells = entryOf(block, 'shells');
+  const names = shellNames(shells?.value);
+  if (shells && names !== undefined) {
+    ir.shells = names;
+    ir.shellsSpan = shells.value.span;
   }
   return ir;
 }

@@ -162,6 +162,7 @@ const COMMAND_HELP: Readonly<Record<string, string>> = {
     'command rules apply to the tools in `shell:` (absent: `Bash`, `run_shell_command` and `Shell`, each with its text in `command`); add the tool there, e.g. `shell: [{tool: X, field: command}]`',
   'command/unknown-decision': 'write `unknown: deny` (the default) or `unknown: ask`; what cannot be judged is never allowed',
   'command/invalid-environment': '`environment:` names variables a command may be run with beyond the harmless ones (locale, TZ, TERM, NO_COLOR, CI…); a shell\'s own variables and those that make a program run code cannot be made harmless (docs/shell.md "Environment")',
+  'command/invalid-shells': '`shells:` lists the shells that may run the text: `bash`, `zsh`, `sh` (dash) or `any` (docs/shell.md "Which shell")',
   'command/no-judge': 'this program was built without `@verdict/shell`; pass its `commandJudgeFactory` as the `commandJudge` compile option',
 };
 
@@ -171,6 +172,9 @@ function commandIssueDiagnostic(ir: ApproverIR, issue: ApproverConfigIssue, plac
   const help = COMMAND_HELP[issue.code] ?? '';
   if (issue.code === 'command/invalid-environment') {
     return withSpan({ code: issue.code, severity: 'error', message: issue.message, help, path: [...placementPath, 'environment'] }, ir.environmentSpan);
+  }
+  if (issue.code === 'command/invalid-shells') {
+    return withSpan({ code: issue.code, severity: 'error', message: issue.message, help, path: [...placementPath, 'shells'] }, ir.shellsSpan);
   }
   if (issue.code === 'command/unknown-decision') {
     return withSpan({ code: issue.code, severity: 'error', message: `unknown decision \`${excerpt(ir.unknown ?? '')}\` for commands that cannot be judged`, help, path: [...placementPath, 'unknown'] }, ir.unknownSpan);

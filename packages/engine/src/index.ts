@@ -107,7 +107,7 @@ export type {
   CompileApproverResult,
 } from './approver/config.ts';
 export { DEFAULT_ASK_REASON, DEFAULT_PATTERN_REASON, SPAN_BUDGET } from './approver/pattern.ts';
-export { commandAlternatives, commandCombinations, DEFAULT_SHELL_TOOLS, isCommandRule, shellToolsOf } from './approver/shell.ts';
+export { commandAlternatives, commandCombinations, DEFAULT_SHELL_TOOLS, isCommandRule, shellsOf, shellToolsOf } from './approver/shell.ts';
 export type { CommandPrefix } from './approver/shell.ts';
 export type {
   CommandJudge,

@@ -55,6 +55,8 @@ export interface RuleIR {
 export interface ShellToolIR {
   tool: string;
   field: string;
+  /** The shells that may run this tool's text (`bash`, `zsh`, `sh`, `any`), over the approver's `shells`. */
+  shells?: string[];
   span?: Span;
 }
 
@@ -94,6 +96,9 @@ export interface ApproverIR {
   /** Variables the policy calls harmless to assign before a command, by name (docs/shell.md "Environment"). */
   environment?: string[];
   environmentSpan?: Span;
+  /** The shells that may run the shell tools' text (`bash`, `zsh`, `sh`, `any`; absent: any), as written (docs/shell.md "Which shell"). */
+  shells?: string[];
+  shellsSpan?: Span;
   span?: Span;
   modeSpan?: Span;
   defaultSpan?: Span;

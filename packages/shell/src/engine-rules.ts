@@ -28,10 +28,12 @@ export function compileEngineRules(set: CommandRuleSet): EngineRules {
     unknown: set.unknown,
     wrappers: set.wrappers,
     ...(set.environment !== undefined ? { environment: set.environment } : {}),
+    ...(set.shells !== undefined ? { shells: set.shells } : {}),
   });
   if (!compiled.ok) {
     const e = compiled.errors[0]!;
     if (e.key === 'environment') return { ok: false, error: `environment: ${e.message}` };
+    if (e.key === 'shells') return { ok: false, error: `shells: ${e.message}` };
     const at = byList[e.list][e.index]!;
     return { ok: false, error: e.message, rule: { list: at.list, index: at.index } };
   }

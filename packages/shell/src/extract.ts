@@ -12,7 +12,7 @@
  * included, becomes an unknown).
  */
 import { parse } from 'just-bash';
-import { screenText } from './screen.ts';
+import { screenText, shellSet, type ShellName } from './screen.ts';
 import { DECLARATIONS, harmlessVariable, SHELLS, wrapperTable, type WrapperSpec } from './wrappers.ts';
 
 /** Where a command stands in the text: UTF-16 offsets (`end` exclusive) and its 1-based line. */
@@ -67,6 +67,11 @@ export interface ExtractOptions {
   readonly wrappers?: Readonly<Record<string, WrapperSpec>>;
   /** Variables the policy calls harmless to assign, besides the built-in ones (wrappers.ts `HARMLESS_VARIABLES`). */
   readonly environment?: readonly string[];
+  /**
+   * The shells that may run the text (`bash`, `zsh`, `sh`, or `any`; absent: any): a construct
+   * only an excluded shell reads differently is read (README "Readings that differ").
+   */
+  readonly shells?: readonly string[];
 }
 
 /** Bounds (README "Bounds"). Over any of them the text is unknown. */
@@ -114,6 +119,8 @@ interface Ctx {
   readonly depth: number;
   /** Whether statements here are verbatim pieces of the text, to be found in it (else: `span`). */
   readonly locate: boolean;
+  /** The shells that run the text here, when not the policy's (`zsh -c '…'` runs its script in zsh). */
+  readonly shells?: ReadonlySet<ShellName>;
 }
 
 type Work =
@@ -151,7 +158,7 @@ export function extract(text: string, options: ExtractOptions = {}): Extraction 
   const out: Extraction = { commands: [], writes: [], unknowns: [] };
   const whole: TextSpan = { start: 0, end: text.length, line: 1 };
   try {
-    new Walker(text, out, wrapperTable(options.wrappers), new Set(options.environment ?? [])).run({ kind: 'script', text, ctx: { wrappers: [], redirects: [], span: whole, depth: 0, locate: true } });
+    new Walker(text, out, wrapperTable(options.wrappers), new Set(options.environment ?? []), shellSet(options.shells)).run({ kind: 'script', text, ctx: { wrappers: [], redirects: [], span: whole, depth: 0, locate: true } });
   } catch (e) {
     // Not expected (every parser call is guarded): still never an allow.
     out.unknowns.push({ reason: `the command could not be analysed (${e instanceof Error ? e.name : 'error'})`, span: whole });
@@ -198,6 +205,7 @@ class Walker {
     private readonly out: Extraction,
     private readonly wrappers: Readonly<Record<string, WrapperSpec>>,
     private readonly environment: ReadonlySet<string>,
+    private readonly shells: ReadonlySet<ShellName>,
   ) {}
 
   /** An assignment not known to be harmless (wrappers.ts `harmlessVariable`) makes the command unknown. */
@@ -222,6 +230,11 @@ class Walker {
         if (this.out.commands.length === w.count) this.emit(w.argv, w.ctx, []);
       } else this.argv(w.words, w.ctx, w.redirects, w.stdin, w.declared === true);
     }
+  }
+
+  /** The shells that may run the text of this context: the named shell's for a script it runs, else the policy's. */
+  private shellsAt(ctx: Ctx): ReadonlySet<ShellName> {
+    return ctx.shells ?? this.shells;
   }
 
   private unknown(reason: string, span: TextSpan): void {
@@ -254,7 +267,7 @@ class Walker {
       return;
     }
     // Readings that differ (README): unknown, but still parsed, so that a denied command in the text is found.
-    for (const reason of screenText(text)) this.unknown(reason, ctx.span);
+    for (const reason of screenText(text, this.shellsAt(ctx))) this.unknown(reason, ctx.span);
     this.reads += parseReads(text);
     if (this.reads > LIMITS.maxParseReads) {
       this.unknown(`the command is too large to analyse (its scripts and substitutions are more than ${LIMITS.maxParseReads} characters to parse)`, ctx.span);
@@ -457,12 +470,13 @@ class Walker {
       while (i < words.length && /^-[pvV]+$/.test(staticWord(words[i]) ?? '')) i++;
     }
     const program = i < words.length ? staticWord(words[i]) : null;
-    if (program === null || !(DECLARATIONS.has(programKey(program)) || ZSH_DECLARATIONS.has(programKey(program)))) return;
+    if (program === null || !(DECLARATIONS.has(programKey(program)) || (this.shellsAt(ctx).has('zsh') && ZSH_DECLARATIONS.has(programKey(program))))) return;
     for (const w of words.slice(i + 1)) {
       const v = staticWord(w);
       const head = v ?? (w.parts[0]?.type === 'Literal' ? String(w.parts[0].value) : '');
       if (v !== null && /^[-+]/.test(v)) {
-        if (/[in]/.test(v.slice(1))) this.unknown(`\`${program} ${v}\` makes later values arithmetic or names, which is not analysed`, ctx.span);
+        // `-T` (zsh) ties a scalar to an array: `typeset -T PATH p; p=(/tmp/x)` sets PATH through a harmless-looking name.
+        if (/[inT]/.test(v.slice(1))) this.unknown(`\`${program} ${v}\` makes later values arithmetic or names, or ties one variable to another, which is not analysed`, ctx.span);
         continue;
       }
       const name = /^[^=]*/.exec(head)![0];
@@ -531,7 +545,7 @@ class Walker {
       // after `!` it is the keyword to bash too, and `NAME=v` after it an assignment (`! time IFS=, ls`).
       this.unknown('`time` followed by an option, `!` or an assignment is read as a program by some shells and as the keyword by others', ctx.span);
     }
-    if (ZSH_KEYWORDS.has(base)) {
+    if (this.shellsAt(ctx).has('zsh') && ZSH_KEYWORDS.has(base)) {
       this.unknown(`\`${base}\` is a keyword or precommand of zsh that runs a command (\`repeat 1 rm\`, \`noglob rm\`), not analysed`, ctx.span);
       // zsh's reading too, so that a deny of the command it runs still matches.
       const rest = base === 'repeat' ? args.slice(1) : ZSH_PRECOMMANDS.has(base) ? args : [];
@@ -555,8 +569,10 @@ class Walker {
       }
     }
     if (ASSIGNING.has(base)) {
-      // `printf -v NAME`, `read NAME`, `mapfile NAME`: an assignment by another name.
-      for (const a of args) {
+      // `printf -v NAME`, `read NAME`, `mapfile NAME`: an assignment by another name. printf assigns
+      // only its `-v` operand (`printf Hello` prints); the others may take any operand for a name.
+      const named = base === 'printf' ? args.flatMap((a, i) => (a === '-v' ? [args[i + 1] ?? null] : a !== null && a.startsWith('-v') ? [a.slice(2)] : [])) : args;
+      for (const a of named) {
         const m = a === null ? null : /^(?:-v)?([A-Za-z_][A-Za-z0-9_]*(\[.*)?)$/.exec(a);
         if (m) this.assigns(m[1]!, false, `\`${base}\` assigns`, ctx.span);
       }
@@ -593,7 +609,8 @@ class Walker {
           // The wrapper's own redirections (`watch ls > out` writes `out`).
           for (const red of redirects) this.out.writes.push({ redirect: red, span: ctx.span });
           this.stack.push({ kind: 'ran', count: this.out.commands.length, argv: here, ctx });
-          this.stack.push({ kind: 'script', text: parts.join(' '), ctx: { ...inner, depth: ctx.depth + 1 } });
+          // watch runs its command with `sh -c`.
+          this.stack.push({ kind: 'script', text: parts.join(' '), ctx: { ...inner, depth: ctx.depth + 1, shells: SH_ONLY } });
           return;
         }
         const words = base === 'xargs' ? xargsWords(args, r.words) : r.words;
@@ -620,7 +637,8 @@ class Walker {
         const text = r.kind === 'script' ? r.script : (stdin as string);
         // A script that runs no command still starts the shell: it is the command then (a deny of the shell matches).
         this.stack.push({ kind: 'ran', count: this.out.commands.length, argv: here, ctx });
-        this.stack.push({ kind: 'script', text, ctx: { ...inner, depth: ctx.depth + 1 } });
+        // The script is read as the shell named reads it, whatever the policy's list.
+        this.stack.push({ kind: 'script', text, ctx: { ...inner, depth: ctx.depth + 1, shells: shellOfProgram(base) } });
         for (const red of redirects) this.out.writes.push({ redirect: red, span: ctx.span });
         return;
       }
@@ -712,8 +730,8 @@ class Walker {
       this.words([target as WordNode], ctx);
       const value = staticWord(target as WordNode);
       const first = (target as WordNode).parts?.[0];
-      if ((op.startsWith('>') || op.startsWith('&>')) && first?.type === 'Literal' && String(first.value).startsWith('!')) {
-        // zsh: `>! f`, `>&! f`, `>>! f` write `f` (clobbering); bash and sh write a file named `!` or `!f`.
+      if (this.shellsAt(ctx).has('zsh') && (op.startsWith('>') || op.startsWith('&>')) && first?.type === 'Literal' && String(first.value).startsWith('!')) {
+        // zsh: `>! f`, `>&! f`, `>>! f`, `&>! f` write `f` (clobbering); bash and sh write a file named `!` or `!f`.
         this.unknown(`\`${op}!\` is zsh's clobbering redirection (it writes the next word), and a file named \`!…\` to bash and sh`, ctx.span);
       }
       if (WRITE_OPERATORS.has(op) || (op === '>&' && (value === null || !/^(\d+|-)$/.test(value)))) {
@@ -792,7 +810,7 @@ class Walker {
         this.unknown(`the parser read \`${oneLine(v)}\` as part of one word, where the shell would end the word (it may hold further commands)`, ctx.span);
         return;
       }
-      if (i === 0 && v.startsWith('=') && !(v === '=' && parts.length === 1)) {
+      if (this.shellsAt(ctx).has('zsh') && i === 0 && v.startsWith('=') && !(v === '=' && parts.length === 1)) {
         this.unknown(`a word starting with \`=\` (\`${oneLine(v)}\`) is a program's path to zsh (\`=rm\` runs rm), not analysed`, ctx.span);
         return;
       }
@@ -830,7 +848,7 @@ class Walker {
         const v = staticWord(node.operand as WordNode);
         if (v === null || v.includes('[')) this.unknown(v === null ? '`[[ -v … ]]` with a name that is not static cannot be judged' : subscriptReason(v), ctx.span);
       }
-      if (!sh && (/^Cond(And|Or|Group)$/.test(node.type) || (node.type === 'CondBinary' && /^[<>]$/.test(String(node.operator))))) {
+      if (!sh && this.shellsAt(ctx).has('sh') && (/^Cond(And|Or|Group)$/.test(node.type) || (node.type === 'CondBinary' && /^[<>]$/.test(String(node.operator))))) {
         // sh (dash) has no `[[`: it runs `[[ a` and `b ]]` around `&&`, and `>` is a write there.
         sh = true;
         this.unknown('`&&`, `||`, `( )`, `<` or `>` inside `[[ ]]` are read by sh (dash) as operators and redirections', ctx.span);
@@ -990,11 +1008,30 @@ function isEnvAssignment(word: string): boolean {
   return word.includes('=') && !word.startsWith('-');
 }
 
+const SH_ONLY: ReadonlySet<ShellName> = new Set(['sh']);
+
+/**
+ * The shells a script given to `program` runs in: bash's, zsh's, sh's (dash, ash, posh, and bash
+ * as `sh`); any other (ksh, mksh, yash, fish) is read as all three would read it, the strictest.
+ */
+function shellOfProgram(program: string): ReadonlySet<ShellName> {
+  if (program === 'bash' || program === 'rbash') return new Set(['bash']);
+  if (program === 'zsh') return new Set(['zsh']);
+  if (program === 'sh' || program === 'dash' || program === 'ash' || program === 'posh') return SH_ONLY;
+  return shellSet(undefined);
+}
+
+/** A split value read as words: only characters no splitter (GNU or BSD `env -S`) reads specially, and spaces. */
+const SPLIT_SAFE = /^[A-Za-z0-9_./=:,+@ -]*$/;
+
 type Unwrapped = { kind: 'command'; words: (string | null)[] } | { kind: 'none' } | { kind: 'unknown'; reason: string };
 
 /** Finds the command a wrapper runs, by its table entry. */
-export function unwrap(spec: WrapperSpec, args: readonly (string | null)[], environment: ReadonlySet<string> = new Set()): Unwrapped {
+export function unwrap(spec: WrapperSpec, written: readonly (string | null)[], environment: ReadonlySet<string> = new Set()): Unwrapped {
+  let args = written;
   const flags = new Set(spec.flags ?? []);
+  const split = new Set(spec.split ?? []);
+  const optional = new Set(spec.optional ?? []);
   const options = new Set(spec.options ?? []);
   const none = new Set(spec.noCommand ?? []);
   const refuse = new Set(spec.refuse ?? []);
@@ -1002,10 +1039,22 @@ export function unwrap(spec: WrapperSpec, args: readonly (string | null)[], envi
   let i = 0;
   let positionals = spec.positionals ?? 0;
   let sawNone = false;
-  const known = (o: string) => flags.has(o) || options.has(o) || none.has(o) || refuse.has(o);
+  const known = (o: string) => flags.has(o) || options.has(o) || none.has(o) || refuse.has(o) || split.has(o) || optional.has(o);
+  /** `env -S VALUE`: VALUE's words read in place of the option (the words from `at` on replaced), or why not. */
+  const splitIn = (opt: string, value: string | null | undefined, at: number, rest: number): string | undefined => {
+    if (value === undefined) return `option \`${opt}\` has no value`;
+    if (value === null) return `option \`${opt}\` has a value that is not static`;
+    if (!SPLIT_SAFE.test(value)) return `option \`${opt}\` splits a value holding quotes, \`\\\`, \`$\`, \`#\` or other characters it reads specially, which is not modelled`;
+    args = [...args.slice(0, at), ...value.split(' ').filter((w) => w !== ''), ...args.slice(rest)];
+    return undefined;
+  };
   while (i < args.length) {
     const a = args[i]!;
     if (a === null) return { kind: 'unknown', reason: 'has an argument that is not static before its command' };
+    if (a === '-' && flags.has('-')) {
+      i++; // `env -` is `env -i`
+      continue;
+    }
     if (a === '--') {
       i++;
       // `env -- A=1 cmd`: the assignments still come before the command.
@@ -1025,12 +1074,18 @@ export function unwrap(spec: WrapperSpec, args: readonly (string | null)[], envi
       const eq = a.startsWith('--') ? a.indexOf('=') : -1;
       const opt = eq > 0 ? a.slice(0, eq) : a;
       if (refuse.has(opt)) return { kind: 'unknown', reason: `option \`${opt}\` is not modelled` };
+      if (split.has(opt)) {
+        const why = eq > 0 ? splitIn(opt, a.slice(eq + 1), i, i + 1) : splitIn(opt, args[i + 1], i, i + 2);
+        if (why !== undefined) return { kind: 'unknown', reason: why };
+        continue;
+      }
       if (none.has(opt)) {
         sawNone = true;
         i++;
         continue;
       }
-      if (flags.has(opt)) {
+      // An optional value is attached or absent: `-l`, `-l5`, `--max-lines=5`, never the next word.
+      if (flags.has(opt) || optional.has(opt) || (!a.startsWith('--') && optional.has(a.slice(0, 2)))) {
         i++;
         continue;
       }
@@ -1042,10 +1097,21 @@ export function unwrap(spec: WrapperSpec, args: readonly (string | null)[], envi
         // Grouped short options: `-iu NAME`, `-n5`, `-oL`.
         let j = 1;
         let consumedNext = false;
+        let splitDone = false;
         let ok = true;
         while (j < a.length) {
           const o = `-${a[j]}`;
           if (refuse.has(o)) return { kind: 'unknown', reason: `option \`${o}\` is not modelled` };
+          if (split.has(o)) {
+            // `-iS VALUE`, `-SVALUE`: the flags before it stay, the value's words follow them.
+            const before = j > 1 ? [a.slice(0, j)] : [];
+            const why = j === a.length - 1 ? splitIn(o, args[i + 1], i, i + 2) : splitIn(o, a.slice(j + 1), i, i + 1);
+            if (why !== undefined) return { kind: 'unknown', reason: why };
+            args = [...args.slice(0, i), ...before, ...args.slice(i)];
+            consumedNext = false;
+            splitDone = true;
+            break;
+          }
           if (none.has(o)) sawNone = true;
           else if (options.has(o)) {
             if (j === a.length - 1) consumedNext = true;
@@ -1056,6 +1122,7 @@ export function unwrap(spec: WrapperSpec, args: readonly (string | null)[], envi
           }
           j++;
         }
+        if (splitDone) continue; // the flags before `S` are read again, then the value's words
         if (ok) {
           i += consumedNext ? 2 : 1;
           continue;
@@ -1080,6 +1147,9 @@ export function unwrap(spec: WrapperSpec, args: readonly (string | null)[], envi
     break;
   }
   if (i > args.length) return { kind: 'unknown', reason: 'has an option without its value' };
+  // `flock FILE -c CMD`: an option the table refuses may also stand after the positionals.
+  const next = args[i];
+  if (typeof next === 'string' && refuse.has(next)) return { kind: 'unknown', reason: `option \`${next}\` is not modelled` };
   if (sawNone) return { kind: 'none' };
   if (i >= args.length) return { kind: 'none' };
   return { kind: 'command', words: args.slice(i) };

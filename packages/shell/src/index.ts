@@ -17,5 +17,7 @@ export { DECLARATIONS, HARMLESS_VARIABLES, harmlessVariable, isShellVariable, SH
 export { CAPABILITIES, capabilitiesOf, CONFIG_FILES, entryOf, namesCapability, optionMarks, sedScriptReadsOnly } from './capabilities.ts';
 export type { Capability, CapabilityKind, OptionCapability, ProgramCapabilities } from './capabilities.ts';
 export type { WrapperSpec } from './wrappers.ts';
+export { ANY_SHELL, SHELL_NAMES, screenText, shellSet } from './screen.ts';
+export type { ShellName } from './screen.ts';
 export { commandJudgeFactory } from './engine-judge.ts';
 export { commandRuleChecker } from './engine-rules.ts';

@@ -39,7 +39,7 @@ export interface ShellJudgement {
 
 /** Judges one command text. Pure and total. */
 export function judge(rules: CompiledCommandRules, text: string): ShellJudgement {
-  const ext = extract(text, { wrappers: rules.wrappers, environment: rules.environment });
+  const ext = extract(text, { wrappers: rules.wrappers, environment: rules.environment, ...(rules.shells !== undefined ? { shells: rules.shells } : {}) });
   const { commands, writes, unknowns } = ext;
   const loose = writes;
 

@@ -5,6 +5,7 @@
  */
 import { commandAlternatives, compileRegex, type CompiledRegex } from '@verdict/engine';
 import { isShellVariable, type WrapperSpec } from './wrappers.ts';
+import { SHELL_NAMES } from './screen.ts';
 
 export type CommandWord = string | readonly string[];
 
@@ -32,6 +33,8 @@ export interface CommandRules {
   readonly wrappers?: Readonly<Record<string, WrapperSpec>>;
   /** Variables the policy calls harmless to assign (besides the built-in ones); never a shell's own or the capability table's. */
   readonly environment?: readonly string[];
+  /** The shells that may run the text: `bash`, `zsh`, `sh`, or `any` (absent: any). */
+  readonly shells?: readonly string[];
 }
 
 export interface CompiledCommandRule {
@@ -50,12 +53,13 @@ export interface CompiledCommandRules {
   readonly unknown: 'ask' | 'deny';
   readonly wrappers: Readonly<Record<string, WrapperSpec>>;
   readonly environment: readonly string[];
+  readonly shells: readonly string[] | undefined;
 }
 
 export interface RuleError {
   readonly list: RuleList;
   readonly index: number;
-  readonly key: 'command' | 'args' | 'redirect' | 'environment';
+  readonly key: 'command' | 'args' | 'redirect' | 'environment' | 'shells';
   readonly message: string;
 }
 
@@ -95,7 +99,11 @@ export function compileCommandRules(rules: CommandRules): CompileResult {
     if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) errors.push({ list: 'allow', index, key: 'environment', message: `\`${name}\` is not a variable name` });
     else if (isShellVariable(name)) errors.push({ list: 'allow', index, key: 'environment', message: `\`${name}\` is never harmless: the shell or a program gives it meaning (it can change what a command runs)` });
   });
-  const compiled = { allow: compileList('allow'), ask: compileList('ask'), deny: compileList('deny'), unknown: rules.unknown ?? 'deny', wrappers: rules.wrappers ?? {}, environment };
+  (rules.shells ?? []).forEach((name, index) => {
+    if (!SHELL_NAMES.includes(name)) errors.push({ list: 'allow', index, key: 'shells', message: `\`${name}\` is not a shell Verdict reads for: write \`bash\`, \`zsh\`, \`sh\` or \`any\`` });
+  });
+  if (rules.shells !== undefined && rules.shells.length === 0) errors.push({ list: 'allow', index: 0, key: 'shells', message: '`shells` names no shell: write `bash`, `zsh`, `sh` or `any`' });
+  const compiled = { allow: compileList('allow'), ask: compileList('ask'), deny: compileList('deny'), unknown: rules.unknown ?? 'deny', wrappers: rules.wrappers ?? {}, environment, shells: rules.shells };
   return errors.length > 0 ? { ok: false, errors } : { ok: true, rules: compiled };
 }
 

@@ -7,43 +7,90 @@
  * only make it refuse more, never less.
  *
  * The default is that any of bash, zsh and sh (dash) may run the text: a construct that one of
- * them reads differently from the others is unknown, and the reason names the shell.
+ * them reads differently from the others is unknown, and the reason names the shell. A policy may
+ * say which shells run its text (`shells:`); a construct that only an excluded shell reads
+ * differently is then read (README "Readings that differ", column "shells").
  */
 
+/** A shell that may run the text. */
+export type ShellName = 'bash' | 'zsh' | 'sh';
+/** Every shell: the default (`shells: [any]`). */
+export const ANY_SHELL: readonly ShellName[] = ['bash', 'zsh', 'sh'];
+/** The names a policy may give in `shells:`. */
+export const SHELL_NAMES: readonly string[] = ['bash', 'zsh', 'sh', 'any'];
+
+/** The shells a policy's `shells:` list stands for (`any`, or nothing given: all three). */
+export function shellSet(names: readonly string[] | undefined): ReadonlySet<ShellName> {
+  if (names === undefined || names.length === 0 || names.includes('any')) return new Set(ANY_SHELL);
+  return new Set(ANY_SHELL.filter((s) => names.includes(s)));
+}
+
 /** Why `text` cannot be trusted to be read alike by just-bash and the shells; empty when nothing is found. */
-export function screenText(text: string): string[] {
+export function screenText(text: string, shells: ReadonlySet<ShellName> = new Set(ANY_SHELL)): string[] {
   const out: string[] = [];
   // Bash removes a backslash-newline before it reads a token (outside single quotes): look at both forms.
   const joined = text.includes('\\\n') ? text.replace(/\\\n/g, '') : text;
   for (const t of joined === text ? [text] : [text, joined]) {
-    for (const reason of screenOne(t)) if (!out.includes(reason)) out.push(reason);
+    for (const reason of screenOne(t, shells)) if (!out.includes(reason)) out.push(reason);
   }
   return out;
 }
 
-/** The constructs, each with the reason it is unknown (README "Readings that differ"). */
-const PATTERNS: readonly [RegExp, string][] = [
-  [/\0/, 'a NUL byte, which the shell drops, is not analysed'],
+/** The constructs, each with the reason it is unknown and the shells that read it otherwise (`all`: the parser may misread it). */
+const PATTERNS: readonly [RegExp, string, ShellName | 'all'][] = [
+  [/\0/, 'a NUL byte, which the shell drops, is not analysed', 'all'],
   // A `$'` or `$"` followed by a blank, an operator or the end is most often the end of a quoted
   // string (`grep 'a$' f`). Were it an opening one, sh would read the same quotes and a value with a
   // `$` in front: the same commands. Not so with a `\'` anywhere: inside `$'…'` it does not end
   // the string for bash, and does for sh, so then every `$'` is refused.
-  [/\$'(?![ \t\n;|&)]|$)|\$'[^]*\\'|\\'[^]*\$'/, "`$'…'` quoting is read differently by sh (dash reads `$` and a single-quoted string)"],
-  [/\$"(?![ \t\n;|&)]|$)/, '`$"…"` quoting is read differently by zsh and sh (they keep the `$`)'],
-  [/<<</, 'a here-string (`<<<`) is read differently by sh (dash reads a heredoc)'],
+  [/\$'(?![ \t\n;|&)]|$)|\$'[^]*\\'|\\'[^]*\$'/, "`$'…'` quoting is read differently by sh (dash reads `$` and a single-quoted string)", 'sh'],
+  // bash translates `$"…"` through a message catalog and expands the translation: never read.
+  [/\$"(?![ \t\n;|&)]|$)/, '`$"…"` quoting is read differently by zsh and sh (they keep the `$`)', 'all'],
+  [/<<</, 'a here-string (`<<<`) is read differently by sh (dash reads a heredoc)', 'sh'],
   // sh (dash) reads `&>` as `&` (run in the background) and `>`: words after the target are a command of their own there.
-  [/&>>?[ \t]*[^ \t\n;&|()<>]+[ \t]+[^ \t\n;&|()#]/, '`&>` followed by more words is read by sh (dash) as `&` and a redirection, where the words after the target are a command'],
-  [/\$\{[!(~=^+]/, 'an indirect or flagged parameter expansion (`${!x}`, zsh `${(…)x}`, `${~x}`, `${=x}`, `${^x}`, `${+x}`) is not analysed'],
-  [/\$[~=^+][A-Za-z_{]/, 'a zsh parameter expansion modifier (`$~x`, `$=x`, `$^x`, `$+x`) is not analysed'],
-  [/@[A-Za-z]\}/, 'a parameter transformation (`${x@P}`, `${x@Q}`, …) can run code (`@P` expands a prompt) and is not analysed'],
+  [/&>>?[ \t]*[^ \t\n;&|()<>]+[ \t]+[^ \t\n;&|()#]/, '`&>` followed by more words is read by sh (dash) as `&` and a redirection, where the words after the target are a command', 'sh'],
+  [/\$\{[!(~=^+]/, 'an indirect or flagged parameter expansion (`${!x}`, zsh `${(…)x}`, `${~x}`, `${=x}`, `${^x}`, `${+x}`) is not analysed', 'all'],
+  [/\$[~=^+][A-Za-z_{]/, 'a zsh parameter expansion modifier (`$~x`, `$=x`, `$^x`, `$+x`) is not analysed', 'zsh'],
+  // zsh reads `$name[…]` (not `${name}[…]`) as a subscript and evaluates it as arithmetic, where a
+  // variable's value can hold a command substitution (`i='a[$(cmd)]'; echo $HOME[i]` runs cmd);
+  // bash and sh read `$name` and a glob. `$a[1]` evaluates nothing.
+  [/\$[#+=~^]?([A-Za-z_][A-Za-z0-9_]*|[0-9@*#?$!-])\[(?!-?[0-9]+\])/, 'zsh reads `$name[…]` as a subscript evaluated as arithmetic, where a value can hold a command substitution', 'zsh'],
+  [/@[A-Za-z]\}/, 'a parameter transformation (`${x@P}`, `${x@Q}`, …) can run code (`@P` expands a prompt) and is not analysed', 'all'],
 ];
 
-function screenOne(text: string): string[] {
+function screenOne(text: string, shells: ReadonlySet<ShellName>): string[] {
   const out: string[] = [];
-  for (const [re, reason] of PATTERNS) if (re.test(text)) out.push(reason);
+  for (const [re, reason, shell] of PATTERNS) if ((shell === 'all' || shells.has(shell)) && re.test(text)) out.push(reason);
+  // Without sh, `$'…'` is read alike by bash (3.2 to 5.2), zsh and the parser when its escapes are
+  // only those they all decode the same (tested against bash and zsh: extract.test.ts).
+  if (!shells.has('sh') && ansiCEscapes(text)) out.push("`$'…'` with an escape other than `\\n \\t \\r \\\\ \\' \\a \\b \\e \\E \\f \\v` (or never closed) is read differently by bash and zsh, or by bash's versions");
   if (braceInParameter(text)) out.push('a `{` inside `${…}` is read differently by bash (the first `}` closes) and zsh (braces nest)');
   if (hashAfterSubstitution(text)) out.push('a `#` inside or after a substitution (`$( )`, `` ` ` ``, `<( )`, `>( )`) may start a comment where the parser reads none');
   return out;
+}
+
+/** The escapes of `$'…'` that bash 3.2 to 5.2, zsh and the parser decode alike. */
+const PLAIN_ESCAPES = new Set(['n', 't', 'r', '\\', "'", 'a', 'b', 'e', 'E', 'f', 'v']);
+
+/**
+ * Whether some `$'` (not followed by a blank, an operator or the end: see `PATTERNS`) opens a string
+ * holding another escape, or one that never closes. Every `$'` of the raw text is read as if it
+ * opened a string, ending at the first `'` no `\` escapes, as bash and zsh end it: the real
+ * openings are among them, so a misreading of quotes only refuses more.
+ */
+function ansiCEscapes(text: string): boolean {
+  for (let i = text.indexOf("$'"); i >= 0; i = text.indexOf("$'", i + 1)) {
+    if (/[ \t\n;|&)]/.test(text[i + 2] ?? ' ')) continue;
+    let j = i + 2;
+    for (; j < text.length && text[j] !== "'"; j++) {
+      if (text[j] === '\\') {
+        if (!PLAIN_ESCAPES.has(text[j + 1] ?? '')) return true;
+        j++;
+      }
+    }
+    if (j >= text.length) return true;
+  }
+  return false;
 }
 
 /**

@@ -14,14 +14,26 @@ export interface WrapperSpec {
   readonly flags?: readonly string[];
   /** Options that take a value: the next word, or attached (`-n5`, `--signal=KILL`). */
   readonly options?: readonly string[];
+  /**
+   * Options whose value is optional and only ever attached (`xargs -l`, `-l5`, `--max-lines=5`):
+   * the next word is never their value (`xargs -l rm x` runs `rm x`).
+   */
+  readonly optional?: readonly string[];
   /** Words between the options and the command (`timeout DURATION`, `chroot NEWROOT`). */
   readonly positionals?: number;
   /** `NAME=VALUE` words may stand before the command (`env`). */
   readonly assignments?: boolean;
   /** Options after which no command runs (`command -v x` looks `x` up). */
   readonly noCommand?: readonly string[];
-  /** Options whose meaning the extraction does not model (`env -S`): the command is unknown. */
+  /** Options whose meaning the extraction does not model (`sudo -e`): the command is unknown. */
   readonly refuse?: readonly string[];
+  /**
+   * Options whose value the wrapper splits into words that it reads as more of its own arguments
+   * (`env -S 'ls -l'` runs `ls -l`): read only when the value is static and made of words of
+   * `SPLIT_SAFE` characters separated by single-space runs, which every splitter reads alike;
+   * otherwise (quotes, `\`, `$`, `#`, tabs) the command is unknown.
+   */
+  readonly split?: readonly string[];
   /** The command is the rest of the words joined by spaces and run by a shell (`watch`). */
   readonly script?: boolean;
   /** Single-letter flags may be grouped (`-iu`); default true. */
@@ -30,11 +42,13 @@ export interface WrapperSpec {
 
 /** The built-in table (README "Wrapper table"). A policy may add or replace entries. */
 export const WRAPPERS: Readonly<Record<string, WrapperSpec>> = {
+  // GNU coreutils env(1) and BSD env(1): `-` is `-i`; the signal options take an optional value
+  // (`--default-signal` alone, or `--default-signal=INT`), never the next word.
   env: {
-    flags: ['-i', '-0', '--null', '--ignore-environment', '-v', '--debug', '-'],
-    options: ['-u', '--unset', '-C', '--chdir', '--block-signal', '--default-signal', '--ignore-signal'],
+    flags: ['-i', '-0', '--null', '--ignore-environment', '-v', '--debug', '-', '--block-signal', '--default-signal', '--ignore-signal'],
+    options: ['-u', '--unset', '-C', '--chdir'],
     assignments: true,
-    refuse: ['-S', '--split-string'],
+    split: ['-S', '--split-string'],
   },
   command: { flags: ['-p'], noCommand: ['-v', '-V'] },
   builtin: {},
@@ -53,9 +67,12 @@ export const WRAPPERS: Readonly<Record<string, WrapperSpec>> = {
     refuse: ['-e', '--edit'],
   },
   doas: { flags: ['-n', '-s'], options: ['-u', '-a'], noCommand: ['-L'], refuse: ['-C'] },
+  // GNU findutils xargs(1): `-e[EOF]`, `-i[R]`, `-l[N]` and `--eof[=EOF]`, `--replace[=R]`,
+  // `--max-lines[=N]` take their value only attached.
   xargs: {
     flags: ['-0', '--null', '-r', '--no-run-if-empty', '-t', '--verbose', '-p', '--interactive', '-x', '--exit', '-o', '--open-tty'],
-    options: ['-a', '--arg-file', '-d', '--delimiter', '-E', '-e', '--eof', '-I', '-i', '--replace', '-L', '-l', '--max-lines', '-n', '--max-args', '-P', '--max-procs', '-s', '--max-chars', '--process-slot-var'],
+    options: ['-a', '--arg-file', '-d', '--delimiter', '-E', '-I', '-L', '-n', '--max-args', '-P', '--max-procs', '-s', '--max-chars', '--process-slot-var'],
+    optional: ['-e', '--eof', '-i', '--replace', '-l', '--max-lines'],
     grouped: false,
   },
   busybox: {},
@@ -63,7 +80,8 @@ export const WRAPPERS: Readonly<Record<string, WrapperSpec>> = {
   chroot: { options: ['--userspec', '--groups'], flags: ['--skip-chdir'], positionals: 1 },
   taskset: { flags: ['-a', '--all-tasks'], positionals: 1, noCommand: ['-p', '--pid'] },
   flock: { flags: ['-s', '--shared', '-x', '--exclusive', '-n', '--nonblock', '-o', '--close', '-u', '--unlock'], options: ['-w', '--timeout', '-E', '--conflict-exit-code'], positionals: 1, refuse: ['-c', '--command'] },
-  watch: { flags: ['-d', '-t', '--no-title', '-b', '--beep', '-e', '--errexit', '-g', '--chgexit', '-c', '--color', '-x', '--exec', '-p', '--precise'], options: ['-n', '--interval'], script: true },
+  // `watch -x` runs its words as an argv, not as a script: not modelled.
+  watch: { flags: ['-d', '-t', '--no-title', '-b', '--beep', '-e', '--errexit', '-g', '--chgexit', '-c', '--color', '-p', '--precise'], options: ['-n', '--interval'], refuse: ['-x', '--exec'], script: true },
   strace: { flags: ['-f', '-ff', '-c', '-q', '-v', '-t', '-tt', '-T', '-y'], options: ['-e', '-o', '-s', '-p', '-u'] },
   caffeinate: { flags: ['-d', '-i', '-m', '-s', '-u'], options: ['-t', '-w'] },
   unbuffer: {},

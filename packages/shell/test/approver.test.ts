@@ -145,6 +145,8 @@ describe('command rules that cannot load', () => {
     expect(issues({ unknown: 'allow', allow: [cmd(['ls'])] }).issues).toMatchObject([{ code: 'command/unknown-decision' }]);
     expect(issues({ environment: ['PATH'], allow: [cmd(['ls'])] }).issues).toMatchObject([{ code: 'command/invalid-environment', field: 'environment' }]);
     expect(issues({ environment: ['GIT_DIR'], allow: [cmd(['git'])] }).issues).toMatchObject([{ code: 'command/invalid-environment' }]);
+    expect(issues({ shells: ['fish'], allow: [cmd(['ls'])] }).issues).toMatchObject([{ code: 'command/invalid-shells', field: 'shells' }]);
+    expect(issues({ shells: [], allow: [cmd(['ls'])] }).issues).toMatchObject([{ code: 'command/invalid-shells' }]);
     // Never loaded, not even in compatibility mode.
     expect(compileApprover(ir({ allow: [cmd(['ls'], { match: 'x' })] }), { compat: true, commandJudge: commandJudgeFactory }).approver).toBeUndefined();
   });
@@ -156,6 +158,25 @@ describe('environment: the variables a policy calls harmless', () => {
     expect(a.decide(call('FOO_LEVEL=2 ls')).decision).toBe('allow');
     expect(a.decide(call('BAR=2 ls')).decision).toBe('deny');
     expect(approver({ allow: [cmd(['ls'])] }).decide(call('FOO_LEVEL=2 ls')).decision).toBe('deny');
+  });
+});
+
+describe('shells: the shells that may run the text', () => {
+  it("reads what only an excluded shell reads otherwise, per tool over the approver's list", () => {
+    const any = approver({ allow: [cmd(['ls']), cmd(['head'])] });
+    const bash = approver({ shells: ['bash'], allow: [cmd(['ls']), cmd(['head'])] });
+    for (const text of ['head -1 <<< x', 'ls =x', 'repeat 2 ls']) expect(any.decide(call(text)).decision, text).toBe('deny');
+    expect(bash.decide(call('head -1 <<< x')).decision).toBe('allow');
+    expect(bash.decide(call('ls =x')).decision).toBe('allow');
+    // Under bash, `repeat` is a program's name, which no rule allows.
+    expect(bash.decide(call('repeat 2 ls')).decision).toBe('deny');
+    expect(bash.explain(call('repeat 2 ls')).shell?.reason).toBe('no allow rule matches `repeat 2 ls`');
+    expect(any.explain(call('repeat 2 ls')).shell?.reason).toContain('`repeat` is a keyword or precommand of zsh');
+    expect(approver({ shells: ['any'], allow: [cmd(['ls'])] }).decide(call('ls =x')).decision).toBe('deny');
+    // A tool's own list wins over the approver's.
+    const perTool = approver({ shells: ['bash'], shell: [{ tool: 'Bash', field: 'command', shells: ['zsh'] }], allow: [cmd(['ls'])] });
+    expect(perTool.decide(call('ls =x')).decision).toBe('deny');
+    expect(perTool.decide(call('[[ a < b ]] && ls')).decision).toBe('allow');
   });
 });
 

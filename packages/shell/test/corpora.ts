@@ -45,5 +45,7 @@ export const benign = jsonl<BenignCase>('benign.jsonl');
 export interface ReadingCase {
   class: string;
   command: string;
+  /** The shells that read it unlike the parser or the others: it is unknown whenever one of them may run the text (absent: all). */
+  shells?: ('bash' | 'zsh' | 'sh')[];
 }
 export const readings = jsonl<ReadingCase>('readings.jsonl');

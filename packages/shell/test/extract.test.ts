@@ -3,6 +3,7 @@ import { extract } from '../src/index.ts';
 import { unclosedBrace } from '../src/extract.ts';
 import { readings, rules } from './corpora.ts';
 import { judge } from '../src/index.ts';
+import { execFileSync } from 'node:child_process';
 
 /** Each executed command as `wrapper>wrapper>program arg …` (`…` for a word with an expansion). */
 function found(text: string): string[] {
@@ -52,6 +53,19 @@ describe('wrappers are seen through', () => {
     ['timeout -s KILL --foreground 5 rm', ['timeout>rm']],
     ['env LANG=C -u B rm', ['env>rm']],
     ['env', ['env']],
+    // As env(1) reads them: `-` is `-i`; `-u NAME` and `-C DIR` take a value; the signal options take
+    // one only attached (`--default-signal ls` runs `ls`); `-S` splits its value into more arguments.
+    ['env - rm x', ['env>rm x']],
+    ['env -i rm x', ['env>rm x']],
+    ['env -u X rm x', ['env>rm x']],
+    ['env -uX -C /tmp rm x', ['env>rm x']],
+    ['env -- rm x', ['env>rm x']],
+    ['env --default-signal rm x', ['env>rm x']],
+    ['env --ignore-signal=INT rm x', ['env>rm x']],
+    ["env -S 'rm -rf  /tmp/x' y", ['env>rm -rf /tmp/x y']],
+    ["env -S'rm -f' y", ['env>rm -f y']],
+    ["env -iS 'LANG=C rm x'", ['env>rm x']],
+    ["env --split-string='-i rm x'", ['env>rm x']],
     ['LC_ALL=C rm', ['rm']],
     ['command rm x', ['command>rm x']],
     ['command -v rm', ['command -v rm']],
@@ -68,6 +82,12 @@ describe('wrappers are seen through', () => {
     ['ls | xargs rm', ['ls', 'xargs>rm …']],
     ['ls | xargs -0 -n 1 -I X rm -- X.bak', ['ls', 'xargs>rm -- … …']],
     ['xargs', ['xargs>echo …']],
+    // GNU xargs' `-e`, `-i`, `-l` (`--eof`, `--replace`, `--max-lines`) take a value only attached: the next word is the command.
+    ['ls | xargs -l rm x', ['ls', 'xargs>rm x …']],
+    ['xargs -e rm x', ['xargs>rm x …']],
+    ['xargs -i rm x {}', ['xargs>rm x … …']],
+    ['xargs --replace rm x', ['xargs>rm x …']],
+    ['xargs -l5 -eEOF --max-lines=2 rm x', ['xargs>rm x …']],
     // `{}` is a file name known only at run time, alone or inside a word.
     ['find . -name x -exec rm {} \\;', ['find . -name x -exec rm {} ;', 'find>rm …']],
     ['find . -execdir rm {} + -ok mv {} y \\;', ['find . -execdir rm {} + -ok mv {} y ;', 'find>rm …', 'find>mv … y']],
@@ -83,8 +103,24 @@ describe('wrappers are seen through', () => {
 
   it('refuses a wrapper option it does not know (it may take a value)', () => {
     expect(unknowns('timeout --frobnicate 5 rm')).toEqual(['`timeout` option `--frobnicate` is not in the wrapper table']);
-    expect(unknowns("env -S 'rm -rf /'")).toEqual(['`env` option `-S` is not modelled']);
     expect(unknowns('sudo -e /etc/passwd')).toEqual(['`sudo` option `-e` is not modelled']);
+    // `flock FILE -c CMD` runs CMD through a shell; `watch -x` runs an argv, not a script.
+    expect(unknowns("flock /tmp/l -c 'rm -rf x'")).toEqual(['`flock` option `-c` is not modelled']);
+    expect(unknowns("watch -x rm 'a b'")).toEqual(['`watch` option `-x` is not modelled']);
+    // zsh's `typeset -T` ties a scalar (here the exported PATH) to an array with a harmless-looking name.
+    expect(unknowns('typeset -T PATH p; p=(/tmp/x); ls')).toHaveLength(1);
+    expect(unknowns('typeset -gT PATH p')).toHaveLength(1);
+  });
+
+  it('reads `env -S` only when its value is static and split exactly', () => {
+    // GNU and BSD env read quotes, `\\`, `$VAR`/`${VAR}` and `#` in the value: not modelled.
+    for (const text of ["env -S 'rm $HOME'", "env -S \"rm 'a b'\"", "env -S 'rm a\\_b'", "env -S 'ls #x'", "env -S 'ls\tx'", 'env -S "$x"']) {
+      expect(unknowns(text), text).toHaveLength(1);
+      expect(found(text), text).toEqual([]);
+    }
+    expect(unknowns('env -S')).toEqual(['`env` option `-S` has no value']);
+    // The split words are env's arguments again: an assignment among them is judged as one.
+    expect(unknowns("env -S 'GIT_DIR=/x git status'")[0]).toContain('`GIT_DIR`');
   });
 
   it('takes wrappers from the options too', () => {
@@ -324,8 +360,60 @@ describe('readings that differ are unknown (fixtures/shell/readings.jsonl)', () 
     expect(unknowns("grep 'a$' f")).toEqual([]);
   });
 
+  // Every set of shells a policy can name: a row is unknown exactly when one of its shells is in the set.
+  const SETS = [['bash'], ['zsh'], ['sh'], ['bash', 'zsh'], ['bash', 'sh'], ['zsh', 'sh'], ['any']] as const;
+  it.each(readings.map((r) => [r.class, r.command, r.shells ?? ['bash', 'zsh', 'sh']] as const))('%s: %j is unknown exactly under the shells it depends on', (_, text, shells) => {
+    for (const set of SETS) {
+      const named = set.includes('any' as never) ? ['bash', 'zsh', 'sh'] : (set as readonly string[]);
+      const want = named.some((s) => (shells as readonly string[]).includes(s));
+      expect(extract(text, { shells: set }).unknowns.length > 0, `${set.join(',')}: ${text}`).toBe(want);
+    }
+  });
+
+  it('reads a construct for the shells that read it alike, and the commands are theirs', () => {
+    const under = (shells: string[], text: string) => extract(text, { shells }).commands.map((c) => [c.program, ...c.args].join(' '));
+    expect(under(['bash'], 'repeat 1 rm x')).toEqual(['repeat 1 rm x']);
+    expect(under(['bash', 'sh'], '=rm x')).toEqual(['=rm x']);
+    expect(under(['bash', 'zsh'], "git log $'--output=/tmp/x'")).toEqual(['git log --output=/tmp/x']);
+    expect(under(['bash', 'zsh'], "jq . <<< '{}'")).toEqual(['jq .']);
+    // A `$'…'` value holding a blank or operator stays unknown: the parser's word cannot be told from a swallowed one.
+    expect(extract("tr , $'\\n'", { shells: ['bash'] }).unknowns.length).toBeGreaterThan(0);
+    // An escape bash's versions or zsh decode otherwise stays unknown without sh too.
+    for (const esc of ['\\x41', '\\101', '\\cA', '\\u00e9', '\\q', '\\?', '\\"']) {
+      expect(extract(`printf %s $'a${esc}b'`, { shells: ['bash', 'zsh'] }).unknowns.length, esc).toBeGreaterThan(0);
+    }
+    expect(() => extract('ls', { shells: ['fish'] })).not.toThrow();
+  });
+
+  it('reads a script given to a named shell as that shell reads it, whatever the policy names', () => {
+    const bash = (text: string) => extract(text, { shells: ['bash'] }).unknowns.length;
+    // The policy says bash; the script runs in zsh or sh all the same.
+    expect(bash("zsh -c 'ls =rm'")).toBeGreaterThan(0);
+    expect(bash("zsh <<'E'\nls =rm\nE")).toBeGreaterThan(0);
+    expect(bash("xargs zsh -c 'repeat 1 ls'")).toBeGreaterThan(0);
+    expect(bash("sh -c 'cat <<< x'")).toBeGreaterThan(0);
+    expect(bash("dash -c '[[ a && b ]]'")).toBeGreaterThan(0);
+    expect(bash("watch 'cat <<< x'")).toBeGreaterThan(0); // watch runs `sh -c`
+    expect(bash("ksh -c 'ls =rm'")).toBeGreaterThan(0); // another shell: read as all three would
+    expect(bash("bash -c 'cat <<< x; ls =rm'")).toBe(0);
+    expect(bash("eval 'ls =rm'")).toBe(0); // eval runs in the shell the policy names
+  });
+
+  it("decodes the `$'…'` escapes it reads without sh as bash and zsh do", () => {
+    // Run in the real shells: every escape the screen lets through, and `\'` that does not end the string.
+    const words = "$'a\\nb' $'a\\tb' $'a\\rb' $'a\\\\b' $'a\\'b' $'a\\ab' $'a\\bb' $'a\\eb' $'a\\Eb' $'a\\fb' $'a\\vb' $'x\\'y' 'z'";
+    const text = `printf '%s\\0' ${words}`;
+    const read = extract(text, { shells: ['bash', 'zsh'] });
+    expect(read.unknowns.filter((u) => !u.reason.startsWith('the parser read'))).toEqual([]);
+    const parsed = read.commands[0]!.args.slice(1);
+    for (const shell of ['bash', 'zsh']) {
+      const ran = execFileSync(shell, ['-c', text]).toString('utf8').split('\0').slice(0, -1);
+      expect(ran, shell).toEqual(parsed);
+    }
+  });
+
   it('leaves the plain forms alone', () => {
-    for (const text of ['ls x[1]', 'echo "a # b" $(pwd)', 'cat <<EOF\na b; c\nEOF', "cat <<'E'\n$(x)\nE", 'echo ${HOME:-/tmp} ${#x}', '[[ -f x ]]', 'export LC_ALL=$(pwd) TZ=1', 'printf -v out %s x', '[ -v name ]', 'echo ~ ~/x ~root', "grep -E '^a$' f", 'grep "x$" f', 'wc -l $(git ls-files \'*.ts\'); echo "# x"']) {
+    for (const text of ['ls x[1]', 'echo "a # b" $(pwd)', 'cat <<EOF\na b; c\nEOF', "cat <<'E'\n$(x)\nE", 'echo ${HOME:-/tmp} ${#x}', '[[ -f x ]]', 'export LC_ALL=$(pwd) TZ=1', 'printf -v out %s x', 'printf Hello', 'printf "%s\\n" Done', '[ -v name ]', 'echo ~ ~/x ~root', "grep -E '^a$' f", 'grep "x$" f', 'wc -l $(git ls-files \'*.ts\'); echo "# x"']) {
       expect(unknowns(text), text).toEqual([]);
     }
   });

@@ -197,7 +197,7 @@ function formatOne(input: PolicyInput, values: { to?: string; write?: boolean; c
     return 2;
   }
   const approver = result.ir.approver;
-  const noForm = values.to === 'verdict' && approver !== undefined ? (['shell', 'wrappers', 'environment'] as const).filter((k) => approver[k] !== undefined) : [];
+  const noForm = values.to === 'verdict' && approver !== undefined ? (['shell', 'wrappers'] as const).filter((k) => approver[k] !== undefined) : [];
   if (noForm.length > 0) {
     io.stderr.write(
       renderDiagnostics(
@@ -206,7 +206,7 @@ function formatOne(input: PolicyInput, values: { to?: string; write?: boolean; c
             code: 'fmt/no-dsl-form',
             severity: 'error',
             message: `the DSL has no form for ${noForm.map((k) => `\`${k}:\``).join(' and ')} yet`,
-            help: 'keep this policy in YAML or JSON; command rules and `unknown` do convert',
+            help: 'keep this policy in YAML or JSON; command rules, `unknown`, `environment` and `shells` do convert',
             ...(approver?.[`${noForm[0]!}Span`] ? { span: approver[`${noForm[0]!}Span`]! } : {}),
           },
         ],

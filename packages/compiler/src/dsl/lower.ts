@@ -435,6 +435,28 @@ function defineLowering() {
           approver.unknown = v.value;
           approver.unknownSpan = this.spanOfToken(v.token);
         }
+      } else if (tok(ctx, 'environmentKw') || tok(ctx, 'shellsKw')) {
+        const key = tok(ctx, 'environmentKw') ? 'environment' : 'shells';
+        const kw = tok(ctx, `${key}Kw`)!;
+        const json = node(ctx, `${key}Value`);
+        const text = json ? this.jsonInput(json) : undefined;
+        if (text === undefined) return;
+        const span = this.spanOfNode(json!) ?? this.spanOfToken(kw);
+        let names: unknown;
+        try {
+          names = JSON.parse(text);
+        } catch {
+          names = undefined;
+        }
+        if (!Array.isArray(names) || names.length === 0 || !names.every((x): x is string => typeof x === 'string')) {
+          this.error('dsl/expected-names', `\`${key}\` takes a list of names, each a string`, span, key === 'shells' ? 'write `shells ["bash"]` (or `"zsh"`, `"sh"`, `"any"`)' : 'write `environment ["FOO_LEVEL"]`');
+          return;
+        }
+        if (this.once(`approver.${key}`, `\`${key}\``, this.spanOfToken(kw))) {
+          // Kept as written: the approver's check names a variable or shell it refuses.
+          approver[key] = names;
+          approver[`${key}Span`] = span;
+        }
       } else if (inputKw) {
         this.checkKeyword(inputKw, ['input']);
         const v = this.nameValue(node(ctx, 'inputValue'));

@@ -54,7 +54,7 @@ function defineParser(): VerdictParser {
     allTokens,
   } = verdictTokens();
 
-  const CLAUSE_WORDS = ['default', 'reason', 'input', 'unknown'];
+  const CLAUSE_WORDS = ['default', 'reason', 'input', 'unknown', 'environment', 'shells'];
   const JSON_WORDS = new Set(['true', 'false', 'null']);
 
   class VerdictGrammar extends CstParser {
@@ -90,7 +90,7 @@ function defineParser(): VerdictParser {
     }
 
     private isClause(): boolean {
-      return this.isKw(Default, 'default') || this.isKw(Reason, 'reason') || this.isKw(Input, 'input') || this.isWord('unknown');
+      return this.isKw(Default, 'default') || this.isKw(Reason, 'reason') || this.isKw(Input, 'input') || this.isWord('unknown') || this.isWord('environment') || this.isWord('shells');
     }
 
     /** The next token is the identifier `word` exactly (words of command rules, which are no keywords). */
@@ -190,6 +190,22 @@ function defineParser(): VerdictParser {
             ALT: () => {
               this.CONSUME4(Identifier, { LABEL: 'unknownKw' });
               this.SUBRULE2(this.word, { LABEL: 'unknownValue' });
+            },
+          },
+          {
+            // environment ["FOO_LEVEL"]: variables a command may be run with besides the harmless ones
+            GATE: () => this.isWord('environment'),
+            ALT: () => {
+              this.CONSUME5(Identifier, { LABEL: 'environmentKw' });
+              this.SUBRULE(this.jsonValue, { LABEL: 'environmentValue' });
+            },
+          },
+          {
+            // shells ["bash"]: the shells that may run the text (`bash`, `zsh`, `sh`, `any`)
+            GATE: () => this.isWord('shells'),
+            ALT: () => {
+              this.CONSUME6(Identifier, { LABEL: 'shellsKw' });
+              this.SUBRULE1(this.jsonValue, { LABEL: 'shellsValue' });
             },
           },
         ],

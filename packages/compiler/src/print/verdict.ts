@@ -160,6 +160,14 @@ function approverHeader(a: ApproverIR): { text: string; headerEnd?: Span } {
     text += ` unknown ${wordText(a.unknown)}`;
     later(a.unknownSpan);
   }
+  if (a.environment !== undefined) {
+    text += ` environment [${a.environment.map((x) => JSON.stringify(x)).join(', ')}]`;
+    later(a.environmentSpan);
+  }
+  if (a.shells !== undefined) {
+    text += ` shells [${a.shells.map((x) => JSON.stringify(x)).join(', ')}]`;
+    later(a.shellsSpan);
+  }
   return headerEnd ? { text, headerEnd } : { text };
 }
 

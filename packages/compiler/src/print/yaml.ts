@@ -6,7 +6,7 @@
  */
 import { Document, Scalar, YAMLMap, YAMLSeq } from 'yaml';
 import { policyFieldsIn } from '@verdict/engine';
-import type { ApprovalsIR, ApproverIR, PolicyFileIR, PolicyIR, RuleIR, TestCaseIR } from '@verdict/engine';
+import type { ApprovalsIR, ApproverIR, PolicyFileIR, PolicyIR, RuleIR, ShellToolIR, TestCaseIR } from '@verdict/engine';
 
 type Doc = Document;
 
@@ -54,7 +54,10 @@ function approverEntries(a: ApproverIR): [string, unknown][] {
   if (a.reason !== '') out.push(['reason', quoted(a.reason)]);
   if (a.input !== 'raw') out.push(['input', plain(a.input)]);
   if (a.unknown !== undefined) out.push(['unknown', plain(a.unknown)]);
-  if (a.shell !== undefined) out.push(['shell', seq(a.shell.map((t) => mapOf([['tool', plain(t.tool)], ['field', plain(t.field)]], true)))]);
+  if (a.shell !== undefined) {
+    const entry = (t: ShellToolIR): [string, unknown][] => [['tool', plain(t.tool)], ['field', plain(t.field)], ...(t.shells !== undefined ? [['shells', flowSeq(t.shells.map((x) => plain(x)))] as [string, unknown]] : [])];
+    out.push(['shell', seq(a.shell.map((t) => mapOf(entry(t), true)))]);
+  }
   if (a.wrappers !== undefined) {
     const entries: [string, unknown][] = Object.entries(a.wrappers).map(([name, w]) => {
       const spec: [string, unknown][] = [];
@@ -68,6 +71,7 @@ function approverEntries(a: ApproverIR): [string, unknown][] {
     out.push(['wrappers', mapOf(entries)]);
   }
   if (a.environment !== undefined) out.push(['environment', flowSeq(a.environment.map((x) => plain(x)))]);
+  if (a.shells !== undefined) out.push(['shells', flowSeq(a.shells.map((x) => plain(x)))]);
   if (a.allow.length > 0) out.push(['allow', seq(a.allow.map(ruleNode))]);
   if (a.deny.length > 0) out.push(['deny', seq(a.deny.map(ruleNode))]);
   if (a.ask !== undefined && a.ask.length > 0) out.push(['ask', seq(a.ask.map(ruleNode))]);

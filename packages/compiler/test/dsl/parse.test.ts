@@ -208,3 +208,23 @@ describe('bad input: diagnostics, never a throw or a hang', () => {
     expect(text.slice(errs[0]!.span!.start.offset, errs[0]!.span!.end.offset)).toBe('a\\/(b');
   });
 });
+
+describe('the approver header: `environment` and `shells`', () => {
+  const head = (clauses: string) => `approver pattern default deny ${clauses} {\n  allow Bash command ["ls"]\n}\n`;
+
+  it('lowers to the IR the YAML keys give', () => {
+    const r = parseVerdictSource(head('environment ["FOO_LEVEL", "BAR"] shells ["bash", "zsh"]'), 'p.verdict');
+    expect(r.diagnostics).toEqual([]);
+    expect(r.ir?.approver?.environment).toEqual(['FOO_LEVEL', 'BAR']);
+    expect(r.ir?.approver?.shells).toEqual(['bash', 'zsh']);
+    const y = compileSource('approver:\n  mode: pattern\n  default: deny\n  environment: [FOO_LEVEL, BAR]\n  shells: [bash, zsh]\n  allow:\n    - {tool: Bash, command: [ls]}\n', 'p.yaml');
+    expect((stripIR(y.ir) as { approver?: unknown } | undefined)?.approver).toEqual((stripIR(r.ir) as { approver?: unknown } | undefined)?.approver);
+  });
+
+  it('says where a value is not a list of names, or names no shell it knows', () => {
+    const bad = parseVerdictSource(head('shells "bash"'), 'p.verdict');
+    expect(bad.diagnostics.map((d) => [at(d), d.code])).toEqual([['1:38-1:44', 'dsl/expected-names']]);
+    expect(parseVerdictSource(head('environment [1]'), 'p.verdict').diagnostics.map((d) => d.code)).toEqual(['dsl/expected-names']);
+    expect(parseVerdictSource(head('shells ["bash"] shells ["zsh"]'), 'p.verdict').diagnostics.map((d) => d.code)).toHaveLength(1);
+  });
+});

@@ -29,10 +29,11 @@ export interface ApproverConfigIssue {
     | 'command/not-shell-tool'
     | 'command/unknown-decision'
     | 'command/no-judge'
-    | 'command/invalid-environment';
+    | 'command/invalid-environment'
+    | 'command/invalid-shells';
   /** The exact Go load-error text (for command rules, a Verdict extension: the diagnostic's sentence). */
   message: string;
-  field: 'mode' | 'default' | 'match' | 'command' | 'args' | 'redirect' | 'tool' | 'unknown' | 'environment';
+  field: 'mode' | 'default' | 'match' | 'command' | 'args' | 'redirect' | 'tool' | 'unknown' | 'environment' | 'shells';
   list?: RuleList;
   index?: number;
   /** Go's regexp error text alone (for `regex/invalid`). */
@@ -229,6 +230,10 @@ function commandLayer(
     // The judge's `environment:` errors name no rule (packages/shell engine-rules.ts: `environment: …`).
     if (built.rule === undefined && built.error.startsWith('environment: ')) {
       issues.push({ code: 'command/invalid-environment', message: built.error.slice('environment: '.length), field: 'environment' });
+      return undefined;
+    }
+    if (built.rule === undefined && built.error.startsWith('shells: ')) {
+      issues.push({ code: 'command/invalid-shells', message: built.error.slice('shells: '.length), field: 'shells' });
       return undefined;
     }
     issues.push({ code: 'command/invalid-rule', message: built.error, field: 'command', ...(built.rule ?? {}) });

@@ -44,6 +44,8 @@ export interface CommandRuleSet {
   readonly wrappers: Readonly<Record<string, WrapperSpecIR>>;
   /** Variables the policy calls harmless to assign (the IR's `environment`). */
   readonly environment?: readonly string[];
+  /** The shells that may run the text (`bash`, `zsh`, `sh`, `any`; absent: any): the tool's own, else the approver's. */
+  readonly shells?: readonly string[];
 }
 
 /** What the judge decided about one command text. */
@@ -72,6 +74,8 @@ export type CommandJudgeFactory = (rules: CommandRuleSet) => CommandJudge | { er
 export interface ShellTool {
   readonly tool: string;
   readonly field: string;
+  /** The shells that may run this tool's text, over the approver's `shells`. */
+  readonly shells?: readonly string[];
 }
 
 /**
@@ -117,6 +121,11 @@ export function commandCombinations(command: CommandPrefix, max: number): string
 /** The shell table an approver uses. */
 export function shellToolsOf(ir: ApproverIR): readonly ShellTool[] {
   return ir.shell ?? DEFAULT_SHELL_TOOLS;
+}
+
+/** The shells that may run a shell tool's text as the policy writes them: the tool's own `shells`, else the approver's (absent: any). */
+export function shellsOf(ir: ApproverIR, tool: ShellTool): readonly string[] | undefined {
+  return tool.shells ?? ir.shells;
 }
 
 /** What the command-rule layer of an approver explains (`Explanation.shell`). */
@@ -175,7 +184,8 @@ export function buildCommandJudges(
     const folded = caseFold(t.tool);
     if (judges.has(folded)) continue;
     const rules = commandRules.filter((r) => r.tool === '' || r.tool === folded).map(({ tool: _t, ...r }) => r);
-    const judge = factory({ rules, unknown, wrappers, ...(ir.environment !== undefined ? { environment: ir.environment } : {}) });
+    const shells = shellsOf(ir, t);
+    const judge = factory({ rules, unknown, wrappers, ...(ir.environment !== undefined ? { environment: ir.environment } : {}), ...(shells !== undefined ? { shells } : {}) });
     if ('error' in judge) return judge;
     judges.set(folded, { fieldName: t.field, field: caseFold(t.field), judge });
   }
