@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { caseFold } from '../canonical/casefold.ts';
 import { compileRegex, wellFormed } from '../regex/regex.ts';
 import { buildPlan, decide, decideTool } from './decide.ts';
-import { decidingRule, matches } from './definition.ts';
+import { callDefinition, decidingRule, matches } from './definition.ts';
 import type { Rule, Subject } from './definition.ts';
 import { passes, screenFor } from './fast-screen.ts';
 import { stepMatches, stepOf } from './steps.ts';
@@ -104,7 +104,7 @@ describe('fast decision loop', () => {
     );
   });
 
-  it('approve (fast path) agrees with explain (rule by rule) in raw and canonical mode, field rules included', () => {
+  it('approve (fast path) agrees with the definition (rule by rule) in raw and canonical mode, field rules included', () => {
     const jsonInput = fc.oneof(
       subject,
       fc.record({ command: subject, other: fc.constantFrom('a', 'K') }).map((o) => JSON.stringify(o)),
@@ -120,7 +120,7 @@ describe('fast decision loop', () => {
           const approver = buildApprover(approverConfig(gen, input, def));
           for (const [toolName, text] of calls) {
             const a = approver.approve({ toolName, input: text });
-            const e = approver.explain({ toolName, input: text });
+            const e = callDefinition(approverConfig(gen, input, def), { names: [toolName], input: text });
             expect({ decision: a.decision, reason: a.reason }).toEqual({ decision: e.decision, reason: e.reason });
           }
         },
@@ -129,7 +129,7 @@ describe('fast decision loop', () => {
     );
   });
 
-  it('decides as the definition, and approve as explain, with astral characters and lone surrogates at every class position', () => {
+  it('decides as the definition, and approve as the definition of a call, with astral characters and lone surrogates at every class position', () => {
     // The subjects are one rule's witness with a special character at each class position
     // (`placedTexts`), as the whole text, as a field value, and inside a JSON input.
     // Mostly rules the DFA takes (no field) and searches ahead for (no anchor), on the tools called.
@@ -156,7 +156,7 @@ describe('fast decision loop', () => {
           stepsAgree(rules, s, text);
           for (const raw of [text, `{"command":"${text}"}`, JSON.stringify({ command: text })]) {
             const a = approver.approve({ toolName: 'bash', input: raw });
-            const e = approver.explain({ toolName: 'bash', input: raw });
+            const e = callDefinition(approverConfig(gen, input, def), { names: ['bash'], input: raw });
             expect({ decision: a.decision, reason: a.reason }, `${input} ${JSON.stringify(raw)}`).toEqual({ decision: e.decision, reason: e.reason });
           }
         }

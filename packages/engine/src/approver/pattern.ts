@@ -17,9 +17,10 @@
  * every decision is the reference's. `approve` keeps the two-decision contract: it answers `ask` with
  * a deny carrying the ask reason.
  *
- * Who decides: `approve` and `decide` ask the front door (`decide.ts`: the DFA and the steps);
- * `explain` asks the definition (`definition.ts`: every rule, one by one). Both answer from the same
- * order and the same outcomes (`LIST_ORDER`, `decisionOf`); property tests check they agree.
+ * Who decides: `approve`, `decide`, `answers` and `explain` ask the front door (`decide.ts`: the DFA
+ * and the steps); `explain` adds the deciding rule's span and the other rules that match, found by
+ * the definition (`definition.ts`: every rule, one by one). Property tests check the front door
+ * against the definition (`decidingRule`, `callDefinition`).
  */
 import { CANONICAL_REJECT_REASON } from '../canonical/canonical.ts';
 import { caseFold } from '../canonical/casefold.ts';
@@ -179,12 +180,15 @@ export function createPatternApprover(options: PatternApproverOptions): PatternA
   const explain = (request: ApprovalRequest): Explanation => {
     try {
       checkRequest(request);
+      // The decision is the fast path's (`decide`); explain adds where the deciding rule matched and
+      // the other rules that match (the definition's, rule by rule).
+      const fast = decider.decide(request.toolName, request.input);
       const subject = readInput(request.input, mode);
-      if (subject === null) return { ...rejected, rule: null, by: 'invalid-input', match: null, alsoMatched: [] };
-      const matched = matchingRules(rules, request.toolName, subject) as PreparedRule[];
-      const deciding = matched[0];
+      if (fast === undefined || subject === null) return { ...rejected, rule: null, by: 'invalid-input', match: null, alsoMatched: [] };
+      const deciding = fast as PreparedRule | null;
+      const others = (matchingRules(rules, request.toolName, subject) as PreparedRule[]).filter((m) => m !== deciding);
       const canonical = subject.canonical === undefined ? {} : { canonical: subject.canonical };
-      if (deciding === undefined) return { ...outcome(null), rule: null, by: 'default', match: null, alsoMatched: [], ...canonical };
+      if (deciding === null) return { ...outcome(null), rule: null, by: 'default', match: null, alsoMatched: others.map((m) => m.ref), ...canonical };
       // Only the deciding rule's span is shown: the others' would cost a search each for nothing.
       const span = matchSpan(deciding, subject);
       return {
@@ -192,7 +196,7 @@ export function createPatternApprover(options: PatternApproverOptions): PatternA
         rule: deciding.ref,
         by: 'rule',
         match: 'omitted' in span ? null : span.match,
-        alsoMatched: matched.slice(1).map((m) => m.ref),
+        alsoMatched: others.map((m) => m.ref),
         ...canonical,
         ...('omitted' in span ? { spanOmitted: span.omitted } : {}),
       };
