@@ -38,6 +38,8 @@ for (const agent of agents) {
   print(`${agent}: ${res.pairs} pairs (${res.files} rule files), ${res.agree} agree, ${res.disagree} disagree, ${res.seconds.toFixed(1)} s ${JSON.stringify(res.detail ?? { loadErrors: res.loadErrors, decidedByARule: res.matched })}`);
 }
 const failed = Object.values(results).filter((x) => x.disagree > 0 || x.pairs < pairs).length;
-if (out) writeFileSync(out, JSON.stringify({ seed, pairs, results }, null, 2));
+// One row per engine, counted by .ci/run like the real-agent suite's rows.
+const rows = Object.entries(results).map(([agent, x]) => ({ agent, status: x.disagree === 0 && x.pairs >= pairs ? 'passed' : 'failed', ...x }));
+if (out) writeFileSync(out, JSON.stringify({ seed, pairs, rows }, null, 2));
 print(`${Object.keys(results).length - failed} passed, ${failed} failed`);
 process.exit(failed === 0 ? 0 : 1);
