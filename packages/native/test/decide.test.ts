@@ -5,12 +5,14 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import {
   checkCodexCommand,
   codexCommandsFor,
+  codexNotExpressible,
   codexRulesInput,
   commandPrefixPattern,
   compileCodexRules,
   decideCodexExec,
   GEMINI_TIERS,
   geminiArgsJson,
+  geminiNotExpressible,
   geminiPolicy,
   geminiPolicyFileInput,
   loadBashParser,
@@ -230,5 +232,33 @@ describe('Gemini CLI: the PolicyEngine decision', () => {
     // A rule naming a tool that does not exist never matches: the default decides.
     const typo = [{ text: '[[rule]]\ntoolName = "run_command"\ndecision = "allow"\npriority = 100\n' }];
     expect(decide(typo, { name: 'web_fetch', args: { prompt: 'x' } }).decisions).toEqual(['ask_user']);
+  });
+});
+
+describe('what a Verdict policy cannot say of these files, at its place', () => {
+  const placed = (ns: readonly { message: string; at?: { start: { line: number } } | undefined }[]) =>
+    ns.map((n) => [n.at?.start.line ?? null, n.message.split(/[:;,(]/)[0]!.trim()]);
+
+  it('Codex: host_executable, the sandbox an allow lifts, shell-script rules', () => {
+    const text = ['prefix_rule(["git", "-C"])', 'prefix_rule(["bash", "-lc"], decision="forbidden")', 'host_executable(name="git", paths=["/usr/bin/git"])'].join('\n');
+    const read = codexRulesInput([readCodexRules('default.rules', text)]);
+    expect(placed(codexNotExpressible(read.input))).toEqual([
+      [1, 'a Codex allow also runs the command outside the sandbox'],
+      [2, 'Codex consults this shell-script rule only for scripts it does not split'],
+      [2, "Verdict's deny of this prefix would also apply at any path of the program"],
+      [3, 'host_executable'],
+      [null, 'a command no rule matches is decided by Codex\'s heuristics'],
+    ]);
+  });
+
+  it('Gemini: an allow above a deny, conditions on modes, JSON-wide patterns', () => {
+    const text = `${rule('commandPrefix = "git"\ndecision = "allow"\npriority = 100\nmodes = ["yolo"]')}${rule('commandPrefix = "git push"\ndecision = "deny"\npriority = 50')}[[rule]]\ntoolName = "read_file"\nargsPattern = "(?!x)SKILL"\ndecision = "allow"\npriority = 1\n`;
+    expect(placed(geminiNotExpressible(gemini([{ text }]).rules))).toEqual([
+      [1, 'this allow'],
+      [1, 'applies only under modes yolo'],
+      [12, 'the pattern uses a lookaround'],
+      [12, 'the pattern runs over the stable JSON of all the call\'s arguments'],
+      [null, 'a call no rule matches asks'],
+    ]);
   });
 });

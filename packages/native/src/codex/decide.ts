@@ -489,3 +489,51 @@ export function decideCodexExec(
     ...(atLeast !== undefined && atLeast !== 'allow' ? { atLeast } : {}),
   };
 }
+
+// ---------------------------------------------------------------------------------------------------------
+// What Verdict's IR cannot say of a Codex policy, each at its place.
+
+/** One part of the agent's decision a Verdict policy cannot reproduce exactly. */
+export interface NotExpressible {
+  readonly message: string;
+  readonly at?: Span | undefined;
+}
+
+const SHELL_FLAGS = new Set(['-c', '-lc']);
+
+export function codexNotExpressible(input: CodexRulesInput): NotExpressible[] {
+  const out: NotExpressible[] = [];
+  for (const r of input.prefixRules) {
+    const decision = r.decision ?? 'allow';
+    const first = r.pattern[0];
+    const programs = first === undefined ? [] : typeof first === 'string' ? [first] : first;
+    const second = r.pattern[1];
+    if (programs.some((p) => shellName(p) !== undefined) && second !== undefined && (typeof second === 'string' ? [second] : second).some((f) => SHELL_FLAGS.has(f))) {
+      out.push({
+        message: 'Codex consults this shell-script rule only for scripts it does not split (redirections, `$`, subshells…); Verdict reads every script and judges the commands inside, so it has no rule that matches exactly these',
+        at: r.at,
+      });
+    }
+    if (decision === 'allow') {
+      out.push({
+        message: 'a Codex allow also runs the command outside the sandbox (when every command of the call is allowed); a Verdict allow says nothing about the sandbox',
+        at: r.at,
+      });
+    } else {
+      out.push({
+        message: `Verdict's ${decision === 'forbidden' ? 'deny' : 'ask'} of this prefix would also apply at any path of the program, behind wrappers and inside every shell script: stricter than Codex, which matches the exact leading words only`,
+        at: r.at,
+      });
+    }
+  }
+  for (const h of input.hostExecutables ?? []) {
+    out.push({
+      message: `host_executable(${h.name}) lets Codex match \`${h.name}\` rules on the listed absolute paths only; Verdict's rules match a program at any path and have no per-path list`,
+      at: h.at,
+    });
+  }
+  out.push({
+    message: "a command no rule matches is decided by Codex's heuristics (known-safe and dangerous commands) under approval_policy and the sandbox mode; Verdict's `default` is allow or deny",
+  });
+  return out;
+}

@@ -710,3 +710,57 @@ export function geminiPolicy(rules: readonly GeminiLoadedRule[], bash: BashParse
     },
   };
 }
+
+// ---------------------------------------------------------------------------------------------------------
+// What Verdict's IR cannot say of a Gemini CLI policy, each at its place.
+
+export interface GeminiNotExpressible {
+  readonly message: string;
+  readonly at?: Span | undefined;
+}
+
+function toolsMayOverlap(a: GeminiLoadedRule, b: GeminiLoadedRule): boolean {
+  if (a.toolName === b.toolName || a.toolName.includes('*') || b.toolName.includes('*')) return true;
+  return SHELL_TOOLS.has(a.toolName) && SHELL_TOOLS.has(b.toolName);
+}
+
+/** JavaScript regex features RE2 (Verdict's matcher) does not have. */
+function jsOnlyFeature(pattern: string): string | undefined {
+  if (/\(\?<?[=!]/.test(pattern)) return 'a lookaround';
+  if (/\\[1-9]|\\k</.test(pattern)) return 'a backreference';
+  return undefined;
+}
+
+export function geminiNotExpressible(rules: readonly GeminiLoadedRule[]): GeminiNotExpressible[] {
+  const out: GeminiNotExpressible[] = [];
+  const sorted = [...rules].sort((a, b) => b.priority - a.priority);
+  sorted.forEach((r, i) => {
+    const below = sorted.slice(i + 1).find((s) => RANK[s.decision] > RANK[r.decision] && toolsMayOverlap(r, s) && s.priority < r.priority);
+    if (below !== undefined) {
+      out.push({
+        message: `this ${r.decision} (priority ${r.priority}) is tried before a ${below.decision} (priority ${below.priority}${below.at ? `, line ${below.at.start.line}` : ''}) and wins where both match: Gemini CLI takes the first match, Verdict applies deny > ask > allow in any order, so the carve-out has no Verdict equivalent`,
+        at: r.at,
+      });
+    }
+    const conditions = [
+      r.modes && r.modes.length > 0 ? `modes ${r.modes.join(', ')}` : undefined,
+      r.interactive !== undefined ? (r.interactive ? 'interactive sessions' : 'non-interactive sessions') : undefined,
+      r.subagent !== undefined ? `subagent ${r.subagent}` : undefined,
+      r.toolAnnotations !== undefined ? 'tool annotations' : undefined,
+    ].filter((x): x is string => x !== undefined);
+    if (conditions.length > 0) {
+      out.push({ message: `applies only under ${conditions.join(' and ')}: Verdict's rules have no such condition`, at: r.at });
+    }
+    if (r.argsPattern !== undefined) {
+      const js = jsOnlyFeature(r.argsPattern);
+      if (js !== undefined) out.push({ message: `the pattern uses ${js}, which RE2 (Verdict's matcher) does not have`, at: r.at });
+      if (!r.argsPattern.startsWith('\\"command\\":') && !r.argsPattern.startsWith('"command":')) {
+        out.push({ message: "the pattern runs over the stable JSON of all the call's arguments (keys sorted, top-level pairs framed by NUL); Verdict's `match` runs over one field", at: r.at });
+      }
+    } else if (SHELL_TOOLS.has(r.toolName) || r.toolName === '*') {
+      out.push({ message: "a shell rule without a pattern hands the decision to Gemini CLI's heuristics (known-safe and dangerous command tables that look at the file system): no Verdict rule reproduces them", at: r.at });
+    }
+  });
+  out.push({ message: 'a call no rule matches asks (interactive) or is denied (non-interactive); Verdict\'s `default` is allow or deny, with no ask' });
+  return out;
+}
