@@ -1,8 +1,8 @@
 // Gemini CLI: generated policy TOML files and tool calls, decided in-process by the TOML loader and
 // PolicyEngine of @google/gemini-cli-core and by Verdict's model (packages/native/src/gemini/decide.ts).
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
+import { homedir, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 
 const require = createRequire(import.meta.url);
@@ -20,6 +20,13 @@ const SIMPLE = [
   'cat <<EOF\nx\nEOF', 'if true; then rm x; fi', 'echo "unterminated', '(cd x && rm y)', 'ls &', 'git statuses', 'npm run build',
   'sed -n 1p f', 'sort < in.txt', 'ls 2>/dev/null', 'grep -r x . | head', 'gitx', 'g', 'cat <(ls)', 'echo ${x@P}', 'x=1',
   'export A=1', 'test -f x', '[ -f x ]', 'unset A', 'git log --oneline -1', 'cd sub && git push', 'python3 -c "print(1)"',
+  // The shapes Gemini CLI's heuristics read (safe readers, paths leaving the workspace, dangerous options).
+  'cat ~/.ssh/id_rsa', 'cat /etc/passwd', 'ls ..', 'cd ..', 'cd', 'cd sub', 'git -c core.pager=x log', 'git branch',
+  'git branch -D x', 'git log --output=x', 'git -C sub status', 'rg x', '/usr/bin/rg x', 'rg --pre x y', 'ln -s a b',
+  'base64 -o x y', 'base64 y', 'sudo rm -rf x', 'head -n 1 $HOME/x', 'wc -l sub/../../x', 'echo `id`', 'tail -f sub/log',
+  'bash -c "ls && cat x"', 'zsh -c "pwd"', 'grep -f ../pat x', 'grep --file=pat x', 'stat --format=%s /tmp', 'seq 3',
+  'find sub -name x', 'find / -name x', 'sed -n 5p README.md', 'sed -n 1,2p ../x', 'rm -f x', 'rm -fr /', 'TZ=x git status',
+  'env git status', 'time git log', 'echo ~', 'ls -- -x', 'which git', 'uname -a', 'cat - < x', 'nl ~user/x',
 ];
 const JOIN = [' && ', ' || ', '; ', ' | ', '\n', ' & '];
 
@@ -69,7 +76,7 @@ function genCall(r) {
   if (r.chance(0.7)) {
     const args = { command: genCommand(r) };
     if (r.chance(0.2)) args.description = r.pick(['x', 'runs it', 'a "quoted" word']);
-    if (r.chance(0.05)) args.dir_path = r.pick(['sub', '.']);
+    if (r.chance(0.08)) args.dir_path = r.pick(['sub', '.', '..', '/tmp', 'sub/..']);
     return { name: r.chance(0.9) ? 'run_shell_command' : 'ShellTool', args };
   }
   const name = r.pick(['read_file', 'write_file', 'replace', 'search_file_content', 'grep_search', 'glob', 'mcp_github_create_issue', 'invoke_agent', 'web_fetch']);
@@ -97,6 +104,13 @@ export async function geminiDiff({ r, pairs, models, onDisagreement }) {
   const defaultsDir = join(dirname(require.resolve('@google/gemini-cli-core')), 'src', 'policy', 'policies');
   const defaults = readdirSync(defaultsDir).filter((f) => f.endsWith('.toml')).sort().map((f) => join(defaultsDir, f));
   const root = mkdtempSync(join(tmpdir(), 'native-diff-gemini-'));
+  // The engine's workspace is the process's working directory: an empty folder of our own, so that no
+  // symlink and no file named like an option is there (the model's stated assumptions).
+  const workspace = join(root, 'workspace');
+  mkdirSync(join(workspace, 'sub'), { recursive: true });
+  const before = process.cwd();
+  process.chdir(workspace);
+  const facts = { workspace: realpathSync(workspace), home: homedir(), trustedFolder: true };
   const quiet = { log: console.log, debug: console.debug, error: console.error, warn: console.warn, info: console.info };
   const hush = () => Object.assign(console, { log() {}, debug() {}, error() {}, warn() {}, info() {} });
   const speak = () => Object.assign(console, quiet);
@@ -147,8 +161,10 @@ export async function geminiDiff({ r, pairs, models, onDisagreement }) {
       continue;
     }
     droppedFiles += model.issues.filter((i) => i.kind === 'file-dropped').length;
-    const engine = new core.PolicyEngine({ rules: loaded.rules, checkers: [], nonInteractive, approvalMode: mode });
-    const policy = N.geminiPolicy(model.rules, models.bash, { mode, nonInteractive });
+    const trusted = r.chance(0.8);
+    const engine = new core.PolicyEngine({ rules: loaded.rules, checkers: [], nonInteractive, approvalMode: mode, isTrustedFolder: () => trusted });
+    // Mostly with the run's facts (the heuristics decided exactly), sometimes without (their decisions bounded).
+    const policy = N.geminiPolicy(model.rules, models.bash, { mode, nonInteractive, ...(r.chance(0.9) ? { facts: { ...facts, trustedFolder: trusted } } : {}) });
     const calls = 6 + r.int(8);
     for (let c = 0; c < calls && done < pairs; c++, done++) {
       const call = genCall(r);
@@ -170,5 +186,6 @@ export async function geminiDiff({ r, pairs, models, onDisagreement }) {
       }
     }
   }
+  process.chdir(before);
   return { pairs: done, agree, disagree, files, detail: { exact, boundedByHeuristics: bounded, loadChecks, droppedFiles, engineDecisions: decisions } };
 }

@@ -223,6 +223,27 @@ describe('Gemini CLI: the PolicyEngine decision', () => {
     expect(unmatched.notModelled[0]).toContain('heuristics');
   });
 
+  it("decides Gemini CLI's heuristics exactly given the run's facts (workspace, home, trust)", () => {
+    const facts = { workspace: '/work/project', home: '/home/u', trustedFolder: true };
+    const run = (command: string, extra: Partial<typeof facts> = {}, files: { text: string }[] = []) =>
+      geminiPolicy(gemini(files).rules, bash, { facts: { ...facts, ...extra } }).decide(sh(command)).decisions;
+    // No rule: ask_user, turned into allow for a known-safe command whose paths stay in the workspace.
+    expect(run('ls -la src')).toEqual(['allow']);
+    expect(run('cat ~/.ssh/id_rsa')).toEqual(['ask_user']);
+    expect(run('cat ../other/x')).toEqual(['ask_user']);
+    expect(run('git status')).toEqual(['allow']);
+    expect(run('git status', { trustedFolder: false })).toEqual(['ask_user']);
+    expect(run('git -c core.pager=x log')).toEqual(['ask_user']);
+    expect(run('sed -n 1p README.md')).toEqual(['allow']);
+    expect(run("sed -n '1e id' README.md")).toEqual(['ask_user']);
+    // A shell rule without a pattern: a dangerous command asks even under its allow.
+    const allowAll = [{ text: rule('decision = "allow"\npriority = 10') }];
+    expect(run('rm -rf build', {}, allowAll)).toEqual(['ask_user']);
+    expect(run('rm build', {}, allowAll)).toEqual(['allow']);
+    // An absolute rg is safe only if the file system says it is a system binary: both answers stay open.
+    expect(run('/usr/bin/rg x')).toEqual(['allow', 'ask_user']);
+  });
+
   it('matches other tools by name and JSON pattern, and asks before an edit of a build file', () => {
     const files = [{ text: '[[rule]]\ntoolName = "read_file"\nargsPattern = ".*SKILL\\\\.md.*"\ndecision = "allow"\npriority = 100\n[[rule]]\ntoolName = "*"\ndecision = "allow"\npriority = 1\n' }];
     expect(decide(files, { name: 'read_file', args: { file_path: 'SKILL.md/../.env' } }).rule?.priority).toBe(4.1);

@@ -25,6 +25,10 @@ import { parse as shellQuoteParse } from 'shell-quote';
 import type { Span } from '@verdict/engine';
 import type { BashNode, BashParser } from '../bash-tree.ts';
 import type { GeminiDecision, GeminiPolicyFile } from '../gemini-policy.ts';
+import { geminiHeuristics } from './heuristics.ts';
+import type { GeminiRunFacts } from './heuristics.ts';
+
+export type { GeminiRunFacts } from './heuristics.ts';
 
 export type GeminiMode = 'default' | 'autoEdit' | 'plan' | 'yolo';
 type GeminiAt = Span;
@@ -358,6 +362,7 @@ interface Env {
   readonly defaultDecision: GeminiDecision;
   readonly disableAlwaysAllow: boolean;
   readonly anyPattern: boolean;
+  readonly facts?: GeminiRunFacts | undefined;
 }
 
 function ruleMatches(env: Env, rule: GeminiLoadedRule, name: string, args: GeminiCall['args'], json: string | undefined, server: string | undefined, ctx: GeminiContext): boolean {
@@ -585,6 +590,22 @@ function heuristicOutcomes(decision: GeminiDecision, mode: GeminiMode): GeminiDe
   return [...out];
 }
 
+function splitForHeuristics(bash: BashParser, text: string): string[] {
+  const parsed = geminiShellParts(bash, text);
+  if (!parsed || parsed.hasError) return [];
+  return parsed.parts.filter((p) => !NOT_COMMANDS.has(p.name)).map((p) => p.text).filter(Boolean);
+}
+
+/** The heuristics' answer: exact when the run's facts are known, else every decision they can give. */
+function heuristics(env: Env, command: unknown, decision: GeminiDecision, dirPath: unknown, notes: Set<string>): GeminiDecision[] {
+  if (env.facts !== undefined) {
+    const exact = geminiHeuristics(String(command), decision, dirPath, env.mode, env.facts, env.bash, splitForHeuristics);
+    if (exact !== undefined) return [exact];
+    notes.add("Gemini CLI's heuristics treat an absolute `rg` as safe only if it really is a system binary: the file system decides");
+  } else notes.add(HEURISTICS_NOTE);
+  return heuristicOutcomes(decision, env.mode);
+}
+
 const HEURISTICS_NOTE =
   "Gemini CLI's built-in shell heuristics (known-safe and dangerous command tables, git in an untrusted folder, dir_path outside the workspace) decide here: they run for a rule without commandPrefix/commandRegex/argsPattern and for the no-rule default";
 
@@ -609,10 +630,7 @@ function decideMany(env: Env, call: GeminiCall, ctx: GeminiContext, skipHeuristi
     if (!names.some((n) => ruleMatches(env, rule, n, call.args, json, server, ctx))) continue;
     matched = rule;
     let starts: GeminiDecision[] = [rule.decision];
-    if (!skipHeuristics && isShell && command && !rule.argsPattern) {
-      starts = heuristicOutcomes(rule.decision, env.mode);
-      notes.add(HEURISTICS_NOTE);
-    }
+    if (!skipHeuristics && isShell && command && !rule.argsPattern) starts = heuristics(env, command, rule.decision, dirPath, notes);
     decisions = isShell && call.name
       ? starts.map((d) => checkShell(env, call.name, command, d, dirPath, rule.allowRedirection, rule, ctx, notes))
       : starts;
@@ -622,10 +640,7 @@ function decideMany(env: Env, call: GeminiCall, ctx: GeminiContext, skipHeuristi
     if (env.mode === 'yolo') decisions = ['allow'];
     else if (isShell) {
       let starts: GeminiDecision[] = [env.defaultDecision];
-      if (!skipHeuristics && command) {
-        starts = heuristicOutcomes(env.defaultDecision, env.mode);
-        notes.add(HEURISTICS_NOTE);
-      }
+      if (!skipHeuristics && command) starts = heuristics(env, command, env.defaultDecision, dirPath, notes);
       decisions = starts.map((d) => checkShell(env, call.name, command, d, dirPath, false, undefined, ctx, notes));
     } else decisions = [env.defaultDecision];
   }
@@ -686,7 +701,16 @@ export interface GeminiPolicy {
   decide(call: GeminiCall, ctx?: GeminiContext): GeminiOutcome;
 }
 
-export function geminiPolicy(rules: readonly GeminiLoadedRule[], bash: BashParser, ctx: { mode?: GeminiMode; nonInteractive?: boolean; disableAlwaysAllow?: boolean } = {}): GeminiPolicy {
+/**
+ * `facts` (the workspace root, the home directory, the folder's trust) make the heuristics exact, assuming no
+ * symlink leads out of the workspace and no file is named like an option; without them the outcome lists every
+ * decision the heuristics can give.
+ */
+export function geminiPolicy(
+  rules: readonly GeminiLoadedRule[],
+  bash: BashParser,
+  ctx: { mode?: GeminiMode; nonInteractive?: boolean; disableAlwaysAllow?: boolean; facts?: GeminiRunFacts } = {},
+): GeminiPolicy {
   // Array.prototype.sort is stable: equal priorities keep load order, as in the agent.
   const sorted = [...rules].sort((a, b) => b.priority - a.priority);
   const compiled = new Map<GeminiLoadedRule, RegExp>();
@@ -701,6 +725,7 @@ export function geminiPolicy(rules: readonly GeminiLoadedRule[], bash: BashParse
     defaultDecision: nonInteractive ? 'deny' : 'ask_user',
     disableAlwaysAllow: ctx.disableAlwaysAllow ?? false,
     anyPattern: sorted.some((r) => r.argsPattern !== undefined),
+    facts: ctx.facts,
   };
   return {
     decide(call, callCtx = {}) {
