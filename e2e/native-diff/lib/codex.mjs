@@ -27,10 +27,10 @@ function genRule(r, line) {
   const element = (pool) => (r.chance(0.25) ? [r.pick(pool), r.pick(pool)] : r.pick(pool));
   const rest = Array.from({ length: r.int(4) }, () => element(WORDS));
   let pattern = [element(PROGRAMS), ...rest];
-  if (r.chance(0.01)) pattern = [];
-  if (r.chance(0.01)) pattern = [r.chance(0.5) ? [] : 'git', ...(r.chance(0.5) ? [[]] : []), ...rest];
-  const decision = r.chance(0.01) ? 'deny' : r.pick(['allow', 'prompt', 'forbidden', undefined]);
-  const justification = r.chance(0.2) ? r.pick(['why', 'keeps the tree clean', 'why', 'why', 'why', 'why', 'why', 'why', '', ' ']) : undefined;
+  if (r.chance(0.005)) pattern = [];
+  if (r.chance(0.005)) pattern = [r.chance(0.5) ? [] : 'git', ...(r.chance(0.5) ? [[]] : []), ...rest];
+  const decision = r.chance(0.005) ? 'deny' : r.pick(['allow', 'prompt', 'forbidden', undefined]);
+  const justification = r.chance(0.2) ? (r.chance(0.05) ? r.pick(['', ' ']) : r.pick(['why', 'keeps the tree clean'])) : undefined;
   return { kind: 'rule', pattern, decision, justification, line };
 }
 

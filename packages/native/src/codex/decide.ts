@@ -11,9 +11,9 @@
  *   normalised lexically, and matched by the rules of its basename, unless a `host_executable(name=…)` for
  *   that basename exists and does not list the path (the last definition for a name wins);
  * - in the agent, an argv of exactly `[bash|zsh|sh (any path), -c|-lc, script]` whose script is plain words
- *   joined by `&& || ; |` is split and every command is matched; a script that is one command with a
- *   heredoc is matched by that command's words; any other script is matched as the three words.
- *   `execpolicy check` does not split, so this part rests on bash.rs and its tests, not on the differential.
+ *   joined by `&& || ; |` is split and every command is matched; any other script (a heredoc included: some
+ *   sources read a single heredoc command by its words, 0.169.0 does not) is matched as the three words.
+ *   `execpolicy check` does not split; e2e/native-diff checks this part against `codex exec` itself.
  */
 import type { Span } from '@verdict/engine';
 import type { BashNode, BashParser } from '../bash-tree.ts';
@@ -274,8 +274,7 @@ const SHELLS = new Set(['bash', 'zsh', 'sh']);
 /** What the agent matches its rules against for one exec call. */
 export type CodexCommandView =
   | { readonly kind: 'argv'; readonly commands: readonly (readonly string[])[] }
-  | { readonly kind: 'split'; readonly commands: readonly (readonly string[])[] }
-  | { readonly kind: 'heredoc'; readonly commands: readonly (readonly string[])[] };
+  | { readonly kind: 'split'; readonly commands: readonly (readonly string[])[] };
 
 /** Codex's shell detection: the basename of the program, `.exe` removed on any platform. */
 function shellName(program: string): string | undefined {
@@ -283,17 +282,12 @@ function shellName(program: string): string | undefined {
   return SHELLS.has(base) ? base : undefined;
 }
 
-/**
- * The commands the agent checks for an exec argv: the split of a plain `bash|zsh|sh -c|-lc` script, the
- * single command of a heredoc script, else the argv itself.
- */
+/** The commands the agent checks for an exec argv: the split of a plain `bash|zsh|sh -c|-lc` script, else the argv. */
 export function codexCommandsFor(bash: BashParser, argv: readonly string[]): CodexCommandView {
   if (argv.length === 3 && (argv[1] === '-lc' || argv[1] === '-c') && shellName(argv[0]!) !== undefined) {
     const script = argv[2]!;
     const plain = plainCommands(bash, script);
-    if (plain !== undefined) return { kind: 'split', commands: plain };
-    const heredoc = heredocCommand(bash, script);
-    if (heredoc !== undefined) return { kind: 'heredoc', commands: [heredoc] };
+    if (plain !== undefined && plain.length > 0) return { kind: 'split', commands: plain };
   }
   return { kind: 'argv', commands: [argv] };
 }
@@ -409,53 +403,6 @@ function doubleQuoted(node: BashNode): string | undefined {
 function singleQuoted(node: BashNode): string | undefined {
   const raw = node.text;
   return raw.length >= 2 && raw.startsWith("'") && raw.endsWith("'") ? raw.slice(1, -1) : undefined;
-}
-
-function hasNamedDescendant(node: BashNode, kind: string): boolean {
-  const stack = [node];
-  while (stack.length > 0) {
-    const n = stack.pop()!;
-    if (n.type === kind) return true;
-    stack.push(...namedChildren(n));
-  }
-  return false;
-}
-
-const HEREDOC_ATTACHMENTS = new Set([
-  'heredoc_body', 'simple_heredoc_body', 'heredoc_redirect', 'herestring_redirect', 'redirected_statement',
-]);
-
-function heredocCommand(bash: BashParser, script: string): string[] | undefined {
-  const tree = bash.parse(script);
-  if (!tree) return undefined;
-  const root = tree.rootNode;
-  if (root.hasError) return undefined;
-  if (!hasNamedDescendant(root, 'heredoc_redirect') || hasNamedDescendant(root, 'file_redirect')) return undefined;
-  let single: BashNode | undefined;
-  const stack = [root];
-  while (stack.length > 0) {
-    const n = stack.pop()!;
-    if (n.type === 'command') {
-      if (single !== undefined) return undefined;
-      single = n;
-    }
-    stack.push(...namedChildren(n));
-  }
-  if (single === undefined) return undefined;
-  const words: string[] = [];
-  for (const child of namedChildren(single)) {
-    if (child.type === 'command_name') {
-      const w = child.namedChild(0);
-      if (!w || (w.type !== 'word' && w.type !== 'number') || w.namedChildCount > 0) return undefined;
-      words.push(w.text);
-    } else if (child.type === 'word' || child.type === 'number') {
-      if (child.namedChildCount > 0) return undefined;
-      words.push(child.text);
-    } else if (child.type === 'comment' || HEREDOC_ATTACHMENTS.has(child.type)) {
-      // stdin attachments do not change the argv prefix
-    } else return undefined;
-  }
-  return words.length === 0 ? undefined : words;
 }
 
 /** The agent's decision from its rules for one exec argv: the strictest over every command it checks. */
