@@ -5,7 +5,7 @@ import { AGENT_NAME, shellRules, type ShellRule } from '../support/native-rules.
 
 const INSTEAD: Readonly<Record<string, string>> = {
   'Claude Code': 'Claude Code matches the command text: add the respelling as a rule too, or deny the program (`Bash(git push:*)`) and allow the safe forms',
-  Codex: 'Codex matches exact leading words: deny the program or subcommand itself (`prefix_rule(pattern = ["git", "push"], decision = "prompt")`) and allow the safe forms',
+  Codex: 'Codex matches exact leading words: prompt for the program itself and for the wrappers that run it (`prefix_rule(pattern = [["git", "env", "command"]], decision = "prompt")`), and allow the safe forms',
   'Gemini CLI': 'Gemini CLI matches a text prefix: add a `commandRegex` for the respelling, or deny the program itself at a higher priority',
   Cursor: 'Cursor matches the first word (by its documentation): add the respelling too',
 };

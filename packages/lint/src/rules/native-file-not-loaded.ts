@@ -10,10 +10,10 @@ export default createNativeRule({
     severity: 'error',
     category: 'native',
     messages: {
-      codexRefused: 'Codex refuses this rules file ({{reason}}), and then loads none of its rules files',
-      requirementsRefused: 'Codex refuses `requirements.toml` ({{reason}})',
+      codexRefused: 'this rules file is refused by Codex ({{reason}}), and then none of its rules files load',
+      requirementsRefused: 'this `requirements.toml` entry is refused by Codex ({{reason}})',
       priority: 'a priority of {{priority}} is outside 0–999: Gemini CLI rejects the whole file, and none of its {{count}} rules apply',
-      schema: 'Gemini CLI rejects the whole file: `{{key}}` {{why}}, and none of its {{count}} rules apply',
+      schema: 'the whole file is rejected by Gemini CLI: `{{key}}` {{why}}, and none of its {{count}} rules apply',
       symlink: '{{agent}} skips symbolic links among its rules files: none of the rules in this file apply',
     },
     help: {

@@ -23,7 +23,7 @@ export default createNativeRule({
       globToken: 'the token `{{token}}` is compared literally: Codex has no globs, so it matches only a word that is exactly `{{token}}`',
       caretRegex: '`commandRegex` starts with `^`, but Gemini CLI matches it after the text `"command":"`: it never matches',
       notShell: '`{{key}}` applies only to the shell tool: on `{{tool}}` this rule never matches',
-      unknownMode: 'Gemini CLI has no mode `{{mode}}`: this rule never applies in it',
+      unknownMode: 'no Gemini CLI mode is called `{{mode}}`: this rule never applies in it',
       excludeCommand: '`{{entry}}` in `{{setting}}` is compared as a whole tool name, which no call has: it excludes nothing',
       cursorSpace: '`{{rule}}`: Cursor matches `Shell(...)` against the first word of the command, so a space inside it never matches (by its documentation)',
     },

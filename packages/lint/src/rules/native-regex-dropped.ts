@@ -24,7 +24,7 @@ export default createNativeRule({
     severity: 'error',
     category: 'native',
     messages: {
-      dropped: 'Gemini CLI drops this {{decision}} rule: its `{{key}}` {{why}}{{effect}}',
+      dropped: 'this {{decision}} rule is dropped by Gemini CLI: its `{{key}}` {{why}}{{effect}}',
     },
     help: {
       dropped: 'rewrite the pattern without a quantified group that holds a quantifier (`( -[a-z]+)*` → `( -[a-z]+)?( -[a-z]+)?`, or `(?: -[a-z]+)*` does not help: write the cases apart), or as several rules',

@@ -12,7 +12,7 @@ export default createNativeRule({
     severity: 'warning',
     category: 'native',
     messages: {
-      geminiKey: 'Gemini CLI does not read `{{key}}` in a rule and drops it without a word{{effect}}',
+      geminiKey: '`{{key}}` is not a key of a Gemini CLI rule: it is dropped without a word{{effect}}',
       permissionKey: '{{agent}} reads no `{{key}}` under `permissions`',
       outside: '`{{key}}` is read under `permissions`, not at the top level: Claude Code ignores it here',
     },

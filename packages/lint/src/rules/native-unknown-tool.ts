@@ -32,7 +32,7 @@ export default createNativeRule({
         // With `mcpName`, `toolName` is the server's own tool name.
         if (rule.mcpName !== undefined) continue;
         for (const tool of geminiToolNames(rule)) {
-          if (known.includes(tool) || /^mcp_/.test(tool) || /^[A-Za-z0-9-]+__/.test(tool) || tool.endsWith('*')) continue;
+          if (known.includes(tool) || (/^mcp_/.test(tool) && !/[.+?^$()[\]|\\]/.test(tool)) || /^[A-Za-z0-9_-]+__[A-Za-z0-9_-]+$/.test(tool)) continue;
           const decision = rule.decision?.value ?? '';
           if (/[.*+?^$()[\]|\\]/.test(tool)) ctx.report({ span: rule.toolName!.span, messageId: 'pattern', data: { tool, decision } });
           else ctx.report({ span: rule.toolName!.span, messageId: 'unknown', data: { agent: 'Gemini CLI', tool, decision, fix: hint(tool, known) } });

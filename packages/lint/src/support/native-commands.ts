@@ -30,7 +30,7 @@ export function wordsOf(text: string): string[] {
  * prefix allow of them allows every program they can run.
  */
 const RUNNERS: Readonly<Record<string, { subs: readonly string[]; tail: readonly string[] }>> = {
-  docker: { subs: ['run', 'exec', 'compose', 'container'], tail: ['run', '--rm', '-v', '/:/host', 'alpine', 'sh'] },
+  docker: { subs: ['run', 'exec', 'compose', 'container', 'compose run', 'compose exec', 'container run', 'container exec'], tail: ['run', '--rm', '-v', '/:/host', 'alpine', 'sh'] },
   'docker-compose': { subs: [], tail: ['run', '--rm', '-v', '/:/host', 'app', 'sh'] },
   podman: { subs: ['run', 'exec'], tail: ['run', '--rm', '-v', '/:/host', 'alpine', 'sh'] },
   nix: { subs: ['develop', 'shell', 'run'], tail: ['-c', 'rm', '-rf', '~'] },
@@ -201,10 +201,11 @@ export function allowHole(shape: AllowShape): AllowHole | undefined {
     }
     const runner = RUNNERS[key];
     if (runner !== undefined) {
-      const sub = fixed[0];
-      if ((runner.subs.length === 0 && rest.length === 0) || (sub !== undefined && runner.subs.includes(sub) && rest.length === 1)) {
-        const tail = sub === undefined && runner.subs.length > 0 ? runner.tail : runner.tail[0] === sub ? runner.tail.slice(1) : runner.tail;
-        return { witness: showCommand([...head, ...tail]), what: 'run any program', why: `\`${[key, ...(sub !== undefined ? [sub] : [])].join(' ')}\` runs the program or package it is given` };
+      const sub = fixed.join(' ');
+      if ((runner.subs.length === 0 && rest.length === 0) || (rest.length > 0 && runner.subs.includes(sub))) {
+        const last = fixed[fixed.length - 1];
+        const tail = rest.length === 0 ? runner.tail : runner.tail[0] === last ? runner.tail.slice(1) : runner.tail;
+        return { witness: showCommand([...head, ...tail]), what: 'run any program', why: `\`${[key, ...fixed.slice(0, 1)].join(' ')}\` runs the program or package it is given` };
       }
     }
     const writer = WRITERS[key];
