@@ -27,6 +27,9 @@ function parts(path: string): string[] {
   return path.split(/[\\/]+/).filter((p) => p !== '' && p !== '.');
 }
 
+/** The dot folders where the agents keep these files (a folder walk enters them for these files only). */
+export const NATIVE_FOLDERS: readonly string[] = ['.claude', '.codex', '.gemini', '.cursor', '.config'];
+
 const isAgentDir = (dir: string | undefined, agent: string): boolean => dir !== undefined && (dir === `.${agent}` || dir === agent);
 
 /**

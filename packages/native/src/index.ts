@@ -3,7 +3,7 @@ export type { Located, LocatedKey, NativeAgent, NativeFileBase, NativeFormat } f
 export { FORMAT_AGENT } from './types.ts';
 
 export type { NativeFile, ReadNativeFileOptions } from './discover.ts';
-export { nativeFormatOf, readNative, readNativeFile } from './discover.ts';
+export { NATIVE_FOLDERS, nativeFormatOf, readNative, readNativeFile } from './discover.ts';
 
 export type { ClaudeList, ClaudeRule, ClaudeRuleParts, ClaudeScope, ClaudeSettingsFile } from './claude.ts';
 export { CLAUDE_LISTS, CLAUDE_MODES, CLAUDE_PERMISSION_KEYS, claudeScopeOf, parseClaudeRule, readClaudeSettings } from './claude.ts';
