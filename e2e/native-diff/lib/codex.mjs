@@ -17,7 +17,7 @@ export function codexBinary() {
 }
 
 const PROGRAMS = ['git', 'git', 'hg', 'ls', 'rm', 'python3', 'bash', 'a b', '*', 'Git', '/usr/bin/git', 'rm '];
-const WORDS = ['push', 'pull', '--force', '-C', '.', 'status', '-rf', '/', 'x', 'push ', '*', '-c', '-lc', '$HOME', '', 'Push', '-f', 'origin'];
+const WORDS = ['push', 'pull', '--force', '-C', '.', 'status', '-rf', '/', 'x', 'push ', '*', '-c', '-lc', '$HOME', '', 'Push', '-f', 'origin', 'é', 'a"b', 'a\\b', 'line\nbreak', '\t', '--', '~'];
 const BASES = ['git', 'ls', 'hg', 'rm'];
 const DIRS = ['/usr/bin', '/bin', '/opt/homebrew/bin', '/usr/local/bin'];
 
@@ -45,17 +45,34 @@ function genHost(r, line) {
   return { kind: 'host', name, paths, line };
 }
 
-function render(items) {
+// Starlark spellings Codex reads alike: double or single quotes, the pattern by keyword or position, trailing
+// commas, comments, calls over several lines.
+function render(items, r) {
+  const sq = (s) => (/['\\\n]/.test(s) || !r.chance(0.3) ? q(s) : `'${s}'`);
   return items
     .map((it) => {
-      if (it.kind === 'host') return `host_executable(name=${q(it.name)}, paths=[${it.paths.map(q).join(', ')}])`;
-      const pat = it.pattern.map((e) => (Array.isArray(e) ? `[${e.map(q).join(', ')}]` : q(e))).join(', ');
-      const args = [`pattern=[${pat}]`];
-      if (it.decision !== undefined) args.push(`decision=${q(it.decision)}`);
-      if (it.justification !== undefined) args.push(`justification=${q(it.justification)}`);
-      return `prefix_rule(${args.join(', ')})`;
+      const comment = r.chance(0.1) ? '# a comment\n' : '';
+      if (it.kind === 'host') return `${comment}host_executable(name=${sq(it.name)}, paths=[${it.paths.map(sq).join(', ')}${r.chance(0.2) ? ',' : ''}])`;
+      const pat = it.pattern.map((e) => (Array.isArray(e) ? `[${e.map(sq).join(', ')}]` : sq(e))).join(', ');
+      const args = [r.chance(0.2) ? `[${pat}]` : `pattern=[${pat}]`];
+      if (it.decision !== undefined) args.push(`decision=${sq(it.decision)}`);
+      if (it.justification !== undefined) args.push(`justification=${sq(it.justification)}`);
+      if (it.match !== undefined) args.push(`match=[${it.match.map(sq).join(', ')}]`);
+      if (it.notMatch !== undefined) args.push(`not_match=[${it.notMatch.map(sq).join(', ')}]`);
+      const sep = r.chance(0.15) ? ',\n    ' : ', ';
+      return `${comment}prefix_rule(${args.join(sep)}${r.chance(0.15) ? ',' : ''})`;
     })
     .join('\n') + '\n';
+}
+
+// match/not_match examples: strings Codex splits with shlex, sometimes ones that fail the rule.
+function genExamples(r, rule) {
+  if (rule.pattern.length === 0 || !r.chance(0.15)) return rule;
+  const words = rule.pattern.map((e) => (Array.isArray(e) ? (e.length ? e[0] : 'x') : e));
+  const asText = (ws) => ws.map((w) => (/^[A-Za-z0-9_./-]+$/.test(w) ? w : `'${w.replace(/'/g, '')}'`)).join(' ');
+  const good = asText([...words, 'extra']);
+  const bad = asText(['nomatch', ...words.slice(1)]);
+  return { ...rule, match: r.chance(0.9) ? [good] : [bad], ...(r.chance(0.5) ? { notMatch: r.chance(0.9) ? [bad] : [good] } : {}) };
 }
 
 function genArgv(r, items) {
@@ -82,7 +99,7 @@ function genArgv(r, items) {
 
 function runEngine(bin, rulesFile, argv, resolve, cwd, home) {
   return new Promise((done) => {
-    const args = ['execpolicy', 'check', '--rules', rulesFile, ...(resolve ? ['--resolve-host-executables'] : []), '--', ...argv];
+    const args = ['execpolicy', 'check', ...rulesFile.flatMap((f) => ['--rules', f]), ...(resolve ? ['--resolve-host-executables'] : []), '--', ...argv];
     const child = spawn(bin, args, { cwd, env: { PATH: process.env.PATH, HOME: home, CODEX_HOME: home } });
     let out = '';
     let err = '';
@@ -137,12 +154,20 @@ export async function codexDiff({ r, pairs, models, jobs = 2, onDisagreement }) 
   while (tasks.length < pairs) {
     const n = 1 + r.int(5);
     const items = [];
-    for (let i = 0; i < n; i++) items.push(r.chance(0.2) ? genHost(r, i + 1) : genRule(r, i + 1));
-    const text = render(items);
-    const file = join(root, `p${files++}.rules`);
-    writeFileSync(file, text);
-    // The model reads the file as Verdict reads it: the `native` reader, then the model's loader.
-    const read = N.codexRulesInput([N.readCodexRules(file, text)]);
+    for (let i = 0; i < n; i++) items.push(r.chance(0.2) ? genHost(r, i + 1) : genExamples(r, genRule(r, i + 1)));
+    // Sometimes two files: Codex loads every rules file and merges their rules in order.
+    const cut = r.chance(0.25) && items.length > 1 ? 1 + r.int(items.length - 1) : items.length;
+    const parts = [items.slice(0, cut), items.slice(cut)].filter((p) => p.length > 0);
+    const texts = parts.map((p) => render(p, r));
+    const paths = texts.map((t) => {
+      const f = join(root, `p${files++}.rules`);
+      writeFileSync(f, t);
+      return f;
+    });
+    const text = texts.join('# --- next file ---\n');
+    const file = paths;
+    // The model reads the files as Verdict reads them: the `native` reader, then the model's loader.
+    const read = N.codexRulesInput(paths.map((f, i) => N.readCodexRules(f, texts[i])));
     const compiled = N.compileCodexRules(read.input);
     const policy = compiled.policy;
     // The reader's refusals carry its own wording; the loader's carry Codex's, compared word for word.

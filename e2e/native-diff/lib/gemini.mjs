@@ -27,6 +27,8 @@ const SIMPLE = [
   'bash -c "ls && cat x"', 'zsh -c "pwd"', 'grep -f ../pat x', 'grep --file=pat x', 'stat --format=%s /tmp', 'seq 3',
   'find sub -name x', 'find / -name x', 'sed -n 5p README.md', 'sed -n 1,2p ../x', 'rm -f x', 'rm -fr /', 'TZ=x git status',
   'env git status', 'time git log', 'echo ~', 'ls -- -x', 'which git', 'uname -a', 'cat - < x', 'nl ~user/x',
+  // JSON-special and non-ASCII text: quotes, backslashes, tabs, newlines, accents.
+  'git "status"', 'git\\ status', 'echo "a\\"b"', 'echo é && rm x', 'cat "fi le"', "echo 'it''s'", 'git\x0bstatus',
 ];
 const JOIN = [' && ', ' || ', '; ', ' | ', '\n', ' & '];
 
@@ -36,13 +38,17 @@ function genRule(r) {
   let toolName = shell ? r.pick(SHELL_NAMES) : r.pick(OTHER_NAMES);
   if (r.chance(0.08)) toolName = [toolName, r.pick(OTHER_NAMES)];
   lines.push(`toolName = ${toml(toolName)}`);
-  if (!shell && r.chance(0.1)) lines.push(`mcpName = ${toml(r.pick(['github', '*']))}`);
+  if (!shell && r.chance(0.15)) {
+    lines[0] = `toolName = ${toml(r.pick(['create_issue', '*', 'mcp_github_create_issue', 'list_repos']))}`;
+    lines.push(`mcpName = ${toml(r.pick(['github', '*', 'gitlab']))}`);
+  }
+  if (r.chance(0.05)) lines.push(`subagent = ${toml(r.pick(['codebase_investigator', 'other']))}`);
   if (shell) {
     const kind = r.chance(0.06) ? r.pick(['emptyPrefix', 'typo']) : r.pick(['prefix', 'prefix', 'prefix', 'prefix', 'prefix', 'prefixes', 'prefixes', 'regex', 'regex', 'args', 'none']);
     if (kind === 'prefix') lines.push(`commandPrefix = ${toml(r.pick(PREFIXES))}`);
     if (kind === 'prefixes') lines.push(`commandPrefix = ${toml(r.chance(0.1) ? [] : r.some(PREFIXES, 3))}`);
     if (kind === 'regex') lines.push(`commandRegex = ${toml(r.pick(REGEXES))}`);
-    if (kind === 'args') lines.push(`argsPattern = ${toml(r.pick(ARGPATS))}`);
+    if (kind === 'args') lines.push(`argsPattern = ${r.chance(0.3) ? `'${r.pick(ARGPATS).replace(/'/g, '')}'` : toml(r.pick(ARGPATS))}`);
     if (kind === 'emptyPrefix') lines.push(`commandPrefix = ""`);
     if (kind === 'typo') lines.push(`command_prefix = ${toml(r.pick(PREFIXES))}`);
   } else if (r.chance(0.5)) lines.push(`argsPattern = ${toml(r.pick(ARGPATS))}`);
@@ -73,13 +79,19 @@ function genCommand(r) {
 }
 
 function genCall(r) {
+  const call = genCall1(r);
+  if (r.chance(0.1)) call.subagent = r.pick(['codebase_investigator', 'other']);
+  return call;
+}
+
+function genCall1(r) {
   if (r.chance(0.7)) {
     const args = { command: genCommand(r) };
     if (r.chance(0.2)) args.description = r.pick(['x', 'runs it', 'a "quoted" word']);
     if (r.chance(0.08)) args.dir_path = r.pick(['sub', '.', '..', '/tmp', 'sub/..']);
     return { name: r.chance(0.9) ? 'run_shell_command' : 'ShellTool', args };
   }
-  const name = r.pick(['read_file', 'write_file', 'replace', 'search_file_content', 'grep_search', 'glob', 'mcp_github_create_issue', 'invoke_agent', 'web_fetch']);
+  const name = r.pick(['read_file', 'write_file', 'replace', 'search_file_content', 'grep_search', 'glob', 'mcp_github_create_issue', 'mcp_gitlab_list_repos', 'mcp_github_list_repos', 'invoke_agent', 'web_fetch']);
   const path = r.pick(['.env', 'SKILL.md/../.env', 'src/a.ts', 'package.json', 'x/Dockerfile.dev', 'a/package%2Ejson', 'build.mk', 'Makefile ', 'sub/../go.mod']);
   const args = {
     read_file: { file_path: path },
@@ -89,6 +101,8 @@ function genCall(r) {
     grep_search: { pattern: 'rm' },
     glob: { pattern: '**/*.env' },
     mcp_github_create_issue: { title: 'x' },
+    mcp_gitlab_list_repos: { owner: 'x' },
+    mcp_github_list_repos: { owner: 'x' },
     invoke_agent: { agent_name: 'codebase_investigator', prompt: 'x' },
     web_fetch: { prompt: 'x' },
   }[name];
@@ -171,11 +185,11 @@ export async function geminiDiff({ r, pairs, models, onDisagreement }) {
       hush();
       let got;
       try {
-        got = (await engine.check({ name: call.name, args: call.args }, undefined)).decision;
+        got = (await engine.check({ name: call.name, args: call.args }, undefined, undefined, call.subagent)).decision;
       } finally {
         speak();
       }
-      const want = policy.decide(call);
+      const want = policy.decide({ name: call.name, args: call.args }, call.subagent ? { subagent: call.subagent } : {});
       decisions[got] = (decisions[got] ?? 0) + 1;
       if (want.decisions.length === 1) exact++;
       else bounded++;
