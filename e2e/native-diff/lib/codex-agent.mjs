@@ -27,9 +27,18 @@ const SHAPES = [
   (c) => `echo "$(${c})"`, (c) => `${c} <<EOF\nx\nEOF`, (c) => `cat <<EOF > /dev/null\nx\nEOF\n${c}`, (c) => `env ${c}`,
   (c) => `echo "a b" && ${c}`, (c) => `echo 'a' && ${c}`, (c) => `{ ${c}; }`, (c) => `${c} & wait`, (c) => `echo \`true\` && ${c}`,
 ];
+// Commands that create the marker, and (`del`) commands that delete a marker made beforehand: forced `rm`s are
+// refused by Codex's dangerous-command check when no rule matches (approval `never`).
 const COMMANDS = [
   (m) => `touch ${m}`, (m) => `"touch" ${m}`, (m) => `'touch' ${m}`, (m) => `to"uch" ${m}`, (m) => `\\touch ${m}`,
   (m) => `/usr/bin/touch ${m}`, (m) => `touch "${m}"`, (m) => `mkdir -p ${m}`, (m) => `mkdir ${m}`, (m) => `cp /dev/null ${m}`,
+  (m) => `env touch ${m}`, (m) => `nice touch ${m}`,
+  ...[
+    (m) => `sudo rm -f ${m}`, (m) => `nice rm -f ${m}`, (m) => `timeout 5 rm -f ${m}`, (m) => `xargs rm -f ${m} < /dev/null`,
+    (m) => `rm -f ${m}`, (m) => `rm -rf ${m}`, (m) => `rm -r -f ${m}`, (m) => `rm ${m} -f`, (m) => `rm --force ${m}`,
+    (m) => `rm ${m}`, (m) => `rm -v ${m}`, (m) => `/bin/rm -f ${m}`, (m) => `rm -- ${m}`, (m) => `rm -fv ${m}`, (m) => `"rm" -f ${m}`,
+    (m) => `rm '-f' ${m}`, (m) => `rm -i -f ${m}`, (m) => `rm --verbose ${m}`, (m) => `r"m" -f ${m}`,
+  ].map((f) => Object.assign(f, { del: true })),
 ];
 
 export async function codexAgentDiff({ r, cases, models, onDisagreement, only }) {
@@ -46,7 +55,9 @@ export async function codexAgentDiff({ r, cases, models, onDisagreement, only })
   const scripts = [];
   for (let i = 0; i < (only ? only.length : cases); i++) {
     const marker = `m${i}`;
-    scripts.push({ marker, script: only ? only[i](marker) : r.pick(SHAPES)(r.pick(COMMANDS)(marker)) });
+    const command = only ? only[i] : r.pick(COMMANDS);
+    scripts.push({ marker, script: only ? only[i](marker) : r.pick(SHAPES)(command(marker)), del: command.del === true });
+    if (command.del) writeFileSync(join(proj, marker), 'x');
   }
   const server = await codexServer(scripts.map((s) => ({ tool: 'exec_command', input: { cmd: s.script, workdir: proj } })), { lifeMs: 600_000 });
   writeFileSync(join(codexHome, 'config.toml'), `${codexConfig(server.port)}\n[projects.${JSON.stringify(proj)}]\ntrust_level = "trusted"\n`);
@@ -67,11 +78,15 @@ export async function codexAgentDiff({ r, cases, models, onDisagreement, only })
   let disagree = 0;
   let refusedByAgent = 0;
   let split = 0;
+  let undecided = 0;
   scripts.forEach((s, i) => {
-    const ran = existsSync(join(proj, s.marker));
+    const ran = existsSync(join(proj, s.marker)) !== s.del;
     if (!ran) refusedByAgent++;
-    const m = N.decideCodexExec(policy, models.bash, ['/bin/bash', '-lc', s.script], { resolveHostExecutables: true, cwd: proj });
-    const refused = m.atLeast === 'forbidden' || m.atLeast === 'prompt';
+    const argv = ['/bin/bash', '-lc', s.script];
+    const m = N.decideCodexExec(policy, models.bash, argv, { resolveHostExecutables: true, cwd: proj });
+    const never = N.decideCodexExecNever(policy, models.bash, argv, { resolveHostExecutables: true, cwd: proj });
+    if (never === undefined) undecided++;
+    const refused = never === undefined ? !ran : never === 'forbidden';
     if (m.view.kind !== 'argv') split++;
     if (i < answered && ran === !refused) agree++;
     else {
@@ -79,5 +94,5 @@ export async function codexAgentDiff({ r, cases, models, onDisagreement, only })
       onDisagreement({ agent: 'codex-agent', script: s.script, ran, answered: i < answered, model: { view: m.view, decision: m.decision, atLeast: m.atLeast }, exit: code.c, stderr: i >= answered ? code.err.slice(-600) : undefined });
     }
   });
-  return { pairs: scripts.length, agree, disagree, files: 1, detail: { toolResults: answered, refusedByAgent, splitByModel: split } };
+  return { pairs: scripts.length, agree, disagree, files: 1, detail: { toolResults: answered, refusedByAgent, splitByModel: split, undecidedByModel: undecided } };
 }

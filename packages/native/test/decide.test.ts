@@ -10,6 +10,7 @@ import {
   commandPrefixPattern,
   compileCodexRules,
   decideCodexExec,
+  decideCodexExecNever,
   GEMINI_TIERS,
   geminiArgsJson,
   geminiNotExpressible,
@@ -142,6 +143,27 @@ describe("Codex: the agent's split of bash -lc scripts (bash.rs)", () => {
     expect(partly.atLeast).toBeUndefined();
     // The same script with a redirection is not split: no rule sees `git push --force`.
     expect(decideCodexExec(p, bash, ['bash', '-lc', 'git push --force > log']).perCommand[0]!.decision).toBeUndefined();
+  });
+});
+
+describe('Codex under approval never: rules, then its dangerous-command check (measured with codex exec)', () => {
+  const p = codex('prefix_rule(["mkdir"], decision="prompt")').policy;
+  const never = (script: string) => decideCodexExecNever(p, bash, ['/bin/bash', '-lc', script]);
+
+  it('refuses a prompt (it cannot ask) and a forced rm no rule matches, wherever it sits', () => {
+    expect(never('mkdir x')).toBe('forbidden');
+    expect(never('rm -f x')).toBe('forbidden');
+    expect(never('rm x -f')).toBe('forbidden');
+    expect(never('if true; then rm -rf x; fi')).toBe('forbidden');
+    expect(never('r"m" --force x > /dev/null')).toBe('forbidden');
+    expect(never('sudo rm -f x')).toBe('forbidden');
+  });
+
+  it('runs the rest, and leaves undecided what it reads behind env', () => {
+    expect(never('rm x')).toBe('allow');
+    expect(never('rm -- -f')).toBe('allow');
+    expect(never('nice rm -f x')).toBe('allow');
+    expect(never('env rm -f x')).toBeUndefined();
   });
 });
 

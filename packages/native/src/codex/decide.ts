@@ -484,3 +484,131 @@ export function codexNotExpressible(input: CodexRulesInput): NotExpressible[] {
   });
   return out;
 }
+
+// ---------------------------------------------------------------------------------------------------------
+// Unmatched commands under `approval_policy = "never"` (the `--dangerously-bypass-approvals-and-sandbox` and
+// `exec` default): Codex runs them, except a command its dangerous-command check flags, which it refuses.
+// Measured with `codex exec` 0.169.0 (e2e/native-diff, codex-agent); the safe-command list that decides
+// other approval policies is not modelled.
+
+function execName(raw: string): string {
+  return raw.slice(raw.lastIndexOf('/') + 1);
+}
+
+function rmForces(args: readonly string[]): boolean {
+  for (const a of args) {
+    if (a === '--') return false;
+    if (a === '--force' || (a.startsWith('-') && !a.startsWith('--') && a.slice(1).includes('f'))) return true;
+  }
+  return false;
+}
+
+function dangerousExec(argv: readonly string[]): boolean {
+  if (argv.length === 0) return false;
+  const name = execName(argv[0]!);
+  if (name === 'rm') return rmForces(argv.slice(1));
+  if (name === 'sudo') return dangerousExec(argv.slice(1));
+  return false;
+}
+
+function literalWord(node: BashNode): string | undefined {
+  switch (node.type) {
+    case 'word':
+    case 'number':
+      return node.namedChildCount === 0 ? node.text : undefined;
+    case 'string':
+      return doubleQuoted(node);
+    case 'raw_string':
+      return singleQuoted(node);
+    case 'concatenation': {
+      let joined = '';
+      for (const part of namedChildren(node)) {
+        const w = part.type === 'concatenation' ? undefined : literalWord(part);
+        if (w === undefined) return undefined;
+        joined += w;
+      }
+      return joined === '' ? undefined : joined;
+    }
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * Programs through which Codex 0.169.0 was measured to find a forced `rm` (`env` with assignments and options,
+ * `sudo` with options, `busybox`): how it reads their options is not known here, so a command behind them that
+ * the exact check does not flag is left undecided. `nice`, `timeout`, `nohup`, `time`, `command`, `exec` and
+ * `xargs` were measured not to be looked through.
+ */
+const LOOKED_THROUGH = new Set(['env', 'sudo', 'busybox']);
+
+function behindWrapper(argv: readonly string[]): boolean {
+  return argv.length > 1 && LOOKED_THROUGH.has(execName(argv[0]!)) && !dangerousExec(argv);
+}
+
+/** The literal words of every command in a script that parses, wherever it sits (control flow, `$( )`…). */
+function literalCommands(bash: BashParser, script: string): string[][] | undefined {
+  const tree = bash.parse(script);
+  if (!tree || tree.rootNode.hasError) return undefined;
+  const out: string[][] = [];
+  const stack: BashNode[] = [tree.rootNode];
+  while (stack.length > 0) {
+    const n = stack.pop()!;
+    if (n.type === 'command') {
+      const words: string[] = [];
+      let named = false;
+      let ok = true;
+      for (const c of namedChildren(n)) {
+        if (c.type === 'command_name') {
+          const first = c.namedChild(0);
+          const w = first ? literalWord(first) : undefined;
+          if (w === undefined) {
+            ok = false;
+            break;
+          }
+          words.push(w);
+          named = true;
+        } else if (named) {
+          const w = literalWord(c);
+          if (w !== undefined) words.push(w);
+        }
+      }
+      if (ok && named) out.push(words);
+    }
+    stack.push(...namedChildren(n));
+  }
+  return out;
+}
+
+/**
+ * Whether Codex's dangerous-command check flags one argv (a forced `rm`, also behind `sudo` or anywhere in a
+ * script that parses); `undefined` for a command behind a program it looks through in ways not modelled.
+ */
+export function codexFlagsDangerous(bash: BashParser, argv: readonly string[]): boolean | undefined {
+  if (dangerousExec(argv)) return true;
+  let unsure = behindWrapper(argv);
+  if (argv.length === 3 && (argv[1] === '-lc' || argv[1] === '-c') && shellName(argv[0]!) !== undefined) {
+    const inner = literalCommands(bash, argv[2]!) ?? [];
+    if (inner.some(dangerousExec)) return true;
+    unsure ||= inner.some(behindWrapper);
+  }
+  return unsure ? undefined : false;
+}
+
+/**
+ * The agent's decision for one exec argv under approval `never`: `forbidden` when a rule forbids or prompts
+ * (a prompt cannot be asked) or when an unmatched command is flagged dangerous; else `allow` (it runs);
+ * `undefined` when it rests on the part of the dangerous-command check not modelled (see LOOKED_THROUGH).
+ */
+export function decideCodexExecNever(policy: CodexPolicy, bash: BashParser, argv: readonly string[], options: CodexMatchOptions = { resolveHostExecutables: true }): CodexDecision | undefined {
+  const { view, perCommand } = decideCodexExec(policy, bash, argv, options);
+  let unsure = false;
+  const each = perCommand.map((c, i): CodexDecision => {
+    if (c.decision !== undefined) return c.decision === 'prompt' ? 'forbidden' : c.decision;
+    const flagged = codexFlagsDangerous(bash, view.commands[i]!);
+    if (flagged === undefined) unsure = true;
+    return flagged ? 'forbidden' : 'allow';
+  });
+  const d = strictest(each) ?? 'allow';
+  return d === 'forbidden' || !unsure ? d : undefined;
+}
