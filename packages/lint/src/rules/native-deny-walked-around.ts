@@ -4,10 +4,10 @@ import { claudeMatches, codexDecision, codexStrictness, GEMINI_SHELL_TOOLS, gemi
 import { AGENT_NAME, shellRules, type ShellRule } from '../support/native-rules.ts';
 
 const INSTEAD: Readonly<Record<string, string>> = {
-  'Claude Code': 'Claude Code matches the command text: add the respelling as a rule too, or deny the program (`Bash(git push:*)`) and allow the safe forms',
-  Codex: 'Codex matches exact leading words: prompt for the program itself and for the wrappers that run it (`prefix_rule(pattern = [["git", "env", "command"]], decision = "prompt")`), and allow the safe forms',
-  'Gemini CLI': 'Gemini CLI matches a text prefix: add a `commandRegex` for the respelling, or deny the program itself at a higher priority',
-  Cursor: 'Cursor matches the first word (by its documentation): add the respelling too',
+  'Claude Code': 'add the respelling as a rule too, or deny the program (`Bash(git:*)`) and allow its safe forms',
+  Codex: 'prompt for the program and the wrappers that run it (`[["git", "env", "command"]]`); Codex has no exceptions, so its safe forms prompt too',
+  'Gemini CLI': 'add a rule for the respelling, or deny the program itself at a higher priority',
+  Cursor: 'add the respelling as a rule too (Cursor matches the first word)',
 };
 
 /** Which respellings each agent's matcher is known to miss (the others it reads as the same command). */
