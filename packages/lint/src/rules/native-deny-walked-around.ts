@@ -3,9 +3,10 @@ import { createNativeRule } from '../create-rule.ts';
 import { claudeMatches, codexDecision, codexStrictness, GEMINI_SHELL_TOOLS, geminiMatchesCommand, geminiToolNames, respellings, showCommand, type Respelling } from '../support/native-commands.ts';
 import { AGENT_NAME, shellRules, type ShellRule } from '../support/native-rules.ts';
 
+/** What to write instead, in each agent's format (`%p`: the rule's program). */
 const INSTEAD: Readonly<Record<string, string>> = {
-  'Claude Code': 'add the respelling as a rule too, or deny the program (`Bash(git:*)`) and allow its safe forms',
-  Codex: 'prompt for the program and the wrappers that run it (`[["git", "env", "command"]]`); Codex has no exceptions, so its safe forms prompt too',
+  'Claude Code': 'add the respelling as a rule too, or deny the program itself (`Bash(%p:*)`): a deny has no exceptions',
+  Codex: 'prompt for the program and the wrappers that run it (`[["%p", "env", "command"]]`); Codex has no exceptions, so its safe forms prompt too',
   'Gemini CLI': 'add a rule for the respelling, or deny the program itself at a higher priority',
   Cursor: 'add the respelling as a rule too (Cursor matches the first word)',
 };
@@ -43,7 +44,7 @@ export default createNativeRule({
         if (!applies(file.agent, s.how)) continue;
         const outcome = walksAround(file, rules, r, s);
         if (outcome === undefined) continue;
-        ctx.report({ span: r.span, messageId: 'walked', data: { witness: s.text ?? showCommand(s.words), how: s.how, agent, decision: r.written, rule: r.text, then: outcome, instead: INSTEAD[agent] ?? '' } });
+        ctx.report({ span: r.span, messageId: 'walked', data: { witness: s.text ?? showCommand(s.words), how: s.how, agent, decision: r.written, rule: r.text, then: outcome, instead: (INSTEAD[agent] ?? '').replace('%p', words[0] ?? '') } });
         break;
       }
     }
