@@ -63,3 +63,13 @@ describe('agents\' permission files in a lint run', () => {
     expect(exitCodeFor(run)).toBe(1);
   });
 });
+
+describe('names above the folder linted', () => {
+  it('say nothing: a `settings.json` at the root of a repository called `claude` is no Claude Code file', () => {
+    const root = tree({ 'claude/settings.json': '{ "permissions": { "allow": ["Write(x)"] } }' });
+    const run = lintFiles(['.'], { cwd: join(root, 'claude') });
+    expect(run.results).toEqual([]);
+    const named = lintFiles(['.'], { cwd: root });
+    expect(named.results.map((r) => r.file)).toEqual(['claude/settings.json']);
+  });
+});
