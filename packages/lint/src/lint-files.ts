@@ -100,7 +100,7 @@ export function lintFiles(paths: readonly string[], options: LintFilesOptions = 
         extensions: POLICY_EXTENSIONS,
         // The agents' own permission files, found by their names (`.claude/settings.json`…).
         dotFolders: NATIVE_FOLDERS,
-        accept: (abs) => nativeFormatOf(abs) !== undefined,
+        accept: (abs) => nativeFormatOf(inside(cwd, abs)) !== undefined,
         ...(options.ignorePatterns !== undefined ? { ignorePatterns: options.ignorePatterns } : {}),
       })
     : { files: [], skipped: [], diagnostics: [] };
@@ -113,7 +113,7 @@ export function lintFiles(paths: readonly string[], options: LintFilesOptions = 
     const c = configs.forFile(f.abs);
     const file: FoundFile = { abs: f.abs, path: f.path, config: c };
     // An agent's permission file is known by its name, whatever `include` says; `ignore` applies.
-    const native = nativeFormatOf(f.abs, { explicit: f.named });
+    const native = nativeFormatOf(inside(cwd, f.abs), { explicit: f.named });
     if (native !== undefined) {
       file.native = native;
       if (f.symlink === true || (f.named && isSymlink(f.abs))) file.symlink = true;
@@ -341,6 +341,12 @@ interface FoundFile {
   /** An agent's own permission file, by its name. */
   native?: NativeFormat;
   symlink?: boolean;
+}
+
+/** A path as the folders below `cwd` name it (the names above it say nothing about the file), or as given. */
+function inside(cwd: string, abs: string): string {
+  const rel = relative(cwd, abs);
+  return rel === '' || rel.startsWith('..') || isAbsolute(rel) ? abs : rel;
 }
 
 function isSymlink(abs: string): boolean {

@@ -302,9 +302,15 @@ export function readStarlark(file: string, text: string, callees: ReadonlySet<st
 
   const isEnd = (t: Token): boolean => t.kind === 'punct' && (t.text === ',' || t.text === ')' || t.text === ']');
 
-  const literal = (): Literal => {
+  /** Lists nested deeper than any rule needs are not read (and the reader's stack stays bounded). */
+  const MAX_LIST_DEPTH = 32;
+  const literal = (depth = 0): Literal => {
     const t = peek();
     const start = t.start;
+    if (depth > MAX_LIST_DEPTH && t.kind === 'punct' && t.text === '[') {
+      const e = skipToCloseFrom();
+      return { kind: 'not-static', why: `lists nested more than ${MAX_LIST_DEPTH} deep`, start, end: e };
+    }
     let value: Literal | undefined;
     if (t.kind === 'string') {
       p++;
@@ -335,7 +341,7 @@ export function readStarlark(file: string, text: string, callees: ReadonlySet<st
           syntax(u, 'a `[` is not closed');
           return { kind: 'not-static', why: 'unclosed list', start, end: u.end };
         }
-        const item = literal();
+        const item = literal(depth + 1);
         items.push(item);
         const v = peek();
         if (v.kind === 'punct' && v.text === ',') p++;
@@ -353,6 +359,12 @@ export function readStarlark(file: string, text: string, callees: ReadonlySet<st
     }
     const e = skipExpression();
     return { kind: 'not-static', why: t.kind === 'name' ? `\`${t.text}\`` : 'an expression', start, end: Math.max(e, t.end) };
+  };
+
+  /** Skips a bracketed literal from its `[` (iteratively). */
+  const skipToCloseFrom = (): number => {
+    p++;
+    return skipToClose(']');
   };
 
   const skipToClose = (close: string): number => {

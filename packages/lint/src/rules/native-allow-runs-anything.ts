@@ -4,9 +4,9 @@ import { AGENT_NAME, shellRules } from '../support/native-rules.ts';
 
 /** What to write instead, in each agent's format. */
 const INSTEAD: Readonly<Record<string, string>> = {
-  'Claude Code': 'write the exact commands the agent may run (`Bash(git log --oneline)`), not a trailing `*` after a program whose next words run code or write files, or move the rule to `ask`',
-  Codex: 'write the whole commands you mean (`prefix_rule(pattern = ["git", ["status", "diff"]])`), not a prefix that leaves the next words open, or make it `decision = "prompt"` (a Codex allow also runs the command outside the sandbox)',
-  'Gemini CLI': 'name the whole command (`commandPrefix = "git status"`), or a `commandRegex` that ends it, never a wrapper, runner or interpreter alone; or make it `decision = "ask_user"`',
+  'Claude Code': 'write the exact commands (`Bash(git log --oneline)`), not a program and `*`, or move the rule to `ask`',
+  Codex: 'write the whole commands (`["git", ["status", "diff"]]`), or `decision = "prompt"`: a Codex allow also skips the sandbox',
+  'Gemini CLI': 'name the whole command (`commandPrefix = "git status"`), never a wrapper or runner alone, or use `ask_user`',
   Cursor: 'allow the exact commands (`Shell(git:status)`), not the program with any arguments',
 };
 

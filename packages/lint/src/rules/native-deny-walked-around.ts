@@ -3,17 +3,19 @@ import { createNativeRule } from '../create-rule.ts';
 import { claudeMatches, codexDecision, codexStrictness, GEMINI_SHELL_TOOLS, geminiMatchesCommand, geminiToolNames, respellings, showCommand, type Respelling } from '../support/native-commands.ts';
 import { AGENT_NAME, shellRules, type ShellRule } from '../support/native-rules.ts';
 
+/** What to write instead, in each agent's format (`%p`: the rule's program). */
 const INSTEAD: Readonly<Record<string, string>> = {
-  'Claude Code': 'Claude Code matches the command text: add the respelling as a rule too, or deny the program (`Bash(git push:*)`) and allow the safe forms',
-  Codex: 'Codex matches exact leading words: prompt for the program itself and for the wrappers that run it (`prefix_rule(pattern = [["git", "env", "command"]], decision = "prompt")`), and allow the safe forms',
-  'Gemini CLI': 'Gemini CLI matches a text prefix: add a `commandRegex` for the respelling, or deny the program itself at a higher priority',
-  Cursor: 'Cursor matches the first word (by its documentation): add the respelling too',
+  'Claude Code': 'add the respelling as a rule too, or deny the program itself (`Bash(%p:*)`): a deny has no exceptions',
+  Codex: 'prompt for the program and the wrappers that run it (`[["%p", "env", "command"]]`); Codex has no exceptions, so its safe forms prompt too',
+  'Gemini CLI': 'add a rule for the respelling, or deny the program itself at a higher priority',
+  Cursor: 'add the respelling as a rule too (Cursor matches the first word)',
 };
 
 /** Which respellings each agent's matcher is known to miss (the others it reads as the same command). */
 function applies(agent: NativeFile['agent'], how: string): boolean {
   if (agent === 'codex') return !/quoted|escaped|by its path/.test(how);
-  if (agent === 'claude') return /order|apart|after an operand|global option|`\.\//.test(how);
+  // Claude Code: its glob over the text is documented; how it treats a global option (`git -C`) changed across versions and is not verified.
+  if (agent === 'claude') return /order|apart|after an operand|`\.\//.test(how);
   if (agent === 'cursor') return /`env`|`command`|by its path|quoted|escaped/.test(how);
   return true;
 }
@@ -43,7 +45,7 @@ export default createNativeRule({
         if (!applies(file.agent, s.how)) continue;
         const outcome = walksAround(file, rules, r, s);
         if (outcome === undefined) continue;
-        ctx.report({ span: r.span, messageId: 'walked', data: { witness: s.text ?? showCommand(s.words), how: s.how, agent, decision: r.written, rule: r.text, then: outcome, instead: INSTEAD[agent] ?? '' } });
+        ctx.report({ span: r.span, messageId: 'walked', data: { witness: s.text ?? showCommand(s.words), how: s.how, agent, decision: r.written, rule: r.text, then: outcome, instead: (INSTEAD[agent] ?? '').replace('%p', words[0] ?? '') } });
         break;
       }
     }

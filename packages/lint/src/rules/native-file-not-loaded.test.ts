@@ -28,7 +28,7 @@ runNativeRuleTests(rule, {
       filename: '.gemini/policies/rulesync.toml',
       code: '[[rule]]\ntoolName = "read_file"\ndecision = "deny"\npriority = 1000000\n\n[[rule]]\ntoolName = "read_file"\ndecision = "ask"\npriority = 1\n',
       errors: [
-        { messageId: 'priority', line: 4, column: 12, message: 'a priority of 1000000 is outside 0–999: Gemini CLI rejects the whole file, and none of its 2 rules apply' },
+        { messageId: 'priority', line: 4, column: 12, message: 'a priority of 1000000 is outside 0–999: Gemini CLI rejects the whole file, so no rule in it applies' },
         { messageId: 'schema', line: 8, column: 12, help: 'write `ask_user`' },
       ],
     },

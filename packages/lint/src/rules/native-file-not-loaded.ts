@@ -12,8 +12,8 @@ export default createNativeRule({
     messages: {
       codexRefused: 'this rules file is refused by Codex ({{reason}}), and then none of its rules files load',
       requirementsRefused: 'this `requirements.toml` entry is refused by Codex ({{reason}})',
-      priority: 'a priority of {{priority}} is outside 0–999: Gemini CLI rejects the whole file, and none of its {{count}} rules apply',
-      schema: 'the whole file is rejected by Gemini CLI: `{{key}}` {{why}}, and none of its {{count}} rules apply',
+      priority: 'a priority of {{priority}} is outside 0–999: Gemini CLI rejects the whole file, so no rule in it applies',
+      schema: 'the whole file is rejected by Gemini CLI: `{{key}}` {{why}}, so no rule in it applies',
       symlink: '{{agent}} skips symbolic links among its rules files: none of the rules in this file apply',
     },
     help: {

@@ -33,7 +33,7 @@ const RUNNERS: Readonly<Record<string, { subs: readonly string[]; tail: readonly
   docker: { subs: ['run', 'exec', 'compose', 'container', 'compose run', 'compose exec', 'container run', 'container exec'], tail: ['run', '--rm', '-v', '/:/host', 'alpine', 'sh'] },
   'docker-compose': { subs: [], tail: ['run', '--rm', '-v', '/:/host', 'app', 'sh'] },
   podman: { subs: ['run', 'exec'], tail: ['run', '--rm', '-v', '/:/host', 'alpine', 'sh'] },
-  nix: { subs: ['develop', 'shell', 'run'], tail: ['-c', 'rm', '-rf', '~'] },
+  nix: { subs: ['develop', 'shell', 'develop -c', 'develop --command', 'shell -c', 'shell --command'], tail: ['-c', 'rm', '-rf', '~'] },
   'nix-shell': { subs: [], tail: ['--run', 'rm -rf ~'] },
   npm: { subs: ['exec', 'x'], tail: ['--', 'sh', '-c', 'id'] },
   pnpm: { subs: ['dlx', 'exec'], tail: ['sh', '-c', 'id'] },

@@ -63,7 +63,7 @@ export function shellRules(file: NativeFile): ShellRule[] {
         const prefix = r.commandPrefix?.value;
         const hasOther = r.commandRegex !== undefined || r.argsPattern !== undefined;
         if ((prefix === undefined || prefix === '' || (Array.isArray(prefix) && prefix.length === 0)) && !hasOther) {
-          out.push({ decision, written: d ?? '', words: [], open: true, span: r.commandPrefix?.span ?? r.decision?.span ?? r.span, whole: true, text: prefix === '' ? 'commandPrefix = ""' : '[[rule]] without a pattern', index: r.index });
+          out.push({ decision, written: d ?? '', words: [], open: true, span: r.commandPrefix?.span ?? r.decision?.span ?? r.span, whole: true, text: prefix === '' ? 'commandPrefix = ""' : `toolName = ${JSON.stringify(geminiToolNames(r).find((t) => GEMINI_SHELL_TOOLS.includes(t)))}`, index: r.index });
           continue;
         }
         if (prefix === undefined || prefix === '') continue;
@@ -87,7 +87,8 @@ export function shellRules(file: NativeFile): ShellRule[] {
         }
         const argWords = args === undefined || args.trim() === '*' ? [] : wordsOf(args.replace(/\*$/, ''));
         const baseWords = wordsOf(base.replace(/\s*\*$/, ''));
-        if (baseWords.some((w) => w.includes('*'))) continue;
+        // A glob inside the command base, or a space (the base is the first word): not a prefix these rules can read.
+        if (baseWords.some((w) => w.includes('*')) || baseWords.length > 1) continue;
         out.push({ decision, written: r.list, words: [...baseWords, ...argWords].map((w) => [w]), open: args === undefined || args.endsWith('*') || base.trim().endsWith('*'), span: r.span, whole: false, text: r.text, index: r.index });
       }
       break;
