@@ -1,5 +1,5 @@
 /** The root README's examples are what a new user copies first: they must keep working. */
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { compileSource } from '@verdict/compiler';
@@ -31,6 +31,19 @@ describe('README', () => {
   it('gives the two commands of a new user', () => {
     expect(readme).toContain('npm i -g pnpm@12.4.2 && pnpm install --frozen-lockfile && pnpm build && pnpm verdict eval --policy fixtures/policies/workspace.yaml < fixtures/requests/sample.jsonl');
     expect(readme).toContain('pnpm check');
+  });
+
+  it('shows `verdict lint` on an agent\'s own settings file, which reports what the agent never consults', async () => {
+    const line = block('sh', 'verdict lint .claude/settings.json').split('\n')[0]!;
+    const argv = line.replace(/#.*$/, '').trim().split(/\s+/).slice(1);
+    expect(argv).toEqual(['lint', '.claude/settings.json']);
+    const dir = mkdtempSync(join(tmpdir(), 'verdict-readme-native-'));
+    mkdirSync(join(dir, '.claude'));
+    writeFileSync(join(dir, '.claude/settings.json'), '{ "permissions": { "allow": ["Write(docs/**)", "Bash(sed:*)"] } }\n');
+    const run = await runCli(['lint', join(dir, argv[1]!)]);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('native/never-consulted');
+    expect(run.stdout).toContain("also allows `sed -e '1e id' README.md`");
   });
 
   it('shows one policy in YAML and in the DSL that compile to the same IR, with passing examples', () => {

@@ -2,7 +2,7 @@
 
 // pipeline (YAML / JSON front end, stages, results)
 export type { CompileOptions, CompileResult, StageId, Syntax } from './types.ts';
-export type { ScalarStyle } from './tree.ts';
+export type { JMap, JMapEntry, JNode, JScalar, JScalarNode, JSeq, ScalarStyle } from './tree.ts';
 export { STAGE_IDS } from './types.ts';
 export { compileFile, compileSource, STAGES } from './pipeline.ts';
 export type { Stage } from './pipeline.ts';

@@ -1,4 +1,4 @@
-import type { Rule, RuleContext, RuleMeta, RuleVisitor } from './types.ts';
+import type { NativeRuleContext, Rule, RuleContext, RuleMeta, RuleVisitor } from './types.ts';
 import { EXCERPT_CHARS, excerpt } from '@verdict/engine';
 
 /**
@@ -16,6 +16,17 @@ export function createRule<M extends string>(rule: {
 }): Rule<M> {
   if (rule.meta.fixable !== undefined && rule.meta.fixable !== 'code') throw new Error(`rule \`${rule.id}\`: \`meta.fixable\` is 'code' or absent`);
   return Object.freeze({ id: rule.id, meta: rule.meta, create: rule.create });
+}
+
+/**
+ * Defines a rule of the `native` family: it checks an agent's own permission file
+ * (`.claude/settings.json`, `.codex/rules/*.rules`, `.gemini/policies/*.toml`, `.cursor/cli.json`)
+ * as `@verdict/native` read it, and sees no policy file.
+ */
+export function createNativeRule<M extends string>(rule: { id: string; meta: RuleMeta<M>; check(ctx: NativeRuleContext<M>): void }): Rule<M> {
+  if (rule.meta.category !== 'native') throw new Error(`rule \`${rule.id}\`: a native rule is of the \`native\` category`);
+  if (rule.meta.fixable !== undefined) throw new Error(`rule \`${rule.id}\`: native rules have no fixes`);
+  return Object.freeze({ id: rule.id, meta: rule.meta, create: () => undefined, native: rule.check });
 }
 
 /** `regex/invalid` → `regex-invalid`: the rule's source, test and docs file base name. */

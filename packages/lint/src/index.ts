@@ -13,6 +13,7 @@ export type {
   LintMessage,
   LintRun,
   MessageData,
+  NativeRuleContext,
   ReportDescriptor,
   Rule,
   RuleContext,
@@ -25,10 +26,10 @@ export type {
   Spanned,
 } from './types.ts';
 export { CATEGORIES, SEVERITY_LEVELS } from './types.ts';
-export { createRule, interpolate, ruleFileName } from './create-rule.ts';
+export { createNativeRule, createRule, interpolate, ruleFileName } from './create-rule.ts';
 export { allRules as rules, getRule } from './rules/index.ts';
-export type { LintSourceOptions } from './runner.ts';
-export { lintSource, ruleSeverity } from './runner.ts';
+export type { LintNativeOptions, LintSourceOptions } from './runner.ts';
+export { lintNativeSource, lintSource, ruleSeverity } from './runner.ts';
 export type { FixedSource } from './fix.ts';
 export { fixSource, MAX_FIX_PASSES } from './fix.ts';
 export type { LintFilesOptions } from './lint-files.ts';

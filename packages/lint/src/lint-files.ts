@@ -14,7 +14,10 @@ import { carriesVerdictSchema, checkText, compileGlob, displayPath, findFiles, h
 import { printable } from '@verdict/engine';
 import type { Diagnostic, HookAgent } from '@verdict/engine';
 import { emptyConfig, findConfigFile, loadLintConfig } from './config.ts';
-import { compileForLint, lintSource, type LintSourceOptions, unreadableFile } from './runner.ts';
+import { compileForLint, lintNativeSource, lintSource, type LintSourceOptions, unreadableFile } from './runner.ts';
+import { lstatSync } from 'node:fs';
+import { NATIVE_FOLDERS, nativeFormatOf } from '@verdict/native';
+import type { NativeFormat } from '@verdict/native';
 import { fixSource } from './fix.ts';
 import { allRules } from './rules/index.ts';
 import type { FileResult, LintConfig, LintMessage, LintRun, Rule } from './types.ts';
@@ -95,6 +98,9 @@ export function lintFiles(paths: readonly string[], options: LintFilesOptions = 
     ? findFiles(fromDisk, {
         cwd,
         extensions: POLICY_EXTENSIONS,
+        // The agents' own permission files, found by their names (`.claude/settings.json`…).
+        dotFolders: NATIVE_FOLDERS,
+        accept: (abs) => nativeFormatOf(inside(cwd, abs)) !== undefined,
         ...(options.ignorePatterns !== undefined ? { ignorePatterns: options.ignorePatterns } : {}),
       })
     : { files: [], skipped: [], diagnostics: [] };
@@ -106,6 +112,16 @@ export function lintFiles(paths: readonly string[], options: LintFilesOptions = 
     if (!f.named && configs.isConfigFile(f.abs)) continue;
     const c = configs.forFile(f.abs);
     const file: FoundFile = { abs: f.abs, path: f.path, config: c };
+    // An agent's permission file is known by its name, whatever `include` says; `ignore` applies.
+    const native = nativeFormatOf(inside(cwd, f.abs), { explicit: f.named });
+    if (native !== undefined) {
+      file.native = native;
+      if (f.symlink === true || (f.named && isSymlink(f.abs))) file.symlink = true;
+      const ignored = c.ignoredBy(f.abs);
+      if (ignored === undefined) files.push(file);
+      else skip(f.abs, ignored);
+      continue;
+    }
     const why = c.ignoredBy(f.abs) ?? (explicit ? undefined : c.notPolicy(f, () => sniff(file)));
     if (why === undefined) files.push(file);
     else skip(f.abs, why);
@@ -137,6 +153,10 @@ export function lintFiles(paths: readonly string[], options: LintFilesOptions = 
     const read = f.read ?? (f.stdin === undefined ? readSourceFile(shown, f.path) : f.stdin.text !== undefined ? checkText(shown, f.stdin.text) : f.stdin);
     if (read.text === undefined) {
       results.push(unreadableFile(shown, read.diagnostics, { config, rules }));
+      continue;
+    }
+    if (f.native !== undefined) {
+      results.push(lintNativeSource(read.text, shown, f.native, { config, rules, ...(f.symlink === true ? { symlink: true } : {}) }));
       continue;
     }
     const lintOptions = {
@@ -318,4 +338,21 @@ interface FoundFile {
   /** Read (and compiled) while deciding whether it is a policy: linting reuses them. */
   read?: LoadedText;
   compiled?: CompileResult;
+  /** An agent's own permission file, by its name. */
+  native?: NativeFormat;
+  symlink?: boolean;
+}
+
+/** A path as the folders below `cwd` name it (the names above it say nothing about the file), or as given. */
+function inside(cwd: string, abs: string): string {
+  const rel = relative(cwd, abs);
+  return rel === '' || rel.startsWith('..') || isAbsolute(rel) ? abs : rel;
+}
+
+function isSymlink(abs: string): boolean {
+  try {
+    return lstatSync(abs).isSymbolicLink();
+  } catch {
+    return false;
+  }
 }

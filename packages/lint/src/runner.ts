@@ -11,6 +11,8 @@ import type { CompileResult } from '@verdict/compiler';
 import { codePointCount, compileApprover, eachRule, MAX_PATTERN_CHARS, normalizeApproverMode } from '@verdict/engine';
 import type { CompiledApprover, Diagnostic, HookAgent, PolicyFileIR, Severity, Span } from '@verdict/engine';
 import { commandJudgeFactory } from '@verdict/shell';
+import { readNative } from '@verdict/native';
+import type { NativeFile, NativeFormat } from '@verdict/native';
 import { hookAgentDirective } from './support/hook-agent.ts';
 import { interpolate } from './create-rule.ts';
 import { applySuppressions, findSuppressions } from './suppressions.ts';
@@ -20,6 +22,7 @@ import type {
   FileResult,
   LintConfig,
   LintMessage,
+  NativeRuleContext,
   ReportDescriptor,
   Rule,
   RuleContext,
@@ -458,6 +461,153 @@ function fingerprint(list: LintMessage[], source: SourceInfo): void {
 }
 
 export type { Category };
+
+export interface LintNativeOptions {
+  config?: LintConfig;
+  rules?: readonly Rule[];
+  /** Run only these rules and drop the reader's findings (rule tests). */
+  only?: readonly string[];
+  /** The file is a symbolic link (the agents that skip those are said so). */
+  symlink?: boolean;
+}
+
+/** Reader codes that mean the agent cannot load the file either: never quieted by the configuration. */
+const LOCKED_NATIVE = (code: string): boolean => code === 'native/syntax' || code.startsWith('load/');
+
+/**
+ * Lints one agent's own permission file (`@verdict/native` reads it as `format`): the reader's
+ * findings (`native/syntax`, `native/not-static`, `native/type`), then every enabled rule of the
+ * `native` family. Suppressions work as in YAML where the format has `#` comments (TOML, Starlark).
+ */
+export function lintNativeSource(text: string, file: string, format: NativeFormat, options: LintNativeOptions = {}): FileResult {
+  const catalogue = options.rules ?? allRules;
+  const byId = new Map(catalogue.map((r) => [r.id, r]));
+  const resolved = resolveRules(
+    catalogue.filter((r) => r.native !== undefined),
+    options,
+  );
+  const enabled = new Set(resolved.map((r) => r.rule.id));
+  const source = new SourceInfo(file, text, format === 'claude-settings' || format === 'cursor-cli' || format === 'gemini-settings' ? 'json' : undefined);
+  const messages: LintMessage[] = [];
+  let native: NativeFile | undefined;
+  try {
+    native = readNative(file, text, format);
+  } catch (e) {
+    messages.push(internalMessage(byId, 'the native reader', e, source.fileStart()));
+  }
+  if (native !== undefined && options.only === undefined) {
+    for (const d of native.diagnostics) {
+      const locked = LOCKED_NATIVE(d.code) && d.severity === 'error';
+      const severity = locked ? 'error' : (options.config?.rules[d.code]?.severity ?? d.severity);
+      if (severity === 'off') continue;
+      messages.push({
+        ruleId: d.code,
+        category: 'native',
+        severity,
+        message: d.message,
+        ...(d.help !== undefined ? { help: d.help } : {}),
+        span: d.span ?? source.fileStart(),
+        source: 'compiler',
+        fingerprint: '',
+      });
+    }
+  }
+  const ruleMessages: LintMessage[] = [];
+  if (native !== undefined) {
+    for (const r of resolved) {
+      const check = r.rule.native;
+      if (check === undefined) continue;
+      try {
+        check(nativeContext(r, native, source, enabled, options.symlink === true, ruleMessages));
+      } catch (e) {
+        messages.push(internalMessage(byId, `rule \`${r.rule.id}\``, e, source.fileStart()));
+      }
+    }
+  }
+  // Supersedes, at the same place, as for policy files.
+  const explainedBy = new Map<number, Set<string>>();
+  for (const m of ruleMessages) {
+    const offset = m.span?.start.offset;
+    if (offset === undefined) continue;
+    for (const entry of byId.get(m.ruleId)?.meta.supersedes ?? []) {
+      if (typeof entry !== 'string' || entry === m.ruleId) continue;
+      const set = explainedBy.get(offset) ?? new Set<string>();
+      set.add(entry);
+      explainedBy.set(offset, set);
+    }
+  }
+  for (const m of ruleMessages) {
+    const offset = m.span?.start.offset;
+    if (offset !== undefined && explainedBy.get(offset)?.has(m.ruleId)) continue;
+    messages.push(m);
+  }
+  const suppressions = source.syntax === 'json' ? [] : findSuppressions(source);
+  const { kept, suppressed } = applySuppressions(messages, suppressions);
+  const sorted = sortMessages(kept);
+  fingerprint(sorted, source);
+  fingerprint(suppressed, source);
+  return {
+    file,
+    native: format,
+    messages: sorted,
+    suppressed: sortMessages(suppressed),
+    errorCount: sorted.filter((m) => m.severity === 'error').length,
+    warningCount: sorted.filter((m) => m.severity === 'warning').length,
+    infoCount: sorted.filter((m) => m.severity === 'info').length,
+    parsed: native !== undefined && native.diagnostics.every((d) => d.code !== 'native/syntax'),
+  };
+}
+
+function internalMessage(byId: ReadonlyMap<string, Rule>, what: string, error: unknown, at: Span): LintMessage {
+  const rule = byId.get('lint/internal-error');
+  const detail = error instanceof Error ? error.message : String(error);
+  return {
+    ruleId: 'lint/internal-error',
+    category: 'lint',
+    severity: 'error',
+    message: interpolate(rule?.meta.messages.crashed ?? '{{what}} crashed on this file: {{detail}}', { what, detail: detail.split('\n')[0] ?? '' }),
+    span: at,
+    source: 'linter',
+    fingerprint: '',
+    messageId: 'crashed',
+  };
+}
+
+function nativeContext(r: ResolvedRule, native: NativeFile, source: SourceInfo, enabled: ReadonlySet<string>, symlink: boolean, sink: LintMessage[]): NativeRuleContext {
+  const { rule } = r;
+  const locate = (d: { span?: Span | undefined; node?: { span?: Span | undefined } | undefined }): Span => d.span ?? d.node?.span ?? source.fileStart();
+  return {
+    id: rule.id,
+    file: source.file,
+    text: source.text,
+    native,
+    symlink,
+    options: r.options,
+    isRuleEnabled: (id) => enabled.has(id),
+    report(d: ReportDescriptor) {
+      const template = rule.meta.messages[d.messageId];
+      if (template === undefined) throw new Error(`unknown message id \`${d.messageId}\``);
+      const helpTemplate = rule.meta.help?.[d.messageId];
+      const related = (d.related ?? []).map((rel) => {
+        const t = rule.meta.messages[rel.messageId];
+        if (t === undefined) throw new Error(`unknown message id \`${rel.messageId}\``);
+        return { message: interpolate(t, rel.data), span: locate(rel) };
+      });
+      sink.push({
+        ruleId: rule.id,
+        category: rule.meta.category,
+        severity: r.severity,
+        message: interpolate(template, d.data),
+        ...(helpTemplate !== undefined ? { help: interpolate(helpTemplate, d.data) } : {}),
+        messageId: d.messageId,
+        span: locate(d),
+        ...(related.length > 0 ? { related } : {}),
+        source: 'rule',
+        fingerprint: '',
+      });
+    },
+  };
+}
 
 /**
  * The result of a file that could not be read (not a regular file, too large, not UTF-8): its load

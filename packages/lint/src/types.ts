@@ -22,9 +22,10 @@ import type {
   TestCaseIR,
 } from '@verdict/engine';
 import type { CompileResult, ScalarStyle } from '@verdict/compiler';
+import type { NativeFile, NativeFormat } from '@verdict/native';
 
 /** Rule families; severities can be set per category in the configuration. */
-export type Category = 'compiler' | 'regex' | 'rules' | 'approver' | 'policy' | 'hook' | 'tests' | 'analysis' | 'lint';
+export type Category = 'compiler' | 'regex' | 'rules' | 'approver' | 'policy' | 'hook' | 'tests' | 'analysis' | 'lint' | 'native';
 export const CATEGORIES: readonly Category[] = [
   'compiler',
   'regex',
@@ -35,6 +36,7 @@ export const CATEGORIES: readonly Category[] = [
   'tests',
   'analysis',
   'lint',
+  'native',
 ];
 
 export type SeverityLevel = 'off' | Severity;
@@ -205,6 +207,22 @@ export interface Rule<M extends string = string> {
   readonly id: string;
   readonly meta: RuleMeta<M>;
   create(ctx: RuleContext<M>): RuleVisitor | void;
+  /** A rule of the `native` family: checks an agent's own permission file (`@verdict/native`). */
+  readonly native?: (ctx: NativeRuleContext<M>) => void;
+}
+
+/** What a `native/*` rule sees: one agent's permission file, as `@verdict/native` read it. */
+export interface NativeRuleContext<M extends string = string> {
+  readonly id: string;
+  readonly file: string;
+  readonly text: string;
+  readonly native: NativeFile;
+  /** The file is a symbolic link (Codex and Gemini CLI skip those). */
+  readonly symlink: boolean;
+  /** The rule's options: its defaults with the configuration's values over them. */
+  readonly options: Readonly<Record<string, unknown>>;
+  isRuleEnabled(id: string): boolean;
+  report(descriptor: ReportDescriptor<M>): void;
 }
 
 export interface LintMessage {
@@ -229,6 +247,8 @@ export interface LintMessage {
 export interface FileResult {
   file: string;
   syntax?: 'yaml' | 'json' | 'verdict';
+  /** For an agent's own permission file: its format (the `native/*` rules ran on it). */
+  native?: NativeFormat;
   /** Sorted by position. */
   messages: LintMessage[];
   /** Findings silenced by inline comments (kept for reporting formats that show them). */

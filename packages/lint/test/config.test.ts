@@ -51,7 +51,7 @@ describe('parseLintConfig', () => {
     expect(diagnostics.map((d) => [d.code, d.severity, d.message, d.help, d.span?.start.line, d.span?.start.column])).toEqual([
       ['lint/config-unknown-rule', 'warning', 'unknown rule `regex/invalidd`', 'did you mean `regex/invalid`?', 2, 3],
       ['lint/config-invalid', 'error', 'invalid setting for rule `rules/duplicate`', 'use a severity (off, info, warning, error), `[severity, {options}]` or `{severity, options}`', 3, 20],
-      ['lint/config-invalid', 'error', 'unknown category `style`', 'categories are compiler, regex, rules, approver, policy, hook, tests, analysis, lint', 4, 14],
+      ['lint/config-invalid', 'error', 'unknown category `style`', 'categories are compiler, regex, rules, approver, policy, hook, tests, analysis, lint, native', 4, 14],
       ['lint/config-invalid', 'error', 'unknown configuration key `extends`', 'keys are driver, hook-agent, include, ignore, categories and rules', 5, 1],
     ]);
   });

@@ -10,14 +10,17 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { ruleFileName } from '../src/create-rule.ts';
-import { emptyConfig, fixSource, lintSource, rules } from '../src/index.ts';
+import { nativeFormatOf } from '@verdict/native';
+import { emptyConfig, fixSource, lintNativeSource, lintSource, rules } from '../src/index.ts';
 
 const docsDir = join(dirname(fileURLToPath(import.meta.url)), '..', 'docs', 'rules');
-const MARK = /#\s*flagged\s*$/;
+const MARK = /(#|\/\/)\s*flagged\s*$/;
 
 interface Example {
   lang: string;
   text: string;
+  /** For a `native/*` page: the path the example file has (```` ```json .claude/settings.json ````). */
+  path?: string;
 }
 
 /** The fenced code blocks of one `## Title` section. */
@@ -26,7 +29,7 @@ function examples(page: string, title: string): Example[] {
   if (start < 0) return [];
   const rest = page.slice(start + title.length + 5);
   const section = rest.slice(0, rest.search(/\n## |$/));
-  return [...section.matchAll(/```(\w+)\n([\s\S]*?)```/g)].map((m) => ({ lang: m[1]!, text: m[2]! }));
+  return [...section.matchAll(/```(\w+)(?: ([^\n]+))?\n([\s\S]*?)```/g)].map((m) => ({ lang: m[1]!, text: m[3]!, ...(m[2] !== undefined ? { path: m[2] } : {}) }));
 }
 
 /** Every rule on, those that are off by default too (as `info`): a page shows its rule at work. */
@@ -59,8 +62,12 @@ describe('rule pages: Bad draws the rule on the marked lines, Good is clean', ()
 
   for (const { file, page, id } of pages) {
     if (id === undefined) continue;
-    const bad = examples(page, 'Bad').filter((e) => ext[e.lang] !== undefined);
-    const good = examples(page, 'Good').filter((e) => ext[e.lang] !== undefined);
+    if (id.startsWith('native/')) {
+      nativeExamples(file, page, id);
+      continue;
+    }
+    const bad = examples(page, 'Bad').filter((e) => ext[e.lang] !== undefined && e.path === undefined);
+    const good = examples(page, 'Good').filter((e) => ext[e.lang] !== undefined && e.path === undefined);
     if (id in NOT_FROM_ONE_FILE) continue;
 
     it(`${file}: has a policy example under Bad and under Good`, () => {
@@ -89,6 +96,42 @@ describe('rule pages: Bad draws the rule on the marked lines, Good is clean', ()
     );
   }
 });
+
+/**
+ * A `native/*` page's examples are agents' own files, each fenced with the path it would have
+ * (```` ```toml .gemini/policies/p.toml ````). JSON has no comments: a `// flagged` mark is taken
+ * off before the file is read.
+ */
+function nativeExamples(file: string, page: string, id: string): void {
+  const bad = examples(page, 'Bad').filter((e) => e.path !== undefined);
+  const good = examples(page, 'Good').filter((e) => e.path !== undefined);
+  const lint = (e: Example) => {
+    const format = nativeFormatOf(e.path!, { explicit: true });
+    if (format === undefined) throw new Error(`${file}: \`${e.path}\` names no native format`);
+    return lintNativeSource(e.text.replace(/\s*\/\/\s*flagged\s*$/gm, ''), e.path!, format, { config: everyRuleOn() });
+  };
+  it(`${file}: has an example file under Bad and under Good`, () => {
+    expect(bad.length).toBeGreaterThan(0);
+    expect(good.length).toBeGreaterThan(0);
+  });
+  bad.forEach((example, i) =>
+    it(`${file}: Bad example ${i + 1} draws \`${id}\` on exactly the lines marked flagged`, () => {
+      const marked = markedLines(example.text);
+      expect(marked, 'the example marks no line flagged').not.toEqual([]);
+      const result = lint(example);
+      const lines = result.messages.filter((m) => m.ruleId === id).map((m) => m.span?.start.line);
+      const all = result.messages.map((m) => `${m.span?.start.line}: ${m.ruleId}: ${m.message}`).join('\n');
+      expect([...new Set(lines)].sort((x, y) => (x ?? 0) - (y ?? 0)), all).toEqual(marked);
+    }),
+  );
+  good.forEach((example, i) =>
+    it(`${file}: Good example ${i + 1} is clean of \`${id}\` and of errors`, () => {
+      const result = lint(example);
+      expect(result.messages.filter((m) => m.ruleId === id || m.severity === 'error').map((m) => `${m.ruleId}: ${m.message}`)).toEqual([]);
+      expect(markedLines(example.text)).toEqual([]);
+    }),
+  );
+}
 
 describe('rule pages: the Fix example is what `verdict lint --fix` makes of it', () => {
   for (const { file, page, id } of pages) {

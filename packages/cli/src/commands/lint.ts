@@ -19,7 +19,10 @@ key); other files are skipped (--debug says why). A file named as an argument is
 so is every .yaml, .yml, .json or .verdict file a glob matches (\`verdict lint 'policies/**/*.yaml'\`:
 quote it so the shell leaves it to Verdict); a glob that matches nothing fails the run (exit 2).
 Folders and globs honour .gitignore files as git does (nested ones too) and never enter dot
-folders, node_modules, dist or coverage.
+folders, node_modules, dist or coverage, except to find the agents' own permission files by their
+names: .claude/settings.json, .claude/settings.local.json, .codex/rules/*.rules,
+.codex/requirements.toml, .gemini/policies/*.toml, .gemini/settings.json, .cursor/cli.json (the
+native/* rules; docs/native/).
 \`-\` lints the policy on standard input, as the file \`--stdin-filename\` names (default \`<stdin>\`).
 Checks:
 invalid values, regexes that cannot compile or never match, rules a model can walk around,

@@ -29,6 +29,13 @@ export interface FindFilesOptions {
   ignorePatterns?: readonly string[];
   /** Honour `.gitignore` files (default true). */
   gitignore?: boolean;
+  /** Dot folders a walk enters all the same (`.claude`, `.codex`: where agents keep their own permission files). */
+  dotFolders?: readonly string[];
+  /**
+   * Files a walk or a glob takes whatever their extension, symbolic links included (marked
+   * `symlink`, so a caller can say that the program reading them would skip them).
+   */
+  accept?: (abs: string) => boolean;
 }
 
 export interface FoundFile {
@@ -42,6 +49,8 @@ export interface FoundFile {
   named: boolean;
   /** Found by a glob (the user asked for it by pattern, whatever its name says). */
   byGlob: boolean;
+  /** A symbolic link, found through `accept` (a walk follows no other). */
+  symlink?: boolean;
 }
 
 /** A path left out, and why (`--debug` lists them). */
@@ -92,6 +101,8 @@ class Walker {
   private readonly roots = new Map<string, string | undefined>();
   private readonly extensions: readonly string[];
   private readonly gitignore: boolean;
+  private readonly dotFolders: readonly string[];
+  private readonly accept: ((abs: string) => boolean) | undefined;
 
   constructor(
     private readonly cwd: string,
@@ -99,6 +110,8 @@ class Walker {
   ) {
     this.extensions = options.extensions.map((e) => e.toLowerCase());
     this.gitignore = options.gitignore !== false;
+    this.dotFolders = options.dotFolders ?? [];
+    this.accept = options.accept;
     const rules: IgnoreRule[] = [];
     for (const p of options.ignorePatterns ?? []) {
       const line = parseIgnoreLine(p, '--ignore-pattern');
@@ -177,7 +190,8 @@ class Walker {
     });
   }
 
-  private walk(dir: string, path: string | Buffer, glob: { glob: PathGlob; root: string; depth: number } | undefined, top = dir, depth = 0): void {
+  /** `acceptedOnly`: inside a dot folder of `dotFolders`, where only `accept`ed files are taken. */
+  private walk(dir: string, path: string | Buffer, glob: { glob: PathGlob; root: string; depth: number } | undefined, top = dir, depth = 0, acceptedOnly = false): void {
     const sources = this.sourcesFor(dir, top);
     let entries: Dirent<Buffer>[];
     try {
@@ -194,15 +208,19 @@ class Walker {
           ? abs
           : Buffer.concat([typeof path === 'string' ? Buffer.from(path) : path, Buffer.from(sep), e.name]);
       if (e.isDirectory()) {
-        if (name.startsWith('.') || DEFAULT_SKIPPED_FOLDERS.includes(name)) continue;
+        const dot = name.startsWith('.');
+        if ((dot && !this.dotFolders.includes(name)) || DEFAULT_SKIPPED_FOLDERS.includes(name)) continue;
         if (glob !== undefined && depth + 1 >= glob.depth) continue;
         const rule = ignoredBy(sources, abs, true, relativePath);
         if (rule !== undefined) {
           this.skip(abs, ruleReason(rule), true);
           continue;
         }
-        this.walk(abs, p, glob, top, depth + 1);
-      } else if (!e.isSymbolicLink() && this.extensions.some((x) => name.toLowerCase().endsWith(x))) {
+        this.walk(abs, p, glob, top, depth + 1, acceptedOnly || dot);
+      } else if (
+        (!acceptedOnly && !e.isSymbolicLink() && this.extensions.some((x) => name.toLowerCase().endsWith(x))) ||
+        (this.accept !== undefined && (e.isFile() || e.isSymbolicLink()) && this.accept(abs))
+      ) {
         // Regular files, and FIFOs and devices too: the reader refuses those with a diagnostic
         // instead of the walk passing over them without a word.
         if (glob !== undefined && !glob.glob.matches(relativePath(glob.root, abs), false)) continue;
@@ -212,7 +230,7 @@ class Walker {
         if (rule !== undefined) {
           this.skip(abs, ruleReason(rule));
           this.ignoredMatches++;
-        } else this.add(abs, p, { named: false, byGlob: glob !== undefined });
+        } else this.add(abs, p, { named: false, byGlob: glob !== undefined, ...(e.isSymbolicLink() ? { symlink: true } : {}) });
       }
     }
   }
@@ -272,7 +290,7 @@ class Walker {
     return undefined;
   }
 
-  private add(abs: string, path: string | Uint8Array, how: { named: boolean; byGlob: boolean }): void {
+  private add(abs: string, path: string | Uint8Array, how: { named: boolean; byGlob: boolean; symlink?: boolean }): void {
     if (this.seen.has(abs)) return;
     this.seen.add(abs);
     this.files.push({ abs, display: printable(displayPath(this.cwd, abs)), path, ...how });

@@ -41,6 +41,16 @@ import rulesShellSeparator from './rules-shell-separator.ts';
 import rulesPreferCommandRule from './rules-prefer-command-rule.ts';
 import rulesUnreachable from './rules-unreachable.ts';
 import testsFailing from './tests-failing.ts';
+// agents' own permission files (native-*.ts): imports here
+import nativeAllowRunsAnything from './native-allow-runs-anything.ts';
+import nativeDenyWalkedAround from './native-deny-walked-around.ts';
+import nativeFileNotLoaded from './native-file-not-loaded.ts';
+import nativeNeverConsulted from './native-never-consulted.ts';
+import nativePrefixAlternatives from './native-prefix-alternatives.ts';
+import nativeRegexDropped from './native-regex-dropped.ts';
+import nativeScopeConflict from './native-scope-conflict.ts';
+import nativeUnknownKey from './native-unknown-key.ts';
+import nativeUnknownTool from './native-unknown-tool.ts';
 // static analysis rules (analysis-*.ts): imports here
 import analysisDeadRule from './analysis-dead-rule.ts';
 import analysisOverlap from './analysis-overlap.ts';
@@ -87,6 +97,16 @@ export const allRules: readonly Rule[] = Object.freeze([
   analysisDeadRule,
   analysisShadowedRule,
   analysisOverlap,
+  // agents' own permission files (native-*.ts): entries here
+  nativeFileNotLoaded,
+  nativeRegexDropped,
+  nativeUnknownKey,
+  nativeUnknownTool,
+  nativeNeverConsulted,
+  nativeAllowRunsAnything,
+  nativePrefixAlternatives,
+  nativeDenyWalkedAround,
+  nativeScopeConflict,
 ] as Rule[]);
 
 export function getRule(id: string): Rule | undefined {

@@ -6,7 +6,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { applySourceEdits } from '@verdict/compiler';
-import { lintSource } from '../../src/runner.ts';
+import { nativeFormatOf } from '@verdict/native';
+import { lintNativeSource, lintSource } from '../../src/runner.ts';
 import { allRules } from '../../src/rules/index.ts';
 import type { Rule } from '../../src/types.ts';
 
@@ -94,6 +95,59 @@ export function runRuleTests(rule: Rule, cases: { valid: (ValidCase | string)[];
         const fixed = applySourceEdits(c.code, c.filename ?? 'policy.yaml', result.syntax ?? 'yaml', fixes);
         expect(fixed.diagnostics).toEqual([]);
         expect(fixed.text).toBe(c.output);
+      });
+    });
+  });
+}
+
+/** A case for a `native/*` rule: an agent's own permission file, named where the agent keeps it. */
+export interface NativeCase {
+  name?: string;
+  /** The path the file would have (`.claude/settings.json`): its name picks the format. */
+  filename: string;
+  code: string;
+  symlink?: boolean;
+}
+
+export interface NativeInvalidCase extends NativeCase {
+  errors: ExpectedFinding[];
+}
+
+export function lintNativeWithRule(rule: Rule, c: NativeCase) {
+  const format = nativeFormatOf(c.filename, { explicit: true });
+  if (format === undefined) throw new Error(`\`${c.filename}\` names no native format`);
+  return lintNativeSource(c.code, c.filename, format, {
+    rules: [...allRules.filter((r) => r.id !== rule.id), rule],
+    only: [rule.id],
+    ...(c.symlink === true ? { symlink: true } : {}),
+    config: { rules: { [rule.id]: { severity: rule.meta.severity === 'off' ? 'warning' : rule.meta.severity } }, categories: {}, include: [], ignore: [] },
+  });
+}
+
+/** Table tests for a `native/*` rule, as `runRuleTests` for the others. */
+export function runNativeRuleTests(rule: Rule, cases: { valid: NativeCase[]; invalid: NativeInvalidCase[] }): void {
+  describe(rule.id, () => {
+    cases.valid.forEach((c, i) => {
+      it(`valid #${i}${c.name ? `: ${c.name}` : ''}`, () => {
+        const result = lintNativeWithRule(rule, c);
+        expect(result.messages.filter((m) => m.ruleId === 'lint/internal-error')).toEqual([]);
+        expect(result.messages.filter((m) => m.ruleId === rule.id).map((m) => `${m.span?.start.line}:${m.span?.start.column} ${m.message}`)).toEqual([]);
+      });
+    });
+    cases.invalid.forEach((c, i) => {
+      it(`invalid #${i}${c.name ? `: ${c.name}` : ''}`, () => {
+        const result = lintNativeWithRule(rule, c);
+        expect(result.messages.filter((m) => m.ruleId === 'lint/internal-error').map((m) => m.message)).toEqual([]);
+        const actual = result.messages
+          .filter((m) => m.ruleId === rule.id)
+          .map((m, j) => {
+            const want = c.errors[j];
+            const got: ExpectedFinding = { messageId: m.messageId ?? '', line: m.span?.start.line ?? 0, column: m.span?.start.column ?? 0 };
+            if (want?.message !== undefined) got.message = m.message;
+            if (want?.help !== undefined && m.help !== undefined) got.help = m.help;
+            return got;
+          });
+        expect(actual).toEqual(c.errors);
       });
     });
   });

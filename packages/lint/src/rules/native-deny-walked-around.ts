@@ -1,0 +1,96 @@
+import type { CodexRulesFile, CodexRequirementsFile, GeminiPolicyFile, NativeFile } from '@verdict/native';
+import { createNativeRule } from '../create-rule.ts';
+import { claudeMatches, codexDecision, codexStrictness, GEMINI_SHELL_TOOLS, geminiMatchesCommand, geminiToolNames, respellings, showCommand, type Respelling } from '../support/native-commands.ts';
+import { AGENT_NAME, shellRules, type ShellRule } from '../support/native-rules.ts';
+
+/** What to write instead, in each agent's format (`%p`: the rule's program). */
+const INSTEAD: Readonly<Record<string, string>> = {
+  'Claude Code': 'add the respelling as a rule too, or deny the program itself (`Bash(%p:*)`): a deny has no exceptions',
+  Codex: 'prompt for the program and the wrappers that run it (`[["%p", "env", "command"]]`); Codex has no exceptions, so its safe forms prompt too',
+  'Gemini CLI': 'add a rule for the respelling, or deny the program itself at a higher priority',
+  Cursor: 'add the respelling as a rule too (Cursor matches the first word)',
+};
+
+/** Which respellings each agent's matcher is known to miss (the others it reads as the same command). */
+function applies(agent: NativeFile['agent'], how: string): boolean {
+  if (agent === 'codex') return !/quoted|escaped|by its path/.test(how);
+  // Claude Code: its glob over the text is documented; how it treats a global option (`git -C`) changed across versions and is not verified.
+  if (agent === 'claude') return /order|apart|after an operand|`\.\//.test(how);
+  if (agent === 'cursor') return /`env`|`command`|by its path|quoted|escaped/.test(how);
+  return true;
+}
+
+export default createNativeRule({
+  id: 'native/deny-walked-around',
+  meta: {
+    description: 'a deny or ask in an agent\'s own permission file that the same command written another way walks around, under that agent\'s own matching (option order, a global option, a wrapper, a path, quoting), with the respelling',
+    severity: 'warning',
+    category: 'native',
+    messages: {
+      walked: '`{{witness}}` ({{how}}) runs what this {{agent}} {{decision}} rule `{{rule}}` stops, but the rule does not match it{{then}}',
+    },
+    help: {
+      walked: '{{instead}}; or decide in Verdict\'s hook, whose command rules read the command as the shell runs it (docs/shell.md)',
+    },
+    docs: { recommended: true },
+  },
+  check(ctx) {
+    const file = ctx.native;
+    const agent = AGENT_NAME[file.agent];
+    const rules = shellRules(file);
+    for (const r of rules) {
+      if (r.decision === 'allow' || r.whole || r.words.length === 0) continue;
+      const words = r.words.map((alts) => alts[0] ?? '');
+      for (const s of respellings(words)) {
+        if (!applies(file.agent, s.how)) continue;
+        const outcome = walksAround(file, rules, r, s);
+        if (outcome === undefined) continue;
+        ctx.report({ span: r.span, messageId: 'walked', data: { witness: s.text ?? showCommand(s.words), how: s.how, agent, decision: r.written, rule: r.text, then: outcome, instead: (INSTEAD[agent] ?? '').replace('%p', words[0] ?? '') } });
+        break;
+      }
+    }
+  },
+});
+
+/** `undefined` when the file still stops the respelling as strictly; else what then decides it. */
+function walksAround(file: NativeFile, rules: readonly ShellRule[], rule: ShellRule, s: Respelling): string | undefined {
+  const text = s.text ?? showCommand(s.words);
+  switch (file.format) {
+    case 'codex-rules':
+    case 'codex-requirements': {
+      const f = file as CodexRulesFile | CodexRequirementsFile;
+      const own = f.prefixRules[rule.index];
+      if (own === undefined) return undefined;
+      const decided = codexDecision(f.prefixRules, s.words);
+      if (decided !== undefined && codexStrictness(decided.decision) >= codexStrictness(own.decision)) return undefined;
+      return decided === undefined ? ': no rule matches it, so Codex\'s own heuristics decide' : `: the rule on line ${decided.span.start.line} decides \`${decided.decision}\``;
+    }
+    case 'gemini-policy': {
+      const f = file as GeminiPolicyFile;
+      const stricter = rule.decision === 'deny' ? ['deny'] : ['deny', 'ask_user'];
+      for (const g of f.rules) {
+        if (!geminiToolNames(g).some((t) => GEMINI_SHELL_TOOLS.includes(t))) continue;
+        if (!stricter.includes(g.decision?.value ?? '')) continue;
+        if (geminiMatchesCommand(g, text)) return undefined;
+      }
+      const allow = f.rules.find((g) => g.decision?.value === 'allow' && geminiToolNames(g).some((t) => GEMINI_SHELL_TOOLS.includes(t)) && geminiMatchesCommand(g, text));
+      return allow !== undefined ? `, and the allow on line ${allow.span.start.line} matches it` : '';
+    }
+    case 'claude-settings': {
+      for (const other of rules) {
+        if (other.decision === 'allow' || (rule.decision === 'deny' && other.decision !== 'deny')) continue;
+        const src = file.rules.find((x) => x.span.start.offset === other.span.start.offset);
+        if (src === undefined) continue;
+        if (src.specifier === undefined || claudeMatches(src.specifier, text)) return undefined;
+      }
+      return ' (by its documented matching)';
+    }
+    case 'cursor-cli': {
+      const first = s.words[0];
+      if (rules.some((o) => o.decision === 'deny' && (o.whole || o.words[0]?.[0] === first))) return undefined;
+      return ' (by its documentation: the first word is matched)';
+    }
+    default:
+      return undefined;
+  }
+}

@@ -1,0 +1,35 @@
+// @verdict/native: explicit named exports only.
+export type { Located, LocatedKey, NativeAgent, NativeFileBase, NativeFormat } from './types.ts';
+export { FORMAT_AGENT } from './types.ts';
+
+export type { NativeFile, ReadNativeFileOptions } from './discover.ts';
+export { NATIVE_FOLDERS, nativeFormatOf, readNative, readNativeFile } from './discover.ts';
+
+export type { ClaudeList, ClaudeRule, ClaudeRuleParts, ClaudeScope, ClaudeSettingsFile } from './claude.ts';
+export { CLAUDE_LISTS, CLAUDE_MODES, CLAUDE_PERMISSION_KEYS, claudeScopeOf, parseClaudeRule, readClaudeSettings } from './claude.ts';
+
+export type { CodexDecision, CodexExample, CodexHostExecutable, CodexLoadError, CodexNetworkRule, CodexPatternToken, CodexPrefixRule, CodexRulesFile } from './codex-rules.ts';
+export { CODEX_DECISIONS, codexPatternMatches, readCodexRules, shlexSplit } from './codex-rules.ts';
+export type { CodexRequirementsFile } from './codex-requirements.ts';
+export { readCodexRequirements } from './codex-requirements.ts';
+
+export type { GeminiDecision, GeminiPolicyFile, GeminiRule } from './gemini-policy.ts';
+export { GEMINI_RULE_KEYS, readGeminiPolicy } from './gemini-policy.ts';
+export type { GeminiSettingsFile, GeminiToolEntry, GeminiToolSetting } from './gemini-settings.ts';
+export { readGeminiSettings } from './gemini-settings.ts';
+
+export type { CursorCliFile, CursorList, CursorRule } from './cursor.ts';
+export { CURSOR_RULE_TYPES, readCursorCli } from './cursor.ts';
+
+export type { LocatedToml, TomlPlace } from './toml.ts';
+export { placeAt, readToml } from './toml.ts';
+export type { CallArgument, Literal, StarlarkRead, TopLevelCall } from './starlark.ts';
+export { readStarlark } from './starlark.ts';
+
+// The agents' own decisions (e2e/native-diff proves them against the agents' engines).
+export type { BashParser } from './bash-tree.ts';
+export { loadBashParser } from './bash-tree.ts';
+export type { CodexAgentCheck, CodexCheck, CodexCommandView, CodexHostExecutableInput, CodexMatchOptions, CodexModelError, CodexPolicy, CodexPrefixRuleInput, CodexRuleMatch, CodexRulesInput, NotExpressible } from './codex/decide.ts';
+export { checkCodexCommand, codexCommandsFor, codexFlagsDangerous, codexNotExpressible, codexRulesInput, decideCodexExecNever, compileCodexRules, decideCodexExec, strictest } from './codex/decide.ts';
+export type { GeminiCall, GeminiContext, GeminiLoadedRule, GeminiNotExpressible, GeminiLoadIssue, GeminiMode, GeminiOutcome, GeminiPolicy, GeminiPolicyFileInput, GeminiRunFacts } from './gemini/decide.ts';
+export { commandPrefixPattern, GEMINI_TIERS, geminiArgsJson, geminiHasRedirection, geminiNotExpressible, geminiPolicy, geminiPolicyFileInput, geminiRegexRejected, geminiShellParts, geminiStripWrapper, loadGeminiPolicies } from './gemini/decide.ts';
