@@ -83,6 +83,12 @@ describe('installed from the tarballs', () => {
     expect(r.stderr).toBe('');
   });
 
+  it('reads an agent\'s own permission files with @verdict/native (smol-toml installed from the registry)', () => {
+    const r = ok(run(process.execPath, ['native.mjs'], { cwd: project }), 'node native.mjs');
+    expect(r.stdout).toBe('allow git -C at 1:23\nallow ["go","test"] at 3:17\n');
+    expect(r.stderr).toBe('');
+  });
+
   it('requires the engine and the compiler from CommonJS', () => {
     const r = ok(run(process.execPath, ['require.cjs'], { cwd: project }), 'node require.cjs');
     const [first, second] = r.stdout.trim().split('\n');

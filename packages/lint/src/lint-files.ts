@@ -90,7 +90,8 @@ export function lintFiles(paths: readonly string[], options: LintFilesOptions = 
     const abs = resolve(cwd, options.stdin.name);
     const c = configs.forFile(abs);
     const ignoredBy = c.ignoredBy(abs);
-    if (ignoredBy === undefined) files.push({ abs, path: abs, config: c, stdin: options.stdin.read });
+    const native = nativeFormatOf(inside(cwd, abs), { explicit: true });
+    if (ignoredBy === undefined) files.push({ abs, path: abs, config: c, stdin: options.stdin.read, ...(native !== undefined ? { native } : {}) });
     else skip(abs, ignoredBy);
   }
   // The walker every command shares: folders, globs, `.gitignore` and `--ignore-pattern`.

@@ -73,3 +73,10 @@ describe('names above the folder linted', () => {
     expect(named.results.map((r) => r.file)).toEqual(['claude/settings.json']);
   });
 });
+
+describe('standard input', () => {
+  it('is read as the agent file `--stdin-filename` names', () => {
+    const run = lintFiles(['-'], { cwd: tmpdir(), stdin: { name: '.claude/settings.json', read: { text: '{ "permissions": { "allow": ["Write(x)"] } }', diagnostics: [] } } });
+    expect(run.results.map((r) => [r.file, r.native, r.messages.map((m) => m.ruleId)])).toEqual([['.claude/settings.json', 'claude-settings', ['native/never-consulted']]]);
+  });
+});

@@ -22,6 +22,7 @@ const SKIPPED_FOLDERS: Record<string, string> = {
   descriptors: 'driver descriptors, not policies',
   dsl: 'DSL parser and formatter test cases, most of them deliberately broken',
   hook: '`verdict hook` golden inputs and answers: its policy, a deliberately broken one, and the golden answers (JSON)',
+  native: 'agents\' own permission files (Claude Code, Codex, Gemini CLI, Cursor) for the `native/*` lint rules, not policies',
   requests: 'JSON Lines requests for `verdict eval`',
   shell: '@verdict/shell corpora (JSON Lines commands), command rule sets, and the policies with command rules (which have no DSL form yet)',
 };

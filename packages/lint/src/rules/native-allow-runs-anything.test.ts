@@ -43,6 +43,12 @@ runNativeRuleTests(rule, {
       ],
     },
     {
+      name: 'Gemini CLI settings: `tools.allowed` entries are prefixes too',
+      filename: '.gemini/settings.json',
+      code: '{ "tools": { "allowed": ["run_shell_command(git log)", "run_shell_command(ls)", "read_file"] } }',
+      errors: [{ messageId: 'hole', line: 1, column: 26, message: 'this Gemini CLI allow `run_shell_command(git log)` also allows `git log --output=/tmp/x`, which can write or delete with `--output` (writes the output to a file)' }],
+    },
+    {
       name: 'Cursor: `Shell(*)` and a program with options that run code',
       filename: '.cursor/cli.json',
       code: '{ "permissions": { "allow": ["Shell(*)", "Shell(rsync)"] } }',

@@ -93,6 +93,16 @@ export function shellRules(file: NativeFile): ShellRule[] {
       }
       break;
     case 'gemini-settings':
+      // `tools.allowed` (and `allowedTools`) skip confirmation for the shell commands they name, by
+      // prefix; `tools.core` (`coreTools`) narrows the shell to them. `tools.exclude` is never a match.
+      file.entries.forEach((e, index) => {
+        if (!['tools.allowed', 'allowedTools', 'tools.core', 'coreTools'].includes(e.setting) || !GEMINI_SHELL_TOOLS.includes(e.tool)) return;
+        if (e.argument === undefined || e.argument.trim() === '') {
+          if (e.setting === 'tools.allowed' || e.setting === 'allowedTools') out.push({ decision: 'allow', written: 'allow', words: [], open: true, span: e.span, whole: true, text: e.text, index });
+          return;
+        }
+        out.push({ decision: 'allow', written: 'allow', words: wordsOf(e.argument).map((w) => [w]), open: true, span: e.span, whole: false, text: e.text, index });
+      });
       break;
   }
   return out;
