@@ -362,6 +362,9 @@ describe('readings that differ are unknown (fixtures/shell/readings.jsonl)', () 
     for (const esc of ['\\x41', '\\101', '\\cA', '\\u00e9', '\\q', '\\?', '\\"']) {
       expect(extract(`printf %s $'a${esc}b'`, { shells: ['bash', 'zsh'] }).unknowns.length, esc).toBeGreaterThan(0);
     }
+    // A `$'` before a blank is most often a string's end (`grep 'a$' f`), but its escapes are checked all the same.
+    expect(extract("printf %s $' \\q'", { shells: ['bash', 'zsh'] }).unknowns.length).toBeGreaterThan(0);
+    expect(extract("grep 'a$' f", { shells: ['bash', 'zsh'] }).unknowns).toEqual([]);
     expect(() => extract('ls', { shells: ['fish'] })).not.toThrow();
   });
 
