@@ -73,14 +73,16 @@ function screenOne(text: string, shells: ReadonlySet<ShellName>): string[] {
 const PLAIN_ESCAPES = new Set(['n', 't', 'r', '\\', "'", 'a', 'b', 'e', 'E', 'f', 'v']);
 
 /**
- * Whether some `$'` (not followed by a blank, an operator or the end: see `PATTERNS`) opens a string
- * holding another escape, or one that never closes. Every `$'` of the raw text is read as if it
+ * Whether some `$'` opens a string holding another escape, or one that never closes (unless the
+ * `$'` is followed by a blank, an operator or the end, and so most likely ends a string: see `PATTERNS`). Every `$'` of the raw text is read as if it
  * opened a string, ending at the first `'` no `\` escapes, as bash and zsh end it: the real
  * openings are among them, so a misreading of quotes only refuses more.
  */
 function ansiCEscapes(text: string): boolean {
   for (let i = text.indexOf("$'"); i >= 0; i = text.indexOf("$'", i + 1)) {
-    if (/[ \t\n;|&)]/.test(text[i + 2] ?? ' ')) continue;
+    // Followed by a blank or an operator, a `$'` most often ends a quoted string (`grep 'a$' f`):
+    // it may then run to the end of the text, but were it an opening, its escapes must still be plain.
+    const ending = /[ \t\n;|&)]/.test(text[i + 2] ?? ' ');
     let j = i + 2;
     for (; j < text.length && text[j] !== "'"; j++) {
       if (text[j] === '\\') {
@@ -88,7 +90,7 @@ function ansiCEscapes(text: string): boolean {
         j++;
       }
     }
-    if (j >= text.length) return true;
+    if (j >= text.length && !ending) return true;
   }
   return false;
 }

@@ -3,7 +3,10 @@ import { extract } from '../src/index.ts';
 import { unclosedBrace } from '../src/extract.ts';
 import { readings, rules } from './corpora.ts';
 import { judge } from '../src/index.ts';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 /** Each executed command as `wrapper>wrapper>program arg …` (`…` for a word with an expansion). */
 function found(text: string): string[] {
@@ -382,6 +385,9 @@ describe('readings that differ are unknown (fixtures/shell/readings.jsonl)', () 
     for (const esc of ['\\x41', '\\101', '\\cA', '\\u00e9', '\\q', '\\?', '\\"']) {
       expect(extract(`printf %s $'a${esc}b'`, { shells: ['bash', 'zsh'] }).unknowns.length, esc).toBeGreaterThan(0);
     }
+    // A `$'` before a blank is most often a string's end (`grep 'a$' f`), but its escapes are checked all the same.
+    expect(extract("printf %s $' \\q'", { shells: ['bash', 'zsh'] }).unknowns.length).toBeGreaterThan(0);
+    expect(extract("grep 'a$' f", { shells: ['bash', 'zsh'] }).unknowns).toEqual([]);
     expect(() => extract('ls', { shells: ['fish'] })).not.toThrow();
   });
 
@@ -397,6 +403,26 @@ describe('readings that differ are unknown (fixtures/shell/readings.jsonl)', () 
     expect(bash("ksh -c 'ls =rm'")).toBeGreaterThan(0); // another shell: read as all three would
     expect(bash("bash -c 'cat <<< x; ls =rm'")).toBe(0);
     expect(bash("eval 'ls =rm'")).toBe(0); // eval runs in the shell the policy names
+  });
+
+  it('the texts read for a shell left out of their row run nothing in the other shells', () => {
+    // Run in the shells themselves (bash, zsh, dash), in a throwaway folder: where a row is read, its
+    // payload (`touch m`, a write under .git/hooks) must not happen.
+    const shellOf = { bash: 'bash', zsh: 'zsh', sh: 'dash' } as const;
+    let ran = 0;
+    for (const r of readings) {
+      for (const [name, program] of Object.entries(shellOf)) {
+        if ((r.shells ?? ['bash', 'zsh', 'sh']).includes(name as 'bash')) continue;
+        const dir = mkdtempSync(join(tmpdir(), 'verdict-reading-'));
+        mkdirSync(join(dir, '.git', 'hooks'), { recursive: true });
+        spawnSync(program, ['-c', r.command], { cwd: dir, env: { PATH: '/usr/bin:/bin', HOME: dir }, timeout: 10_000 });
+        expect(readdirSync(dir).filter((f) => f !== '.git' && f !== '!'), `${program}: ${r.command}`).toEqual([]);
+        expect(readdirSync(join(dir, '.git', 'hooks')), `${program}: ${r.command}`).toEqual([]);
+        rmSync(dir, { recursive: true, force: true });
+        ran++;
+      }
+    }
+    expect(ran).toBeGreaterThanOrEqual(30);
   });
 
   it("decodes the `$'…'` escapes it reads without sh as bash and zsh do", () => {
