@@ -214,6 +214,16 @@ async function fromServer(options: HookOptions, text: string, state: CallState):
 
 export async function loadPolicy(file: string | undefined, names: readonly string[]): Promise<CompiledApprover> {
   if (!file) throw new Deny('no policy: pass `--policy FILE`');
+  // The compiled-policy cache (policy-cache.ts): the approver IR of this exact text, built into an
+  // approver without the compiler. Any doubt is a miss, and a miss compiles as if there were no cache.
+  const cache = await import('./policy-cache.ts');
+  const text = cache.readPolicyText(file);
+  const cached = text === undefined ? undefined : cache.cachedApproverIR(file, text);
+  if (cached !== undefined) {
+    const judge = cache.judgesCommands(cached, names) ? (await import('../command-rules.ts')).DECIDING : (await import('../command-rules-check.ts')).CHECKING;
+    const approver = cache.approverFromIR(cached, judge.commandJudge);
+    if (approver !== undefined) return approver;
+  }
   const { compileFile } = await import('@verdict/compiler');
   // The shell parser is loaded only for a call the engine will judge a command of (the hook starts
   // on every call): one asked under a shell tool of a policy with command rules. Otherwise the
@@ -222,13 +232,9 @@ export async function loadPolicy(file: string | undefined, names: readonly strin
   const { CHECKING } = await import('../command-rules-check.ts');
   let result = compileFile(file, CHECKING);
   const approverIr = result.ir?.approver;
-  if (approverIr !== undefined && result.approver !== undefined) {
-    const { caseFold, isCommandRule, shellToolsOf } = await import('@verdict/engine');
-    const hasCommandRules = [approverIr.allow, approverIr.deny, approverIr.ask ?? []].some((l) => l.some(isCommandRule));
-    if (hasCommandRules && names.some((n) => shellToolsOf(approverIr).some((t) => caseFold(t.tool) === caseFold(n)))) {
-      const { DECIDING } = await import('../command-rules.ts');
-      result = compileFile(file, DECIDING);
-    }
+  if (approverIr !== undefined && result.approver !== undefined && cache.judgesCommands(approverIr, names)) {
+    const { DECIDING } = await import('../command-rules.ts');
+    result = compileFile(file, DECIDING);
   }
   const error = result.diagnostics.find((d) => d.severity === 'error');
   if (error) {
@@ -236,6 +242,7 @@ export async function loadPolicy(file: string | undefined, names: readonly strin
     throw new Deny(`the policy \`${file}\` does not load: ${error.message}${at}`);
   }
   if (!result.approver) throw new Deny(`the policy \`${file}\` has no approver block`);
+  if (text !== undefined && cache.cacheable(result.ir, result.text, text)) cache.storeApproverIR(file, text, result.ir.approver);
   return result.approver;
 }
 
