@@ -11,7 +11,9 @@
 // Every command runs a few times before timing, so Node's code cache and Verdict's compiled-policy
 // cache are warm as they are for a hook that runs on every tool call; the caches live in a fresh
 // XDG_CACHE_HOME of this run. Every answer is checked (exit code and decision) on every run.
-// `--write` rewrites the "Hook start-up" table in bench/README.md; `--bin FILE` times another build.
+// `--write` rewrites the "Hook start-up" table in bench/README.md; `--bin FILE` times another build;
+// `--before FILE` adds the same three hook rows for another build (an older checkout's
+// bin/verdict.mjs, built) to the same rounds, for before/after figures measured side by side.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
@@ -55,6 +57,10 @@ const cases = [
   { name: 'hook, Read in /workspace', argv: [bin, 'hook', '--agent', 'claude', '--policy', policy], input: read, allow: true, target: 1.3, before: '2.3x' },
   { name: 'hook --server, Bash `npm test`', argv: [bin, 'hook', '--agent', 'claude', '--server', `unix:${socket}`], input: bash, allow: true, target: 1.2, before: 'not measured' },
 ];
+const before = opt('--before');
+if (before !== undefined) {
+  for (const c of cases.slice(1)) cases.push({ ...c, name: `${c.name} (before)`, argv: [before, ...c.argv.slice(1)], target: undefined, before: undefined });
+}
 
 function once(c) {
   const t0 = process.hrtime.bigint();
@@ -99,7 +105,7 @@ try {
     const m = median(times[j]);
     const ratio = m / base;
     if (c.target !== undefined && ratio > c.target) missed = true;
-    const verdict = c.target === undefined ? 'baseline' : ratio <= c.target ? `≤ ${c.target}x: met` : `≤ ${c.target}x: MISSED`;
+    const verdict = c.target === undefined ? (j === 0 ? 'baseline' : '') : ratio <= c.target ? `≤ ${c.target}x: met` : `≤ ${c.target}x: MISSED`;
     return `| ${c.name} | ${m.toFixed(1)} | ${ratio.toFixed(2)}x | ${c.before ?? ''} | ${verdict} |`;
   });
   const load = readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');

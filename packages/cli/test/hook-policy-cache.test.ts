@@ -54,6 +54,8 @@ const entries = () => (existsSync(cacheFolder()) ? readdirSync(cacheFolder()).fi
 
 /** A sentence of the YAML parser bundled into the compiler's chunk: a chunk holding it is the compiler's front end. */
 const YAML_MARKER = 'Implicit keys need to be on a single line';
+/** A sentence of just-bash's parser: a chunk holding it holds the parser. */
+const PARSER_MARKER = 'unexpected EOF while looking for matching';
 
 interface Hook {
   status: number | null;
@@ -61,6 +63,8 @@ interface Hook {
   stderr: string;
   /** Whether the run loaded the compiler's front end (YAML, validators): a cache miss. */
   compiled: boolean;
+  /** Whether it loaded the shell parser. */
+  parser: boolean;
   log: { decision: string; reason: string; rule: string | null };
 }
 
@@ -75,10 +79,12 @@ function hook(policy: string, payload: string, env: Record<string, string> = {})
     env: { ...process.env, ...env },
   });
   const loaded = readFileSync(trace, 'utf8').split('\n').filter((f) => f.endsWith('.cjs'));
-  const compiled = loaded.some((f) => readFileSync(f, 'utf8').includes(YAML_MARKER));
+  const texts = loaded.map((f) => readFileSync(f, 'utf8'));
+  const compiled = texts.some((t) => t.includes(YAML_MARKER));
+  const parser = texts.some((t) => t.includes(PARSER_MARKER));
   // The log line without its times (what the answer was, and by which rule).
   const { decision, reason, rule, error } = JSON.parse(readFileSync(log, 'utf8')) as Hook['log'] & { error?: string };
-  return { status: r.status, stdout: r.stdout, stderr: r.stderr, compiled, log: { decision, reason, rule, ...(error ? { error } : {}) } };
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr, compiled, parser, log: { decision, reason, rule, ...(error ? { error } : {}) } };
 }
 
 const answer = (h: Hook) => ({ status: h.status, stdout: h.stdout, stderr: h.stderr, log: h.log });
@@ -107,6 +113,8 @@ describe('the compiled-policy cache of verdict hook', () => {
       const first = hook(policy, payload);
       const second = hook(policy, payload);
       expect(second.compiled, payload).toBe(false);
+      // From the cache, a Bash call loads the shell parser to judge its command; a Read does not.
+      expect(second.parser, payload).toBe(payload.includes('"Bash"'));
       expect(answer(second), payload).toEqual(answer(first));
     }
     expect(hook(policy, bash('npm test')).log.decision).toBe('allow');

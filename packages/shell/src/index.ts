@@ -19,3 +19,4 @@ export type { Capability, CapabilityKind, OptionCapability, ProgramCapabilities 
 export type { WrapperSpec } from './wrappers.ts';
 export { commandJudgeFactory } from './engine-judge.ts';
 export { commandRuleChecker } from './engine-rules.ts';
+export { checkedCommandRules } from './unjudged.ts';

@@ -14,7 +14,7 @@
  * - the build of Verdict (`dist/build-id`, a hash of every file of the bundle: another version, or a
  *   rebuilt one, never reads an older entry; running from the sources, with no build id, never
  *   caches) and the Node version;
- * - a checksum of the entry, so a truncated or damaged file is a miss.
+ * - a checksum (SHA-256) of the entry, so a truncated or damaged file is a miss.
  * Only a policy that reads no other file is cached: one whose `driver:` is a descriptor path is
  * compiled every time. Entries are written to a temporary file and renamed into place (a reader sees
  * a whole entry or none), 0600 in a 0700 folder; an entry not owned by this user, writable by others,
@@ -27,6 +27,7 @@
  * could as well rewrite the policy or the hook's settings, and the protected paths of issue 26 must
  * cover `~/.cache/verdict/` as they cover Verdict's install. `VERDICT_NO_POLICY_CACHE=1` turns it off.
  */
+import { createHash } from 'node:crypto';
 import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { userInfo } from 'node:os';
 import { join } from 'node:path';
@@ -57,19 +58,8 @@ function buildId(): string | undefined {
   }
 }
 
-/** Two 32-bit FNV-1a lanes over every UTF-16 unit: an entry's name and checksum, not a defence. */
-function fnv(text: string): string {
-  let a = 0x811c9dc5;
-  let b = 0x01000193 ^ text.length;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    a = Math.imul(a ^ c, 0x01000193);
-    b = Math.imul(b ^ c, 0x5bd1e995);
-    b ^= b >>> 15;
-  }
-  const hex = (n: number) => (n >>> 0).toString(16).padStart(8, '0');
-  return hex(a) + hex(b);
-}
+/** SHA-256 in hex (native: ~0.1 ms for a 30 kB policy, where a hash loop in JavaScript costs ~2-4 ms in a fresh process). */
+const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
 
 /** Whether a file or folder may be trusted as this user's own: owned by the user, not writable by others. */
 function ownedSafely(st: { uid: number; mode: number }): boolean {
@@ -103,8 +93,8 @@ function keyOf(file: string, text: string): Key | undefined {
   return build === undefined ? undefined : { build: `${build} ${process.version} ${process.arch} ${FORMAT}`, file, text };
 }
 
-const entryName = (key: Key): string => `${fnv(`${key.build}\0${key.file}\0${key.text}`)}.json`;
-const checksum = (key: Key, approver: string): string => fnv(`${key.build}\0${key.file}\0${key.text}\0${approver}`);
+const entryName = (key: Key): string => `${sha256(`${key.build}\0${key.file}\0${key.text}`)}.json`;
+const checksum = (key: Key, approver: string): string => sha256(`${key.build}\0${key.file}\0${key.text}\0${approver}`);
 
 /** Reads a regular file owned by this user, not through a symbolic link; nothing otherwise. */
 function readOwnFile(path: string): string | undefined {

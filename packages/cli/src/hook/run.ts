@@ -223,7 +223,7 @@ export async function loadPolicy(file: string | undefined, names: readonly strin
   const text = cache.readPolicyText(file);
   const cached = text === undefined ? undefined : cache.cachedApproverIR(file, text);
   if (cached !== undefined) {
-    const judge = cache.judgesCommands(cached, names) ? (await import('../command-rules.ts')).DECIDING : (await import('../command-rules-check.ts')).CHECKING;
+    const judge = cache.judgesCommands(cached, names) ? (await import('../command-rules.ts')).DECIDING : (await import('../command-rules-checked.ts')).CHECKED;
     const approver = cache.approverFromIR(cached, judge.commandJudge);
     if (approver !== undefined) return approver;
   }
