@@ -1,18 +1,20 @@
 #!/usr/bin/env node
-// `pnpm bench:hook [--rounds N] [--write] [--bin FILE]`: the whole-process cost of one
-// `verdict hook` call under the Claude Code starter (fixtures/policies/claude-code.yaml), against a
-// bare `node -e 0` in the same run (issue 25 item 5). One of each per round, in turns (the order
-// rotates every round, so the load of this shared machine falls on all of them alike); the figure
-// is each command's median wall time from spawn to exit, the ratio is to `node -e 0`'s median.
+// `pnpm bench:hook [--rounds N] [--write] [--bin FILE] [--before FILE]` (after `pnpm build`): the
+// whole-process cost of one `verdict hook` call under the Claude Code starter
+// (fixtures/policies/claude-code.yaml), against a bare `node -e 0` in the same run (issue 25 item
+// 5). One of each per round, in turns (the order rotates every round, so the load of this shared
+// machine falls on all of them alike); the figure is each command's median wall time from spawn to
+// exit, the ratio is to `node -e 0`'s median.
 //   - hook Bash: a PreToolUse Bash `npm test` (command rules: the shell reader is loaded);
 //   - hook Read: a PreToolUse Read inside /workspace (no shell reader);
 //   - hook --server: the Bash call again, answered by a running `verdict serve` over a unix socket
 //     (started here on the same policy, stopped at the end).
 // Every command runs a few times before timing, so Node's code cache and Verdict's compiled-policy
-// cache are warm as they are for a hook that runs on every tool call; the caches live in a fresh
-// XDG_CACHE_HOME of this run. Every answer is checked (exit code and decision) on every run.
-// `--write` rewrites the "Hook start-up" table in bench/README.md; `--bin FILE` times another build;
-// `--before FILE` adds the same three hook rows for another build (an older checkout's
+// cache are warm as they are for a hook that runs on every tool call (the code cache in a fresh
+// XDG_CACHE_HOME of this run; the policy cache in the user's own ~/.cache/verdict/policies/, which no
+// variable moves). Every answer is checked (exit code and decision) on every run.
+// `--write` rewrites the "Hook start-up" table in bench/README.md; `--bin FILE` times another
+// build; `--before FILE` adds the same three hook rows for another build (an older checkout's
 // bin/verdict.mjs, built) to the same rounds, for before/after figures measured side by side.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
