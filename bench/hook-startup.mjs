@@ -64,6 +64,21 @@ if (before !== undefined) {
   for (const c of cases.slice(1)) cases.push({ ...c, name: `${c.name} (before)`, argv: [before, ...c.argv.slice(1)], target: undefined, before: undefined });
 }
 
+/**
+ * The CPU time (user + system, ms, all threads) of one run of `c`, which the load of this shared
+ * machine stretches far less than wall time: a second run, apart from the timed one, with a preload
+ * that writes `process.cpuUsage()` at exit.
+ */
+const cpuPreload = join(tmp, 'cpu.cjs');
+const cpuOut = join(tmp, 'cpu.json');
+writeFileSync(cpuPreload, "process.on('exit', () => require('node:fs').writeFileSync(process.env.VERDICT_BENCH_CPU, JSON.stringify(process.cpuUsage())));\n");
+function cpu(c) {
+  const r = spawnSync(process.execPath, ['--require', cpuPreload, ...c.argv], { cwd: root, input: c.input ?? '', encoding: 'utf8', env: { ...env, VERDICT_BENCH_CPU: cpuOut } });
+  if (r.status !== 0) throw new Error(`${c.name} exited ${r.status}: ${r.stdout}${r.stderr}`);
+  const { user, system } = JSON.parse(readFileSync(cpuOut, 'utf8'));
+  return (user + system) / 1000;
+}
+
 function once(c) {
   const t0 = process.hrtime.bigint();
   const r = spawnSync(process.execPath, c.argv, { cwd: root, input: c.input ?? '', encoding: 'utf8', env });
@@ -94,10 +109,12 @@ try {
   }
   for (const c of cases) for (let i = 0; i < 3; i++) once(c);
   const times = cases.map(() => []);
+  const cpus = cases.map(() => []);
   for (let i = 0; i < rounds; i++) {
     for (let k = 0; k < cases.length; k++) {
       const j = (i + k) % cases.length;
       times[j].push(once(cases[j]));
+      cpus[j].push(cpu(cases[j]));
     }
   }
   const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -108,14 +125,15 @@ try {
     const ratio = m / base;
     if (c.target !== undefined && ratio > c.target) missed = true;
     const verdict = c.target === undefined ? (j === 0 ? 'baseline' : '') : ratio <= c.target ? `≤ ${c.target}x: met` : `≤ ${c.target}x: MISSED`;
-    return `| ${c.name} | ${m.toFixed(1)} | ${ratio.toFixed(2)}x | ${c.before ?? ''} | ${verdict} |`;
+    const cpuCol = ` ${median(cpus[j]).toFixed(1)} | ${(median(cpus[j]) / median(cpus[0])).toFixed(2)}x |`;
+    return `| ${c.name} | ${m.toFixed(1)} | ${ratio.toFixed(2)}x |${cpuCol} ${c.before ?? ''} | ${verdict} |`;
   });
   const load = readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
   const table = [
-    `Node ${process.version}, ${rounds} rounds in turns, median wall time of a child process (load average at the end: ${load}):`,
+    `Node ${process.version}, ${rounds} rounds in turns, medians of a child process's wall time and, in separate runs, its CPU time (load average at the end: ${load}):`,
     '',
-    '| command | median ms | ratio to `node -e 0` | before (issue 25) | target |',
-    '|---|---:|---:|---|---|',
+    '| command | median ms | ratio to `node -e 0` | CPU ms (user+sys) | CPU ratio | before (issue 25) | target (wall) |',
+    '|---|---:|---:|---:|---:|---|---|',
     ...rows,
   ].join('\n');
   console.log(table);
