@@ -37,19 +37,23 @@ const yamlEsm = join(
 );
 
 /**
- * just-bash (the shell parser) keeps Node's globals in variables when its chunk loads
- * (`a=globalThis.Headers`, among others). Reading `Headers` makes Node load undici, its fetch
- * implementation: ~22 ms of every `verdict hook` call that judges a shell command, for a class the
- * parser never uses. The bundler cannot drop the read (a getter may do anything), so each such read
- * is marked pure: still evaluated at load where its variable is used, dropped where it is not.
+ * Two kinds of statement just-bash (the shell parser) runs when each of its ~200 files loads, that
+ * the bundler cannot drop because a call or a getter may do anything:
+ * - `a=globalThis.Headers` and the like: reading `Headers` makes Node load undici, its fetch
+ *   implementation (~22 ms of every `verdict hook` call that judges a shell command, for a class the
+ *   parser never uses);
+ * - `const require=createRequire(import.meta.url)` at the top of every file, which the CommonJS
+ *   bundle turns into `createRequire(pathToFileURL(__filename))`, mostly for a `require` no code uses.
+ * Each is marked pure: still evaluated where its variable is used, dropped where it is not.
  */
 const LAZY_GLOBALS = /\bglobalThis\.(Headers|Request|Response|FormData|fetch|WebSocket)\b(?!\s*=[^=])/g;
+const PURE_REQUIRE = /\bcreateRequire\(import\.meta\.url\)/g;
 const pureGlobalReads = {
   name: 'verdict-pure-global-reads',
   transform(code, id) {
-    if (!id.replaceAll('\\', '/').includes('/node_modules/just-bash/') || !LAZY_GLOBALS.test(code)) return null;
-    LAZY_GLOBALS.lastIndex = 0;
-    return { code: code.replace(LAZY_GLOBALS, (m) => `/* @__PURE__ */ (() => ${m})()`), map: null };
+    if (!id.replaceAll('\\', '/').includes('/node_modules/just-bash/')) return null;
+    const out = code.replace(LAZY_GLOBALS, (m) => `/* @__PURE__ */ (() => ${m})()`).replace(PURE_REQUIRE, (m) => `/* @__PURE__ */ ${m}`);
+    return out === code ? null : { code: out, map: null };
   },
 };
 
