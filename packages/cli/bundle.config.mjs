@@ -5,6 +5,7 @@
 // Every command is loaded on demand (`import()` in src/cli.ts): each becomes its own chunk, and
 // code shared by several commands lands in shared chunks, so `verdict eval` loads neither the
 // linter, nor the DSL, nor fast-check.
+import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { builtinModules, createRequire } from 'node:module';
@@ -35,12 +36,39 @@ const yamlEsm = join(
   'index.js',
 );
 
+/**
+ * Two kinds of statement just-bash (the shell parser) runs when each of its ~200 files loads, that
+ * the bundler cannot drop because a call or a getter may do anything:
+ * - `a=globalThis.Headers` and the like: reading `Headers` makes Node load undici, its fetch
+ *   implementation (~22 ms of every `verdict hook` call that judges a shell command, for a class the
+ *   parser never uses);
+ * - `const require=createRequire(import.meta.url)` at the top of every file, which the CommonJS
+ *   bundle turns into `createRequire(pathToFileURL(__filename))`, mostly for a `require` no code uses.
+ * Each is marked pure: still evaluated where its variable is used, dropped where it is not.
+ */
+const LAZY_GLOBALS = /\bglobalThis\.(Headers|Request|Response|FormData|fetch|WebSocket)\b(?!\s*=[^=])/g;
+const PURE_REQUIRE = /\bcreateRequire\(import\.meta\.url\)/g;
+const pureGlobalReads = {
+  name: 'verdict-pure-global-reads',
+  transform(code, id) {
+    if (!id.replaceAll('\\', '/').includes('/node_modules/just-bash/')) return null;
+    const out = code.replace(LAZY_GLOBALS, (m) => `/* @__PURE__ */ (() => ${m})()`).replace(PURE_REQUIRE, (m) => `/* @__PURE__ */ ${m}`);
+    return out === code ? null : { code: out, map: null };
+  },
+};
+
+/** The modules of the `compiler` chunk: yaml and the compiler's sources but its file reader. */
+const COMPILER_FRONT = /\/node_modules\/(?:\.pnpm\/[^/]+\/node_modules\/)?yaml\/|\/packages\/compiler\/src\/(?!load\.ts$|positions\.ts$|json-syntax\.ts$)/;
+
 /** Builds into `outDir` (`dist/` by default; the hostile-input test builds a copy of its own). */
 export default async function build(outDir = new URL('./dist/', import.meta.url).pathname) {
   const bundle = await rolldown({
     input: { cli: new URL('./src/cli.ts', import.meta.url).pathname },
     platform: 'node',
     external,
+    plugins: [pureGlobalReads],
+    // Required by the `compiler` group below (it leaves its modules' dependencies where they are).
+    preserveEntrySignatures: 'allow-extension',
     resolve: { conditionNames: ['verdict-source', 'import', 'node', 'default'], alias: { yaml: yamlEsm } },
     treeshake: true,
   });
@@ -50,9 +78,23 @@ export default async function build(outDir = new URL('./dist/', import.meta.url)
     sourcemap: true,
     minify: true,
     entryFileNames: '[name].cjs',
+    codeSplitting: {
+      groups: [
+        // The compiler's front end (YAML, the schema validators, the DSL, the checks) in a chunk of
+        // its own: `verdict hook` with a cached policy needs the engine and the compiler's file
+        // reader only, and would otherwise load all of it beside them.
+        { name: 'compiler', test: (id) => COMPILER_FRONT.test(id.replaceAll('\\', '/')), includeDependenciesRecursively: false },
+      ],
+    },
     chunkFileNames: 'chunks/[name]-[hash].cjs',
   });
   await bundle.close();
+  // The build's identity: a hash of every file of the bundle. `verdict hook`'s compiled-policy cache
+  // (src/hook/policy-cache.ts) keys its entries by it, so a rebuilt command never reads an entry an
+  // older build wrote, whatever the version number says.
+  const id = createHash('sha256');
+  for (const o of [...output].sort((a, b) => (a.fileName < b.fileName ? -1 : 1))) id.update(`${o.fileName}\0`).update(o.type === 'chunk' ? o.code : o.source).update('\0');
+  writeFileSync(join(outDir, 'build-id'), `${id.digest('hex')}\n`);
   writeNotices(output.flatMap((chunk) => chunk.moduleIds ?? []), outDir);
 }
 

@@ -6,6 +6,7 @@
  */
 import type { CommandJudgeFactory, CommandRuleSet, CommandRuleSpec } from '@verdict/engine';
 import { compileCommandRules, type CommandRule, type CompiledCommandRules, type RuleList } from './rules.ts';
+import { UNJUDGED } from './unjudged.ts';
 
 export type EngineRules =
   | { ok: true; rules: CompiledCommandRules; byList: Readonly<Record<RuleList, readonly CommandRuleSpec[]>> }
@@ -48,5 +49,5 @@ export function compileEngineRules(set: CommandRuleSet): EngineRules {
 export const commandRuleChecker: CommandJudgeFactory = (set) => {
   const c = compileEngineRules(set);
   if (!c.ok) return { error: c.error, ...(c.rule ? { rule: c.rule } : {}) };
-  return { judge: () => ({ decision: 'deny', reason: 'the shell parser was not loaded for this call, so the command is not judged' }) };
+  return UNJUDGED;
 };

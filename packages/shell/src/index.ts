@@ -21,3 +21,4 @@ export { ANY_SHELL, SHELL_NAMES, screenText, shellSet } from './screen.ts';
 export type { ShellName } from './screen.ts';
 export { commandJudgeFactory } from './engine-judge.ts';
 export { commandRuleChecker } from './engine-rules.ts';
+export { checkedCommandRules } from './unjudged.ts';

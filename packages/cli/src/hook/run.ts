@@ -11,8 +11,6 @@ import { appendFileSync } from 'node:fs';
 import type { CommandIo } from '../args.ts';
 import type { CompiledApprover, HookAgent, RuleRef } from '@verdict/engine';
 import { decisionAnswer, denyAnswer, type DialectOptions, type HookAnswer, type HookDecision, mayApprove } from './dialects.ts';
-import { detectAgent, sniffEvent } from './detect.ts';
-import { member, objectMembers } from './json-members.ts';
 import { decodeUtf8AsGo } from '../commands/eval-input.ts';
 
 /** Largest payload read (Cursor's beforeReadFile carries whole files); a longer one is denied. */
@@ -116,6 +114,9 @@ export async function decidePayload(text: string, options: PayloadOptions, state
   });
   if (process.env[FAULT_ENV] === 'uncaught') await new Promise<never>(() => {});
   if (text.trim() === '') throw new Deny('no payload on standard input');
+  // Loaded here, not with this module: `verdict hook --server` answers without them (they load the
+  // engine's JSON reader, and with it the regex engine).
+  const [{ detectAgent, sniffEvent }, { member, objectMembers }] = await Promise.all([import('./detect.ts'), import('./json-members.ts')]);
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
@@ -179,32 +180,34 @@ async function decide(options: HookOptions, io: CommandIo, state: CallState): Pr
   const text = await readPayload(io.stdin);
   if (options.server !== undefined && options.usageProblem === undefined) {
     const remote = await fromServer(options, text, state);
-    if (remote) return remote;
+    if (typeof remote !== 'string') return remote;
+    if (options.policy !== undefined) state.server = `fell back to in-process: ${remote}`;
+    else {
+      // No answer and no policy of its own: the payload is still read (for the agent's dialect and
+      // event), then denied.
+      state.server = `no answer: ${remote}`;
+      const why = `the verdict serve at \`${options.server}\` gave no answer (${remote}), and there is no --policy to decide with`;
+      return decidePayload(text, options, state, () => Promise.reject(new Deny(why)));
+    }
   }
   return decidePayload(text, options, state, (names) => loadPolicy(options.policy, names));
 }
 
 /**
- * The answer of the `verdict serve` at `options.server`, or `undefined` (then the hook decides
- * in-process): it waits at most `serverTimeoutMs`, and at most half of what is left of the deadline,
- * so the in-process decision always has time.
+ * The answer of the `verdict serve` at `options.server`, or why there is none (then the hook decides
+ * in-process, or denies without a policy): it waits at most `serverTimeoutMs`, and at most half of
+ * what is left of the deadline, so the in-process decision always has time.
  */
-async function fromServer(options: HookOptions, text: string, state: CallState): Promise<Outcome | undefined> {
+async function fromServer(options: HookOptions, text: string, state: CallState): Promise<Outcome | string> {
   const { parseAddress } = await import('../serve/address.ts');
   const address = parseAddress(options.server!);
-  if ('message' in address) {
-    state.server = `not used: ${address.message}`;
-    return undefined;
-  }
+  if ('message' in address) return address.message;
   const { askServer } = await import('../serve/client.ts');
   const left = options.startedAt + options.deadlineMs - performance.now();
   const wait = Math.max(1, Math.min(options.serverTimeoutMs ?? 1000, left / 2));
   const query = `${options.approve ? '&approve=1' : ''}${options.nativeAsk ? '&native-ask=1' : ''}`;
   const asked = await askServer(address, options.agent, text, query, wait, process.env['VERDICT_SERVE_TOKEN'] || undefined);
-  if (!asked.ok) {
-    state.server = `fell back to in-process: ${asked.why}`;
-    return undefined;
-  }
+  if (!asked.ok) return asked.why;
   const v = asked.value;
   state.server = `answered by ${v.policyVersion}`;
   if (v.agent === 'claude' || v.agent === 'codex' || v.agent === 'gemini' || v.agent === 'cursor') state.agent = v.agent;
@@ -215,6 +218,16 @@ async function fromServer(options: HookOptions, text: string, state: CallState):
 
 export async function loadPolicy(file: string | undefined, names: readonly string[]): Promise<CompiledApprover> {
   if (!file) throw new Deny('no policy: pass `--policy FILE`');
+  // The compiled-policy cache (policy-cache.ts): the approver IR of this exact text, built into an
+  // approver without the compiler. Any doubt is a miss, and a miss compiles as if there were no cache.
+  const cache = await import('./policy-cache.ts');
+  const text = cache.readPolicyText(file);
+  const cached = text === undefined ? undefined : cache.cachedApproverIR(file, text);
+  if (cached !== undefined) {
+    const judge = cache.judgesCommands(cached, names) ? (await import('../command-rules.ts')).DECIDING : (await import('../command-rules-checked.ts')).CHECKED;
+    const approver = cache.approverFromIR(cached, judge.commandJudge);
+    if (approver !== undefined) return approver;
+  }
   const { compileFile } = await import('@verdict/compiler');
   // The shell parser is loaded only for a call the engine will judge a command of (the hook starts
   // on every call): one asked under a shell tool of a policy with command rules. Otherwise the
@@ -228,20 +241,18 @@ export async function loadPolicy(file: string | undefined, names: readonly strin
     throw new Deny(`the policy \`${file}\` does not load: ${error.message}${at}`);
   }
   if (!result.approver) throw new Deny(`the policy \`${file}\` has no approver block`);
+  // Stored for the next call (the IR, compiled once with its command rules checked).
+  if (text !== undefined && cache.cacheable(result.ir, result.text, text)) cache.storeApproverIR(file, text, result.ir.approver);
   const approverIr = result.ir?.approver;
-  if (approverIr !== undefined) {
-    const { caseFold, compileApprover, eachRule, isCommandRule, shellToolsOf } = await import('@verdict/engine');
-    const hasCommandRules = eachRule(approverIr).some((r) => isCommandRule(r.rule));
-    if (hasCommandRules && names.some((n) => shellToolsOf(approverIr).some((t) => caseFold(t.tool) === caseFold(n)))) {
-      // The file loaded with its command rules checked: only the approver is built again, with the
-      // judge (the compile stage's own call; the file is not read or parsed twice).
-      const { DECIDING } = await import('../command-rules.ts');
-      const judged = compileApprover(approverIr, DECIDING);
-      if (judged.approver === undefined || judged.issues.length > 0) {
-        throw new Deny(`the policy \`${file}\` does not load: ${judged.issues[0]?.message ?? 'its approver did not compile'}`);
-      }
-      return judged.approver;
+  if (approverIr !== undefined && cache.judgesCommands(approverIr, names)) {
+    // The file loaded with its command rules checked: only the approver is built again, with the
+    // judge (the compile stage's own call; the file is not read or parsed twice).
+    const [{ compileApprover }, { DECIDING }] = await Promise.all([import('@verdict/engine'), import('../command-rules.ts')]);
+    const judged = compileApprover(approverIr, DECIDING);
+    if (judged.approver === undefined || judged.issues.length > 0) {
+      throw new Deny(`the policy \`${file}\` does not load: ${judged.issues[0]?.message ?? 'its approver did not compile'}`);
     }
+    return judged.approver;
   }
   return result.approver;
 }
