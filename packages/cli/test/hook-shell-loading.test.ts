@@ -13,7 +13,7 @@ import { describe, expect, it } from 'vitest';
 import { compileFile } from '@verdict/compiler';
 import type { CompiledApprover, HookAgent } from '@verdict/engine';
 import { DECIDING } from '../src/command-rules.ts';
-import { decidePayload, loadPolicy, type CallState } from '../src/hook/run.ts';
+import { decidePayload, loadPolicy, type CallState, type PolicySource } from '../src/hook/run.ts';
 import { repoRoot } from './harness.ts';
 import { EVENT_KINDS, shellPayload, toolPayload, cursorRead, cursorMcp } from './hook-payloads.ts';
 
@@ -45,7 +45,7 @@ function judged(file: string): CompiledApprover {
   return a;
 }
 
-async function answer(text: string, agent: HookAgent, policy: (names: readonly string[]) => CompiledApprover | Promise<CompiledApprover>) {
+async function answer(text: string, agent: HookAgent, policy: PolicySource) {
   const state: CallState = { agent, event: undefined, tool: undefined };
   try {
     const o = await decidePayload(text, { agent }, state, policy);

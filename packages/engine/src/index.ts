@@ -236,3 +236,5 @@ export { answerRequest, approveRequest, denyRequest, emptyDecisionRequest } from
 // coding-agent hooks (data: events, tool names and input keys of each agent)
 export type { AgentCatalogue, AgentTool, HookAgent, McpTool, NeutralTool } from './hooks/agents.ts';
 export { AGENT_CATALOGUES, agentTool, HOOK_AGENTS, isMcpToolName, mcpNames, NEUTRAL_TOOLS, splitMcpName } from './hooks/agents.ts';
+export { absolutePath, isWithin, normalizePath, PROTECTION_NAMES, PROTECTIONS, protectedWrite, writtenPaths } from './protect/index.ts';
+export type { Protection, ProtectionName, ProtectContext, ProtectHit, ProtectRequest, ShellWriteList } from './protect/index.ts';

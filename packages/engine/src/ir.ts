@@ -94,6 +94,9 @@ export interface ApproverIR {
   /** Variables the policy calls harmless to assign before a command, by name (docs/shell.md "Environment"). */
   environment?: string[];
   environmentSpan?: Span;
+  /** Built-in protected paths the policy lifts, by name (docs/protections.md; `PROTECTION_NAMES`). */
+  protections?: { lift: string[] };
+  protectionsSpan?: Span;
   span?: Span;
   modeSpan?: Span;
   defaultSpan?: Span;

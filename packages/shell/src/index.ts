@@ -19,3 +19,5 @@ export type { Capability, CapabilityKind, OptionCapability, ProgramCapabilities 
 export type { WrapperSpec } from './wrappers.ts';
 export { commandJudgeFactory } from './engine-judge.ts';
 export { commandRuleChecker } from './engine-rules.ts';
+export { shellWrites, writeTargets } from './write-targets.ts';
+export type { ShellWrites } from './write-targets.ts';

@@ -6,7 +6,7 @@
  * allow rule; when no rule matched, the policy's default decides. A patch's path calls can allow it
  * only when every path is allowed by a rule; a deny on any one path denies the patch.
  */
-import type { CompiledApprover, Explanation, RuleRef } from '@verdict/engine';
+import type { CompiledApprover, Explanation, ProtectHit, RuleRef } from '@verdict/engine';
 import type { HookDecision } from './dialects.ts';
 import type { HookRequest } from './request.ts';
 
@@ -16,6 +16,8 @@ export interface HookVerdict {
   rule: RuleRef | null;
   /** The name (tool) the deciding rule was asked under. */
   decidedAs: string;
+  /** The protected path the call writes (then the decision is deny, whatever the rules say). */
+  protection?: ProtectHit;
 }
 
 interface Asked {
@@ -44,7 +46,12 @@ export function namesAsked(request: HookRequest): string[] {
   return [...request.names, ...((request.paths ?? []).length > 0 ? [PATH_TOOL] : [])];
 }
 
-export function decideRequest(approver: CompiledApprover, request: HookRequest): HookVerdict {
+export function decideRequest(approver: CompiledApprover, request: HookRequest, protection: ProtectHit | null = null): HookVerdict {
+  // ── Protected paths (issue 26 item 1, docs/protections.md) ─────────────────────────────────────
+  // A write to a protected path is a deny that beats every rule. At merge this moves into the
+  // engine's `decideCall` as its `protect` option; `protection` is `protectedWrite`'s answer.
+  if (protection !== null) return { decision: 'deny', reason: protection.reason, rule: null, decidedAs: request.toolName, protection };
+  // ────────────────────────────────────────────────────────────────────────────────────────────────
   const asked: Asked[] = [];
   for (const input of [request.input, ...(request.alsoInputs ?? [])]) {
     for (const name of request.names) asked.push({ name, e: approver.explain({ toolName: name, input }), whole: true });

@@ -14,6 +14,7 @@ import { decisionAnswer, denyAnswer, type DialectOptions, type HookAnswer, type 
 import { detectAgent, sniffEvent } from './detect.ts';
 import { member, objectMembers } from './json-members.ts';
 import { decodeUtf8AsGo } from '../commands/eval-input.ts';
+import type { ProtectSetup } from './protect.ts';
 
 /** Largest payload read (Cursor's beforeReadFile carries whole files); a longer one is denied. */
 export const MAX_PAYLOAD_BYTES = 64 * 1024 * 1024;
@@ -63,6 +64,8 @@ export interface Outcome {
   rule?: string | null;
   ruleRef?: RuleRef | null;
   error?: string;
+  /** The protection a write broke (docs/protections.md). */
+  protection?: string;
 }
 
 /** A refusal: the payload or the command line cannot be decided; answered as the agent's deny. */
@@ -96,13 +99,25 @@ function ruleText(rule: { list: string; index: number; span?: { file: string; st
 export interface PayloadOptions extends DialectOptions {
   agent: HookAgent | undefined;
   usageProblem?: string;
+  /** The protected paths' setup (docs/protections.md): the policy file, the log. */
+  protect?: ProtectSetup;
+}
+
+/** A loaded policy: its approver, and what the protected paths need from it. */
+export interface HookPolicy {
+  approver: CompiledApprover;
+  /** The protections it lifts (`protections: {lift: […]}`). */
+  lift: readonly string[];
+  /** Its shell tools (`shell:`), when it names them. */
+  shellTools?: readonly string[];
 }
 
 /**
  * The approver a payload is decided with, given every tool name the call will be asked under
  * (`verdict hook` loads the shell parser only when one of them is a shell tool of the policy).
+ * A bare approver lifts no protection.
  */
-export type PolicySource = (names: readonly string[]) => CompiledApprover | Promise<CompiledApprover>;
+export type PolicySource = (names: readonly string[]) => CompiledApprover | HookPolicy | Promise<CompiledApprover | HookPolicy>;
 
 /**
  * Decides one payload's text, as `verdict hook` and `verdict serve`'s `/v1/hooks/<agent>` both do:
@@ -146,8 +161,11 @@ export async function decidePayload(text: string, options: PayloadOptions, state
   if (!mapped.ok) throw new Deny(mapped.reason);
   state.tool = mapped.request.toolName;
   const { decideRequest, namesAsked } = await import('./decide.ts');
-  const decideWith = await approver(namesAsked(mapped.request));
-  const v = decideRequest(decideWith, mapped.request);
+  const source = await approver(namesAsked(mapped.request));
+  const policy: HookPolicy = 'approver' in source ? source : { approver: source, lift: [] };
+  const { hookProtection } = await import('./protect.ts');
+  const hit = await hookProtection(state.agent, payload, mapped.request, { ...options.protect, lift: policy.lift }, policy.shellTools);
+  const v = decideRequest(policy.approver, mapped.request, hit);
   const approve = options.approve === true && mayApprove(state.agent, state.event, member(payload, 'permission_suggestions')?.value);
   return {
     answer: decisionAnswer(state.agent, state.event, v.decision, v.reason, { ...options, approve }),
@@ -155,6 +173,7 @@ export async function decidePayload(text: string, options: PayloadOptions, state
     reason: v.reason,
     rule: ruleText(v.rule),
     ruleRef: v.rule,
+    ...(v.protection ? { protection: v.protection.name } : {}),
   };
 }
 
@@ -180,7 +199,8 @@ async function decide(options: HookOptions, io: CommandIo, state: CallState): Pr
     const remote = await fromServer(options, text, state);
     if (remote) return remote;
   }
-  return decidePayload(text, options, state, (names) => loadPolicy(options.policy, names));
+  const protect = { policyFiles: options.policy ? [options.policy] : [], log: options.log };
+  return decidePayload(text, { ...options, protect }, state, (names) => loadPolicy(options.policy, names));
 }
 
 /**
@@ -212,7 +232,7 @@ async function fromServer(options: HookOptions, text: string, state: CallState):
   return { answer: v.answer, decision: v.decision, reason: v.reason, rule: v.rule };
 }
 
-export async function loadPolicy(file: string | undefined, names: readonly string[]): Promise<CompiledApprover> {
+export async function loadPolicy(file: string | undefined, names: readonly string[]): Promise<HookPolicy> {
   if (!file) throw new Deny('no policy: pass `--policy FILE`');
   const { compileFile } = await import('@verdict/compiler');
   // The shell parser is loaded only for a call the engine will judge a command of (the hook starts
@@ -236,7 +256,8 @@ export async function loadPolicy(file: string | undefined, names: readonly strin
     throw new Deny(`the policy \`${file}\` does not load: ${error.message}${at}`);
   }
   if (!result.approver) throw new Deny(`the policy \`${file}\` has no approver block`);
-  return result.approver;
+  const ir = result.ir?.approver;
+  return { approver: result.approver, lift: ir?.protections?.lift ?? [], ...(ir?.shell ? { shellTools: ir.shell.map((t) => t.tool) } : {}) };
 }
 
 function writeLog(file: string | undefined, entry: Record<string, unknown>): void {
@@ -280,6 +301,7 @@ export function runHook(options: HookOptions, io: CommandIo): Promise<number> {
         decision: outcome.decision,
         reason: outcome.reason,
         rule: outcome.rule ?? null,
+        ...(outcome.protection ? { protection: outcome.protection } : {}),
         ...(outcome.error ? { error: outcome.error } : {}),
         ...(state.server ? { server: state.server } : {}),
         exit: answer.exitCode,

@@ -1,0 +1,79 @@
+/**
+ * The protected paths of a hook call (issue 26, item 1; docs/protections.md): the engine's pure
+ * `protectedWrite` given what only the machine that runs the tool knows: the call's folder, the home
+ * folder and the agent's environment, the policy file, Verdict's own files, symlinks (`real-path.ts`),
+ * and, for a shell call, `@verdict/shell`'s reading of what the text writes (loaded only then).
+ */
+import { homedir } from 'node:os';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { protectedWrite, type HookAgent, type ProtectContext, type ProtectHit, type ProtectRequest } from '@verdict/engine';
+import { CONFIG_FILES } from '@verdict/shell';
+import { member, type ObjectMembers } from './json-members.ts';
+import { realPath } from './real-path.ts';
+
+/** What the caller knows about the policy and Verdict's own files. */
+export interface ProtectSetup {
+  /** The policy file (and what it includes), as given. */
+  policyFiles?: readonly string[];
+  /** The hook's log file. */
+  log?: string | undefined;
+  /** Protections the policy lifts. */
+  lift?: readonly string[];
+  /** The agent's environment (default: this process's). */
+  env?: Readonly<Record<string, string | undefined>>;
+}
+
+/** The call's working folder: the payload's `cwd` (Cursor: else its first workspace root); `undefined` when it sends none. */
+export function payloadCwd(payload: ObjectMembers): string | undefined {
+  const cwd = member(payload, 'cwd')?.value;
+  if (typeof cwd === 'string' && cwd.startsWith('/')) return cwd;
+  const roots = member(payload, 'workspace_roots')?.value;
+  if (Array.isArray(roots) && typeof roots[0] === 'string' && roots[0].startsWith('/')) return roots[0];
+  return undefined;
+}
+
+/**
+ * Verdict's own installation: the folder of the running CLI package, and the `@verdict` folder
+ * of `node_modules` it sits in (the engine, the shell reader, … beside it).
+ */
+function installFiles(): string[] {
+  try {
+    const here = fileURLToPath(import.meta.url);
+    const at = here.lastIndexOf('/node_modules/@verdict/');
+    if (at >= 0) return [`${here.slice(0, at)}/node_modules/@verdict/`];
+    // From source or dist inside the repository: packages/cli/{src,dist}/…
+    const m = /^(.*\/packages\/cli)\/(src|dist)\//.exec(here);
+    return m ? [`${m[1]}/`] : [`${dirname(here)}/`];
+  } catch {
+    return [];
+  }
+}
+
+export function protectContext(agent: HookAgent, payload: ObjectMembers, setup: ProtectSetup): ProtectContext {
+  const env = setup.env ?? process.env;
+  const cwd = payloadCwd(payload) ?? process.cwd();
+  const home = env['HOME'] || homedir();
+  void agent;
+  return {
+    cwd,
+    home,
+    env,
+    policyFiles: (setup.policyFiles ?? []).map((f) => resolve(f)),
+    verdictFiles: [...installFiles(), ...(setup.log ? [resolve(setup.log)] : [])],
+    configFiles: CONFIG_FILES,
+    lift: setup.lift ?? [],
+    realpath: realPath,
+  };
+}
+
+/** The protection a hook call's write breaks, or `null` (shell calls read with `@verdict/shell`). */
+export async function hookProtection(agent: HookAgent, payload: ObjectMembers, request: ProtectRequest & { names: readonly string[] }, setup: ProtectSetup, shellTools?: readonly string[]): Promise<ProtectHit | null> {
+  const ctx = protectContext(agent, payload, setup);
+  const { caseFold } = await import('@verdict/engine');
+  const shellNames = new Set((shellTools ?? ['Bash', 'run_shell_command', 'Shell']).map(caseFold));
+  const isShell = request.names.some((n) => n === 'shell' || shellNames.has(caseFold(n)));
+  if (!isShell) return protectedWrite(request, ctx);
+  const { shellWrites } = await import('./shell-writes.ts');
+  return protectedWrite(request, { ...ctx, shellWrites, ...(shellTools ? { shellTools } : {}) });
+}
