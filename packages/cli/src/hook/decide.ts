@@ -25,6 +25,8 @@ interface Asked {
   e: Explanation;
   /** Whether this call stands for the whole request (false: one path of a patch). */
   whole: boolean;
+  /** The input as the agent wrote it, before its paths were resolved: only its deny and ask rules count. */
+  written?: boolean;
 }
 
 const byRule = (a: Asked, decision: HookDecision): boolean => a.e.by === 'rule' && a.e.decision === decision;
@@ -56,6 +58,9 @@ export function decideRequest(approver: CompiledApprover, request: HookRequest, 
   for (const input of [request.input, ...(request.alsoInputs ?? [])]) {
     for (const name of request.names) asked.push({ name, e: approver.explain({ toolName: name, input }), whole: true });
   }
+  for (const input of request.writtenInputs ?? []) {
+    for (const name of request.names) asked.push({ name, e: approver.explain({ toolName: name, input }), whole: false, written: true });
+  }
   for (const path of request.paths ?? []) {
     asked.push({ name: PATH_TOOL, e: approver.explain({ toolName: PATH_TOOL, input: JSON.stringify({ file_path: path }) }), whole: false });
   }
@@ -68,8 +73,9 @@ export function decideRequest(approver: CompiledApprover, request: HookRequest, 
   if (ask) return verdictOf(ask);
   const allow = first(asked.filter((a) => a.whole && byRule(a, 'allow')));
   if (allow) return verdictOf(allow);
-  const parts = asked.filter((a) => !a.whole);
+  const parts = asked.filter((a) => !a.whole && !a.written);
   if (parts.length > 0 && parts.every((a) => byRule(a, 'allow'))) return verdictOf(first(parts)!);
-  // Every answer is the default (or a mode's allow, the same for every name).
-  return verdictOf(asked[0]!);
+  // Every answer is the default (or a mode's allow, the same for every name); an allow rule that
+  // matched only the path as written does not hold (the default decides).
+  return verdictOf(asked.find((a) => !(a.written && byRule(a, 'allow')))!);
 }

@@ -50,10 +50,15 @@ function installFiles(): string[] {
   }
 }
 
+/** The home folder `~` stands for: `$HOME`, else the system's. */
+export function homeOf(env: Readonly<Record<string, string | undefined>>): string {
+  return env['HOME'] || homedir();
+}
+
 export function protectContext(agent: HookAgent, payload: ObjectMembers, setup: ProtectSetup): ProtectContext {
   const env = setup.env ?? process.env;
   const cwd = payloadCwd(payload) ?? process.cwd();
-  const home = env['HOME'] || homedir();
+  const home = homeOf(env);
   void agent;
   return {
     cwd,

@@ -12,7 +12,7 @@ import type { CommandIo } from '../args.ts';
 import type { CompiledApprover, HookAgent, RuleRef } from '@verdict/engine';
 import { decisionAnswer, denyAnswer, type DialectOptions, type HookAnswer, type HookDecision, mayApprove } from './dialects.ts';
 import { detectAgent, sniffEvent } from './detect.ts';
-import { member, objectMembers } from './json-members.ts';
+import { member, objectMembers, type ObjectMembers } from './json-members.ts';
 import { decodeUtf8AsGo } from '../commands/eval-input.ts';
 import type { ProtectSetup } from './protect.ts';
 
@@ -163,9 +163,12 @@ export async function decidePayload(text: string, options: PayloadOptions, state
   const { decideRequest, namesAsked } = await import('./decide.ts');
   const source = await approver(namesAsked(mapped.request));
   const policy: HookPolicy = 'approver' in source ? source : { approver: source, lift: [] };
-  const { hookProtection } = await import('./protect.ts');
-  const hit = await hookProtection(state.agent, payload, mapped.request, { ...options.protect, lift: policy.lift }, policy.shellTools);
-  const v = decideRequest(policy.approver, mapped.request, hit);
+  const { hookProtection, homeOf } = await import('./protect.ts');
+  // Paths as the system opens them, on this machine (docs/protections.md "Paths").
+  const { resolveRequest } = await import('./resolve-paths.ts');
+  const request = resolveRequest(mapped.request, callCwd(payload), homeOf(options.protect?.env ?? process.env));
+  const hit = await hookProtection(state.agent, payload, request, { ...options.protect, lift: policy.lift }, policy.shellTools);
+  const v = decideRequest(policy.approver, request, hit);
   const approve = options.approve === true && mayApprove(state.agent, state.event, member(payload, 'permission_suggestions')?.value);
   return {
     answer: decisionAnswer(state.agent, state.event, v.decision, v.reason, { ...options, approve }),
@@ -230,6 +233,12 @@ async function fromServer(options: HookOptions, text: string, state: CallState):
   if (v.event !== undefined) state.event = v.event;
   if (v.tool !== undefined) state.tool = v.tool;
   return { answer: v.answer, decision: v.decision, reason: v.reason, rule: v.rule };
+}
+
+/** The folder the call's relative paths are relative to: the payload's absolute `cwd`, if it sends one. */
+function callCwd(payload: ObjectMembers): string | undefined {
+  const cwd = member(payload, 'cwd')?.value;
+  return typeof cwd === 'string' && cwd.startsWith('/') ? cwd : undefined;
 }
 
 export async function loadPolicy(file: string | undefined, names: readonly string[]): Promise<HookPolicy> {
