@@ -50,6 +50,24 @@ function installFiles(): string[] {
   }
 }
 
+/**
+ * The agent's project folder, resolved (`${project}` in the policy's patterns): Claude Code's
+ * `CLAUDE_PROJECT_DIR` and Gemini CLI's `GEMINI_PROJECT_DIR` (fixed for the session; Claude Code's
+ * payload `cwd` follows the model's `cd`), Cursor's first workspace root, else the payload's `cwd`,
+ * else the hook's own folder. `undefined` when that is the root or the home folder itself (a rule
+ * meant for one project would cover every file).
+ */
+export function projectOf(agent: HookAgent, payload: ObjectMembers, env: Readonly<Record<string, string | undefined>>): string | undefined {
+  const fromEnv = agent === 'claude' ? env['CLAUDE_PROJECT_DIR'] : agent === 'gemini' ? env['GEMINI_PROJECT_DIR'] : undefined;
+  const roots = member(payload, 'workspace_roots')?.value;
+  const root = agent === 'cursor' && Array.isArray(roots) && typeof roots[0] === 'string' ? roots[0] : undefined;
+  const cwd = member(payload, 'cwd')?.value;
+  const chosen = [fromEnv, root, typeof cwd === 'string' ? cwd : undefined].find((d) => typeof d === 'string' && d.startsWith('/')) ?? process.cwd();
+  const real = realPath(resolve(chosen)) ?? resolve(chosen);
+  if (real === '/' || real === resolve(homeOf(env))) return undefined;
+  return real;
+}
+
 /** The home folder `~` stands for: `$HOME`, else the system's. */
 export function homeOf(env: Readonly<Record<string, string | undefined>>): string {
   return env['HOME'] || homedir();

@@ -117,7 +117,7 @@ export interface HookPolicy {
  * (`verdict hook` loads the shell parser only when one of them is a shell tool of the policy).
  * A bare approver lifts no protection.
  */
-export type PolicySource = (names: readonly string[]) => CompiledApprover | HookPolicy | Promise<CompiledApprover | HookPolicy>;
+export type PolicySource = (names: readonly string[], project?: string) => CompiledApprover | HookPolicy | Promise<CompiledApprover | HookPolicy>;
 
 /**
  * Decides one payload's text, as `verdict hook` and `verdict serve`'s `/v1/hooks/<agent>` both do:
@@ -161,9 +161,10 @@ export async function decidePayload(text: string, options: PayloadOptions, state
   if (!mapped.ok) throw new Deny(mapped.reason);
   state.tool = mapped.request.toolName;
   const { decideRequest, namesAsked } = await import('./decide.ts');
-  const source = await approver(namesAsked(mapped.request));
+  const { hookProtection, homeOf, projectOf } = await import('./protect.ts');
+  const project = projectOf(state.agent, payload, options.protect?.env ?? process.env);
+  const source = await approver(namesAsked(mapped.request), project);
   const policy: HookPolicy = 'approver' in source ? source : { approver: source, lift: [] };
-  const { hookProtection, homeOf } = await import('./protect.ts');
   // Paths as the system opens them, on this machine (docs/protections.md "Paths").
   const { resolveRequest } = await import('./resolve-paths.ts');
   const request = resolveRequest(mapped.request, callCwd(payload), homeOf(options.protect?.env ?? process.env));
@@ -203,7 +204,7 @@ async function decide(options: HookOptions, io: CommandIo, state: CallState): Pr
     if (remote) return remote;
   }
   const protect = { policyFiles: options.policy ? [options.policy] : [], log: options.log };
-  return decidePayload(text, { ...options, protect }, state, (names) => loadPolicy(options.policy, names));
+  return decidePayload(text, { ...options, protect }, state, (names, project) => loadPolicy(options.policy, names, project));
 }
 
 /**
@@ -241,7 +242,7 @@ function callCwd(payload: ObjectMembers): string | undefined {
   return typeof cwd === 'string' && cwd.startsWith('/') ? cwd : undefined;
 }
 
-export async function loadPolicy(file: string | undefined, names: readonly string[]): Promise<HookPolicy> {
+export async function loadPolicy(file: string | undefined, names: readonly string[], project?: string): Promise<HookPolicy> {
   if (!file) throw new Deny('no policy: pass `--policy FILE`');
   const { compileFile } = await import('@verdict/compiler');
   // The shell parser is loaded only for a call the engine will judge a command of (the hook starts
@@ -249,14 +250,18 @@ export async function loadPolicy(file: string | undefined, names: readonly strin
   // policy's command rules are only checked (a broken one fails the policy), by a judge that would
   // deny any text it were given, and the policy is compiled once.
   const { CHECKING } = await import('../command-rules-check.ts');
-  let result = compileFile(file, CHECKING);
+  const at = project !== undefined ? { project } : {};
+  let result = compileFile(file, { ...CHECKING, ...at });
+  if (project === undefined && result.text?.includes('${project}')) {
+    throw new Deny(`the policy \`${file}\` names \`\${project}\`, and the project folder is the root or the home folder (it would stand for every file)`);
+  }
   const approverIr = result.ir?.approver;
   if (approverIr !== undefined && result.approver !== undefined) {
     const { caseFold, isCommandRule, shellToolsOf } = await import('@verdict/engine');
     const hasCommandRules = [approverIr.allow, approverIr.deny, approverIr.ask ?? []].some((l) => l.some(isCommandRule));
     if (hasCommandRules && names.some((n) => shellToolsOf(approverIr).some((t) => caseFold(t.tool) === caseFold(n)))) {
       const { DECIDING } = await import('../command-rules.ts');
-      result = compileFile(file, DECIDING);
+      result = compileFile(file, { ...DECIDING, ...at });
     }
   }
   const error = result.diagnostics.find((d) => d.severity === 'error');
