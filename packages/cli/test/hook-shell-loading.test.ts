@@ -37,7 +37,7 @@ const full = new Map<string, CompiledApprover>();
 function judged(file: string): CompiledApprover {
   let a = full.get(file);
   if (a === undefined) {
-    const r = compileFile(join(repoRoot, file), DECIDING);
+    const r = compileFile(join(repoRoot, file), { ...DECIDING, project: '/repo' });
     if (r.approver === undefined) throw new Error(`${file} does not load`);
     a = r.approver;
     full.set(file, a);
@@ -67,7 +67,7 @@ describe('verdict hook: loading the shell parser only for shell calls changes no
             : event === 'beforeReadFile' ? cursorRead(`/workspace/${command}`)
             : event === 'beforeMCPExecution' ? cursorMcp(tool, input)
             : toolPayload(agent, event, tool, input);
-          const lazy = await answer(text, agent, (names) => loadPolicy(join(repoRoot, file), names));
+          const lazy = await answer(text, agent, (names, project) => loadPolicy(join(repoRoot, file), names, project));
           const whole = await answer(text, agent, () => judged(file));
           expect(lazy, text).toEqual(whole);
         }),

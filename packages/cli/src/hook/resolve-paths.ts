@@ -14,7 +14,7 @@ import type { HookRequest } from './request.ts';
 import { realPath } from './real-path.ts';
 
 /** Top-level input keys that hold a path (lowercase). */
-const PATH_KEYS = new Set(['file_path', 'notebook_path', 'path', 'dir_path', 'filepath', 'target_file']);
+const PATH_KEYS = new Set(['file_path', 'notebook_path', 'path', 'dir_path', 'filepath', 'target_file', 'target_path']);
 
 /**
  * The absolute, resolved form of `path` (lexical when a link loop stops the walk); `null` when it

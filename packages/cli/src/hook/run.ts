@@ -8,6 +8,7 @@
  * timeout (which would let the tool run). stdout carries only the answer; the log goes to a file.
  */
 import { appendFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import type { CommandIo } from '../args.ts';
 import type { CompiledApprover, HookAgent, RuleRef } from '@verdict/engine';
 import { decisionAnswer, denyAnswer, type DialectOptions, type HookAnswer, type HookDecision, mayApprove } from './dialects.ts';
@@ -203,7 +204,7 @@ async function decide(options: HookOptions, io: CommandIo, state: CallState): Pr
     const remote = await fromServer(options, text, state);
     if (remote) return remote;
   }
-  const protect = { policyFiles: options.policy ? [options.policy] : [], log: options.log };
+  const protect = { policyFiles: options.policy ? [resolve(io.cwd, options.policy)] : [], log: options.log, env: io.env ?? process.env };
   return decidePayload(text, { ...options, protect }, state, (names, project) => loadPolicy(options.policy, names, project));
 }
 

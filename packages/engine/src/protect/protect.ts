@@ -207,7 +207,7 @@ function neutralNames(names: readonly string[]): Set<string> {
 }
 
 /** Input keys that hold the file a file tool writes (folded). */
-const WRITE_KEYS = new Set(['file_path', 'notebook_path', 'path', 'filepath', 'target_file', 'target_notebook']);
+const WRITE_KEYS = new Set(['file_path', 'notebook_path', 'path', 'filepath', 'target_file', 'target_path', 'target_notebook']);
 /** Input keys that hold a shell tool's working folder (Gemini `dir_path`, Cursor `cwd`, `working_directory`). */
 const CWD_KEYS = new Set(['dir_path', 'cwd', 'working_directory', 'workdir']);
 
