@@ -100,3 +100,37 @@ export async function hookProtection(agent: HookAgent, payload: ObjectMembers, r
   const { shellWrites } = await import('./shell-writes.ts');
   return protectedWrite(request, { ...ctx, shellWrites, ...(shellTools ? { shellTools } : {}) });
 }
+
+/**
+ * `verdict explain`'s protection check: the call as `verdict hook` would see it under `tool`
+ * (its own name and the neutral names of every agent that has the tool), in `cwd`.
+ */
+export async function explainProtection(
+  tool: string,
+  input: string,
+  at: { cwd: string; env: Readonly<Record<string, string | undefined>>; policyFiles: readonly string[]; lift: readonly string[] },
+): Promise<ProtectHit | null> {
+  const home = homeOf(at.env);
+  const ctx: ProtectContext = {
+    cwd: at.cwd,
+    home,
+    env: at.env,
+    policyFiles: at.policyFiles,
+    verdictFiles: installFiles(),
+    configFiles: CONFIG_FILES,
+    lift: at.lift,
+    realpath: realPath,
+  };
+  const { shellWrites } = await import('./shell-writes.ts');
+  let paths: string[] | undefined;
+  if (tool === 'apply_patch') {
+    const { patchPaths } = await import('./request.ts');
+    try {
+      const v = JSON.parse(input) as { command?: unknown };
+      paths = typeof v.command === 'string' ? patchPaths(v.command, at.cwd) : [];
+    } catch {
+      paths = [];
+    }
+  }
+  return protectedWrite({ names: [tool], input, ...(paths ? { paths } : {}) }, { ...ctx, shellWrites });
+}
