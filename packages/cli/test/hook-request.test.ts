@@ -166,8 +166,8 @@ describe('verdict hook request model', () => {
 
 describe('starter policies on real payloads', () => {
   const starter = (name: string) => `fixtures/policies/${name}`;
-  it('Claude Code: Read takes file_path', async () => {
-    expect((await hook('claude', starter('claude-code.yaml'), toolPayload('claude', 'PreToolUse', 'Read', '{"file_path":"/workspace/src/a.ts"}'))).code).toBe(0);
+  it('Claude Code: Read takes file_path (the project is the payload's cwd)', async () => {
+    expect((await hook('claude', starter('claude-code.yaml'), toolPayload('claude', 'PreToolUse', 'Read', '{"file_path":"/repo/src/a.ts"}'))).code).toBe(0);
     expect((await hook('claude', starter('claude-code.yaml'), toolPayload('claude', 'PreToolUse', 'Bash', '{"command":"npm test","description":"Run test suite","timeout":120000,"run_in_background":false}'))).code).toBe(0);
     expect((await hook('claude', starter('claude-code.yaml'), toolPayload('claude', 'PreToolUse', 'Bash', '{"command":"sudo rm -rf /"}'))).code).toBe(2);
   });
@@ -188,8 +188,8 @@ describe('starter policies on real payloads', () => {
     expect(r.code).toBe(2);
   });
   it('Cursor: beforeReadFile inside the project is allowed, .env is not', async () => {
-    expect((await hook('cursor', starter('cursor.yaml'), cursorRead('/workspace/README.md'))).stdout).toBe('{"permission":"allow"}\n');
-    expect((await hook('cursor', starter('cursor.yaml'), cursorRead('/workspace/.env'))).code).toBe(2);
+    expect((await hook('cursor', starter('cursor.yaml'), cursorRead('/repo/README.md'))).stdout).toBe('{"permission":"allow"}\n');
+    expect((await hook('cursor', starter('cursor.yaml'), cursorRead('/repo/.env'))).code).toBe(2);
   });
   // The starters' shell rules are command rules: each agent's shell tool is judged command by command.
   it('Claude Code: a push asks however it is written; a compound of allowed commands runs', async () => {
