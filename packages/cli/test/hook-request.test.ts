@@ -166,7 +166,7 @@ describe('verdict hook request model', () => {
 
 describe('starter policies on real payloads', () => {
   const starter = (name: string) => `fixtures/policies/${name}`;
-  it('Claude Code: Read takes file_path (the project is the payload's cwd)', async () => {
+  it('Claude Code: Read takes file_path (the project is the payload cwd)', async () => {
     expect((await hook('claude', starter('claude-code.yaml'), toolPayload('claude', 'PreToolUse', 'Read', '{"file_path":"/repo/src/a.ts"}'))).code).toBe(0);
     expect((await hook('claude', starter('claude-code.yaml'), toolPayload('claude', 'PreToolUse', 'Bash', '{"command":"npm test","description":"Run test suite","timeout":120000,"run_in_background":false}'))).code).toBe(0);
     expect((await hook('claude', starter('claude-code.yaml'), toolPayload('claude', 'PreToolUse', 'Bash', '{"command":"sudo rm -rf /"}'))).code).toBe(2);
