@@ -80,7 +80,7 @@ const PARSER_MARKER = 'unexpected EOF while looking for matching';
 
 it('a policy with command rules, on a call to a tool that carries no shell command, checks them but loads no shell parser', () => {
   // The starter's command rules are on Bash; a Read is decided by its field rules alone.
-  const read = traceHook('fixtures/policies/claude-code.yaml', toolPayload('claude', 'PreToolUse', 'Read', '{"file_path":"/workspace/src/a.ts"}'));
+  const read = traceHook('fixtures/policies/claude-code.yaml', toolPayload('claude', 'PreToolUse', 'Read', '{"file_path":"/repo/src/a.ts"}'));
   expect([read.status, read.stdout, read.stderr]).toEqual([0, '', '']);
   for (const file of chunks(read.loaded)) {
     const text = readFileSync(file, 'utf8');
@@ -88,7 +88,7 @@ it('a policy with command rules, on a call to a tool that carries no shell comma
     expect(text, file).not.toContain(JUDGE_MARKER);
   }
   expect(read.loaded.filter((f) => JUST_BASH.test(f))).toEqual([]);
-  const denied = traceHook('fixtures/policies/claude-code.yaml', toolPayload('claude', 'PreToolUse', 'Read', '{"file_path":"/workspace/.env"}'));
+  const denied = traceHook('fixtures/policies/claude-code.yaml', toolPayload('claude', 'PreToolUse', 'Read', '{"file_path":"/repo/.env"}'));
   expect([denied.status, denied.stderr]).toEqual([2, '']);
   expect(denied.stdout).toContain('denied by the verdict policy');
   // A Bash call of the same policy does load it (the previous test's judge decides there).

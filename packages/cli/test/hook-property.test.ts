@@ -6,6 +6,7 @@
  * blocked. The policy is fixtures/hook/policy.yaml, mirrored here for shell commands.
  */
 import fc from 'fast-check';
+import { normalizePath } from '@verdict/engine';
 import { describe, expect, it } from 'vitest';
 import type { HookAgent } from '@verdict/engine';
 import { runCli } from './harness.ts';
@@ -84,8 +85,11 @@ describe('verdict hook: no answer reads as allow unless the policy allows', () =
 
 /** fixtures/hook/policy.yaml on a read: ask under /repo/secret/, allow under /repo/, else deny. */
 function expectedRead(path: string): Expect {
-  if (/^\/repo\/secret\/[^\n]*$/.test(path)) return 'ask';
-  return /^\/repo\/[^\n]*$/.test(path) ? 'allow' : 'deny';
+  // The rules see the path resolved (`..`, `.`, `//` gone; /repo does not exist here, so no links);
+  // an ask rule also matches it as written, an allow rule only resolved.
+  const resolved = path.startsWith('/') ? normalizePath(path) : path;
+  if ([path, resolved].some((p) => /^\/repo\/secret\/[^\n]*$/.test(p))) return 'ask';
+  return /^\/repo\/[^\n]*$/.test(resolved) ? 'allow' : 'deny';
 }
 
 /** fixtures/hook/policy.yaml on an MCP call: github's delete_repo denied, merge_pull_request asked, the rest of github allowed. */

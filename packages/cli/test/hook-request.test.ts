@@ -41,7 +41,7 @@ describe('verdict hook request model', () => {
 
   it('the input is the exact text the agent sent: a repeated key is refused in canonical mode', async () => {
     const p = policy('canon.yaml', 'approver: {mode: pattern, default: deny, input: canonical, allow: [{tool: Bash, field: command, match: "ls"}]}\n');
-    const r = await hook('claude', p, toolPayload('claude', 'PreToolUse', 'Bash', '{"command":"rm -rf /","command":"ls"}'));
+    const r = await hook('claude', p, toolPayload('claude', 'PreToolUse', 'Bash', '{"command":"rm -rf build","command":"ls"}'));
     expect(claudeDeny(r)).toEqual([2, 'verdict: tool input is not valid JSON or repeats a key']);
     // raw mode: a rule sees the escape as it was written
     const raw = policy('raw.yaml', 'approver: {mode: pattern, default: allow, deny: [{tool: Bash, match: "\\\\\\\\u0072m"}]}\n');
@@ -89,7 +89,7 @@ describe('verdict hook request model', () => {
   it('Cursor beforeReadFile is decided on the path only, never on the file text', async () => {
     const p = policy('read.yaml', 'approver: {mode: pattern, default: allow, deny: [{tool: Read, match: "rm -rf"}]}\n');
     expect((await hook('cursor', p, cursorRead('/repo/a'))).stdout).toBe('{"permission":"allow"}\n');
-    expect((await hook('cursor', p, cursorShell('rm -rf /'))).stdout).toBe('{"permission":"allow"}\n');
+    expect((await hook('cursor', p, cursorShell('rm -rf build'))).stdout).toBe('{"permission":"allow"}\n');
   });
 
   it('a payload from another agent is answered in its sender\'s dialect, and the log says so', async () => {
@@ -146,7 +146,7 @@ describe('verdict hook request model', () => {
   });
 
   it('a Claude Code PreToolUse deny is the JSON deny on stdout with exit 2, nothing on stderr (the model sees the reason, not the command line)', async () => {
-    const r = await hook('claude', 'fixtures/hook/policy.yaml', toolPayload('claude', 'PreToolUse', 'Bash', '{"command":"rm -rf /"}'));
+    const r = await hook('claude', 'fixtures/hook/policy.yaml', toolPayload('claude', 'PreToolUse', 'Bash', '{"command":"rm -rf build"}'));
     expect([r.code, r.stderr]).toEqual([2, '']);
     expect(JSON.parse(r.stdout)).toEqual({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: 'verdict: not in the policy' } });
     // A refusal (a payload that does not parse) too.
@@ -166,8 +166,8 @@ describe('verdict hook request model', () => {
 
 describe('starter policies on real payloads', () => {
   const starter = (name: string) => `fixtures/policies/${name}`;
-  it('Claude Code: Read takes file_path', async () => {
-    expect((await hook('claude', starter('claude-code.yaml'), toolPayload('claude', 'PreToolUse', 'Read', '{"file_path":"/workspace/src/a.ts"}'))).code).toBe(0);
+  it('Claude Code: Read takes file_path (the project is the payload cwd)', async () => {
+    expect((await hook('claude', starter('claude-code.yaml'), toolPayload('claude', 'PreToolUse', 'Read', '{"file_path":"/repo/src/a.ts"}'))).code).toBe(0);
     expect((await hook('claude', starter('claude-code.yaml'), toolPayload('claude', 'PreToolUse', 'Bash', '{"command":"npm test","description":"Run test suite","timeout":120000,"run_in_background":false}'))).code).toBe(0);
     expect((await hook('claude', starter('claude-code.yaml'), toolPayload('claude', 'PreToolUse', 'Bash', '{"command":"sudo rm -rf /"}'))).code).toBe(2);
   });
@@ -188,8 +188,8 @@ describe('starter policies on real payloads', () => {
     expect(r.code).toBe(2);
   });
   it('Cursor: beforeReadFile inside the project is allowed, .env is not', async () => {
-    expect((await hook('cursor', starter('cursor.yaml'), cursorRead('/workspace/README.md'))).stdout).toBe('{"permission":"allow"}\n');
-    expect((await hook('cursor', starter('cursor.yaml'), cursorRead('/workspace/.env'))).code).toBe(2);
+    expect((await hook('cursor', starter('cursor.yaml'), cursorRead('/repo/README.md'))).stdout).toBe('{"permission":"allow"}\n');
+    expect((await hook('cursor', starter('cursor.yaml'), cursorRead('/repo/.env'))).code).toBe(2);
   });
   // The starters' shell rules are command rules: each agent's shell tool is judged command by command.
   it('Claude Code: a push asks however it is written; a compound of allowed commands runs', async () => {
@@ -210,8 +210,8 @@ describe('starter policies on real payloads', () => {
   });
   it('Cursor: beforeShellExecution is judged command by command', async () => {
     expect((await hook('cursor', starter('cursor.yaml'), cursorShell('git status && git diff --stat | ls'))).stdout).toBe('{"permission":"allow"}\n');
-    const rm = await hook('cursor', starter('cursor.yaml'), cursorShell('ls && /bin/rm -rf /'));
+    const rm = await hook('cursor', starter('cursor.yaml'), cursorShell('ls && /bin/rm -rf build'));
     expect(rm.code).toBe(2);
-    expect(JSON.parse(rm.stdout).agent_message).toContain('`/bin/rm -rf /` matches rule deny[0]');
+    expect(JSON.parse(rm.stdout).agent_message).toContain('`/bin/rm -rf build` matches rule deny[0]');
   });
 });

@@ -13,7 +13,7 @@ import { describe, expect, it } from 'vitest';
 import { compileFile } from '@verdict/compiler';
 import type { CompiledApprover, HookAgent } from '@verdict/engine';
 import { DECIDING } from '../src/command-rules.ts';
-import { decidePayload, loadPolicy, type CallState } from '../src/hook/run.ts';
+import { decidePayload, loadPolicy, type CallState, type PolicySource } from '../src/hook/run.ts';
 import { repoRoot } from './harness.ts';
 import { EVENT_KINDS, shellPayload, toolPayload, cursorRead, cursorMcp } from './hook-payloads.ts';
 
@@ -37,7 +37,7 @@ const full = new Map<string, CompiledApprover>();
 function judged(file: string): CompiledApprover {
   let a = full.get(file);
   if (a === undefined) {
-    const r = compileFile(join(repoRoot, file), DECIDING);
+    const r = compileFile(join(repoRoot, file), { ...DECIDING, project: '/repo' });
     if (r.approver === undefined) throw new Error(`${file} does not load`);
     a = r.approver;
     full.set(file, a);
@@ -45,7 +45,7 @@ function judged(file: string): CompiledApprover {
   return a;
 }
 
-async function answer(text: string, agent: HookAgent, policy: (names: readonly string[]) => CompiledApprover | Promise<CompiledApprover>) {
+async function answer(text: string, agent: HookAgent, policy: PolicySource) {
   const state: CallState = { agent, event: undefined, tool: undefined };
   try {
     const o = await decidePayload(text, { agent }, state, policy);
@@ -67,7 +67,7 @@ describe('verdict hook: loading the shell parser only for shell calls changes no
             : event === 'beforeReadFile' ? cursorRead(`/workspace/${command}`)
             : event === 'beforeMCPExecution' ? cursorMcp(tool, input)
             : toolPayload(agent, event, tool, input);
-          const lazy = await answer(text, agent, (names) => loadPolicy(join(repoRoot, file), names));
+          const lazy = await answer(text, agent, (names, project) => loadPolicy(join(repoRoot, file), names, project));
           const whole = await answer(text, agent, () => judged(file));
           expect(lazy, text).toEqual(whole);
         }),

@@ -35,7 +35,9 @@ const policy = (list: string, rule: string): string =>
 async function decide(policyText: string, tool: string, command: string): Promise<string> {
   const run = await runCli(['explain', '--policy', '-', '--tool', tool, '--input', JSON.stringify({ command }), '--format', 'json'], policyText);
   expect(run.stderr).toBe('');
-  return (JSON.parse(run.stdout) as { decision: string }).decision;
+  // The rules' own decision (a write the example makes to a protected path is the hook's deny on top).
+  const j = JSON.parse(run.stdout) as { decision: string; by: string; rules?: { decision: string } };
+  return j.by === 'protection' ? j.rules!.decision : j.decision;
 }
 
 describe('rules/prefer-command-rule: every example and suggestion, decided by the engine', () => {

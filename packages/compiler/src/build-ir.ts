@@ -24,7 +24,7 @@ import { entryOf, toJsonText } from './tree.ts';
 import type { JMap, JNode } from './tree.ts';
 
 /** Keys of the approver block, also accepted at the top level ("bare" placement). */
-export const APPROVER_KEYS: readonly string[] = ['mode', 'default', 'reason', 'input', 'allow', 'deny', 'ask', 'shell', 'unknown', 'wrappers', 'environment', 'shells'];
+export const APPROVER_KEYS: readonly string[] = ['mode', 'default', 'reason', 'input', 'allow', 'deny', 'ask', 'shell', 'unknown', 'wrappers', 'environment', 'shells', 'protections'];
 
 function str(node: JNode | undefined): string | undefined {
   if (!node || node.kind !== 'scalar') return undefined;
@@ -202,6 +202,13 @@ export function buildApprover(block: JMap): ApproverIR {
   if (shells && names !== undefined) {
     ir.shells = names;
     ir.shellsSpan = shells.value.span;
+  }
+  const protections = entryOf(block, 'protections');
+  if (protections && protections.value.kind === 'map') {
+    const lift = entryOf(protections.value, 'lift');
+    const items = lift && lift.value.kind === 'seq' ? lift.value.items.map(str).filter((x): x is string => x !== undefined) : [];
+    ir.protections = { lift: items };
+    ir.protectionsSpan = protections.value.span;
   }
   return ir;
 }

@@ -44,3 +44,4 @@ export { DEFAULT_SKIPPED_FOLDERS, displayPath, findFiles } from './files/walk.ts
 export type { GlobOptions, GlobResult, PathGlob } from './files/glob.ts';
 export { compileGlob, isGlob } from './files/glob.ts';
 export { carriesVerdictSchema, CONFIG_FILE_NAMES, hasPolicyName, POLICY_EXTENSIONS } from './files/policy-files.ts';
+export { DEFAULT_PROJECT, PROJECT_PLACEHOLDER, quoteMeta, substituteProject } from './project.ts';

@@ -5,6 +5,7 @@
 import { CST, Composer, isMap, isScalar, Lexer, Parser, type Document, type YAMLError, YAMLParseError } from 'yaml';
 import type { Diagnostic } from '@verdict/engine';
 import { buildFileIR } from './build-ir.ts';
+import { substituteProject } from './project.ts';
 import { MAX_FILE_DIAGNOSTICS, TooManyErrors } from './cap.ts';
 import { checkJsonSyntax, replaceLoneSurrogateEscapes } from './json-syntax.ts';
 import { spanOf } from './positions.ts';
@@ -281,6 +282,7 @@ export function runParse(state: CompileState): void {
     const out = parseVerdict(text, file);
     for (const d of out.diagnostics) state.diagnostics.push(d);
     if (out.ir) state.ir = out.ir;
+    if (state.ir?.approver && state.options.project !== null) substituteProject(state.ir.approver, state.options.project);
     return;
   }
   const stopped: ParseNotes = {};
@@ -300,4 +302,5 @@ export function runParse(state: CompileState): void {
   }
   state.tree = tree;
   state.ir = buildFileIR(file, tree, state.diagnostics);
+  if (state.ir.approver && state.options.project !== null) substituteProject(state.ir.approver, state.options.project);
 }

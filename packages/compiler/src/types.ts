@@ -30,6 +30,8 @@ export interface CompileOptions {
    * it). Without it a policy with command rules does not compile (`command/no-judge`).
    */
   commandJudge?: CommandJudgeFactory;
+  /** The folder `${project}` stands for in patterns (`project.ts`; absent: `/workspace`; `null`: kept as written, for printers). */
+  project?: string | null;
 }
 
 export interface CompileResult {

@@ -122,7 +122,7 @@ export type {
 export { callDefinition, ruleMatches } from './approver/definition.ts';
 export type { CallDefinitionOptions, RuleInContext } from './approver/definition.ts';
 export { decideCall, namesAsked, PATH_TOOL, pathInput, precedence } from './approver/call.ts';
-export type { Answer, Answering, AskedAnswer, CallDecision, CallRequest, DecideCallOptions, DecidedBy, Protect, Protection } from './approver/call.ts';
+export type { Answer, Answering, AskedAnswer, CallDecision, CallRequest, DecideCallOptions, DecidedBy, Protect } from './approver/call.ts';
 
 // run policy
 export type {
@@ -240,3 +240,5 @@ export { answerRequest, approveRequest, denyRequest, emptyDecisionRequest } from
 // coding-agent hooks (data: events, tool names and input keys of each agent)
 export type { AgentCatalogue, AgentTool, HookAgent, McpTool, NeutralTool } from './hooks/agents.ts';
 export { AGENT_CATALOGUES, agentTool, HOOK_AGENTS, isMcpToolName, mcpNames, NEUTRAL_TOOLS, splitMcpName } from './hooks/agents.ts';
+export { absolutePath, isWithin, normalizePath, PROTECTION_NAMES, PROTECTIONS, protectedWrite, writtenPaths } from './protect/index.ts';
+export type { Protection, ProtectionName, ProtectContext, ProtectHit, ProtectRequest, ShellWriteList } from './protect/index.ts';

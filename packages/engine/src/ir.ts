@@ -99,6 +99,9 @@ export interface ApproverIR {
   /** The shells that may run the shell tools' text (`bash`, `zsh`, `sh`, `any`; absent: any), as written (docs/shell.md "Which shell"). */
   shells?: string[];
   shellsSpan?: Span;
+  /** Built-in protected paths the policy lifts, by name (docs/protections.md; `PROTECTION_NAMES`). */
+  protections?: { lift: string[] };
+  protectionsSpan?: Span;
   span?: Span;
   modeSpan?: Span;
   defaultSpan?: Span;

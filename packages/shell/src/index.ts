@@ -22,3 +22,5 @@ export type { ShellName } from './screen.ts';
 export { commandJudgeFactory } from './engine-judge.ts';
 export { commandRuleChecker } from './engine-rules.ts';
 export { checkedCommandRules } from './unjudged.ts';
+export { shellWrites, writeTargets } from './write-targets.ts';
+export type { ShellWrites } from './write-targets.ts';

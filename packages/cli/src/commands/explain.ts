@@ -3,17 +3,20 @@ import { type Command, parse, STDIN_ARG, UsageError, write } from '../args.ts';
 import { DECIDING } from '../command-rules.ts';
 import { loadApproverOrReport, readPolicyInput, stdinFilenameOption, stdinName } from '../load.ts';
 import { decodeUtf8AsGo } from './eval-input.ts';
+import { resolve } from 'node:path';
 
-const USAGE = `usage: verdict explain --policy FILE|- --tool NAME --input JSON|- [--format text|json] [--compat] [--stdin-filename NAME]
+const USAGE = `usage: verdict explain --policy FILE|- --tool NAME --input JSON|- [--cwd DIR] [--format text|json] [--compat] [--stdin-filename NAME]
 
 Decides one tool call and says why: which rule decided and where it is written, what span of the
-input its pattern matched, and which other rules matched too.
+input its pattern matched, and which other rules matched too. A write to a protected path
+(docs/protections.md) is shown as the deny \`verdict hook\` answers, before any rule.
 
 options:
   --policy FILE     the policy file (YAML, JSON or .verdict); "-" reads it from stdin
   --tool NAME       the tool name of the call (compared case-insensitively)
   --input JSON      the raw JSON text of the tool input, exactly as the model sent it ("-" reads stdin;
                     only one of --policy and --input can be "-")
+  --cwd DIR         the call's folder, for the protected paths it writes (default: this one)
   --format FORMAT   text (default) or json
   --compat          behave as the reference agent on a policy with invalid regexes
   --stdin-filename NAME
@@ -133,6 +136,7 @@ export const explainCommand: Command = {
       input: { type: 'string', short: 'i' },
       format: { type: 'string', short: 'f' },
       compat: { type: 'boolean' },
+      cwd: { type: 'string' },
       ...stdinFilenameOption,
     });
     if (values.help) return write(io.stdout, USAGE), 0;
@@ -149,6 +153,23 @@ export const explainCommand: Command = {
     if (!loaded) return 2;
     const input = values.input === STDIN_ARG ? await readAll(io.stdin) : (values.input ?? '');
     const e = loaded.approver.explain({ toolName: values.tool, input });
+    // The protected paths, as `verdict hook` checks them (packages/cli/src/hook/protect.ts).
+    const { explainProtection } = await import('../hook/protect.ts');
+    const file = typeof values.policy === 'string' && values.policy !== STDIN_ARG ? resolve(io.cwd, values.policy) : undefined;
+    const hit = await explainProtection(values.tool, input, {
+      cwd: resolve(io.cwd, values.cwd ?? '.'),
+      env: io.env ?? process.env,
+      policyFiles: file ? [file] : [],
+      lift: loaded.result.ir?.approver?.protections?.lift ?? [],
+    });
+    if (hit) {
+      if (format === 'json') write(io.stdout, JSON.stringify({ decision: 'deny', reason: hit.reason, by: 'protection', protection: hit, rules: explanationJson(e) }, null, 2));
+      else {
+        const rules = renderExplanation(e, input).trimEnd().split('\n').map((l) => `  ${l}`).join('\n');
+        write(io.stdout, `decision: deny\nreason:   ${hit.reason}\ndecided by the protected path \`${hit.name}\` (${hit.path ?? 'a path known only at run time'}), before any rule\nthe rules alone:\n${rules}\n`);
+      }
+      return 0;
+    }
     write(io.stdout, format === 'json' ? JSON.stringify(explanationJson(e), null, 2) : renderExplanation(e, input));
     return 0;
   },

@@ -144,7 +144,7 @@ function isFile(path: string): boolean {
  * `file` in its canonical layout, with its own line endings and byte order mark, beside its text as
  * it is; `undefined` when it cannot load or cannot be laid out without loss (diagnostics printed).
  */
-function layout(input: PolicyInput, io: CommandIo, result = compileInput(input, { stopAfter: 'parse' })): { text: string; original: string } | undefined {
+function layout(input: PolicyInput, io: CommandIo, result = compileInput(input, { stopAfter: 'parse', project: null })): { text: string; original: string } | undefined {
   const file = input.file;
   io.stderr.write(renderDiagnostics(result.diagnostics, file));
   if (!result.ir || result.text === undefined || result.syntax === undefined || result.diagnostics.some((d) => d.severity === 'error')) return undefined;
@@ -159,7 +159,7 @@ function layout(input: PolicyInput, io: CommandIo, result = compileInput(input, 
 /** One FILE (or standard input): printed (or converted) to standard output, checked, or rewritten. */
 function formatOne(input: PolicyInput, values: { to?: string; write?: boolean; check?: boolean; force?: boolean }, io: CommandIo): number {
   const file = input.file;
-  const result = compileInput(input, { stopAfter: 'parse' });
+  const result = compileInput(input, { stopAfter: 'parse', project: null });
   const converting = result.syntax !== undefined && values.to !== undefined && (values.to !== (result.syntax === 'verdict' ? 'verdict' : 'yaml') || result.syntax === 'json');
   if (!converting) {
     const out = layout(input, io, result);
@@ -197,7 +197,7 @@ function formatOne(input: PolicyInput, values: { to?: string; write?: boolean; c
     return 2;
   }
   const approver = result.ir.approver;
-  const noForm = values.to === 'verdict' && approver !== undefined ? (['shell', 'wrappers'] as const).filter((k) => approver[k] !== undefined) : [];
+  const noForm = values.to === 'verdict' && approver !== undefined ? (['shell', 'wrappers', 'protections'] as const).filter((k) => approver[k] !== undefined) : [];
   if (noForm.length > 0) {
     io.stderr.write(
       renderDiagnostics(

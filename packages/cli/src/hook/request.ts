@@ -24,6 +24,11 @@ export interface HookRequest {
    * call joined as `bash -lc '…'`, `{"command":…}` with the script the shell runs.
    */
   alsoInputs?: string[];
+  /**
+   * The input as the agent wrote it, when resolving its paths changed it (`resolve-paths.ts`): its
+   * deny and ask rules count, its allow rules do not.
+   */
+  writtenInputs?: string[];
 }
 
 export type MapResult = { ok: true; request: HookRequest } | { ok: false; reason: string };

@@ -8,10 +8,13 @@
  * timeout (which would let the tool run). stdout carries only the answer; the log goes to a file.
  */
 import { appendFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import type { CommandIo } from '../args.ts';
-import type { CompiledApprover, HookAgent, RuleRef } from '@verdict/engine';
+import type { ApproverIR, CompiledApprover, HookAgent, RuleRef } from '@verdict/engine';
 import { decisionAnswer, denyAnswer, type DialectOptions, type HookAnswer, type HookDecision, mayApprove } from './dialects.ts';
 import { decodeUtf8AsGo } from '../commands/eval-input.ts';
+import type { ObjectMembers } from './json-members.ts';
+import type { ProtectSetup } from './protect.ts';
 
 /** Largest payload read (Cursor's beforeReadFile carries whole files); a longer one is denied. */
 export const MAX_PAYLOAD_BYTES = 64 * 1024 * 1024;
@@ -61,6 +64,8 @@ export interface Outcome {
   rule?: string | null;
   ruleRef?: RuleRef | null;
   error?: string;
+  /** The protection a write broke (docs/protections.md). */
+  protection?: string;
 }
 
 /** A refusal: the payload or the command line cannot be decided; answered as the agent's deny. */
@@ -94,13 +99,25 @@ function ruleText(rule: { list: string; index: number; span?: { file: string; st
 export interface PayloadOptions extends DialectOptions {
   agent: HookAgent | undefined;
   usageProblem?: string;
+  /** The protected paths' setup (docs/protections.md): the policy file, the log. */
+  protect?: ProtectSetup;
+}
+
+/** A loaded policy: its approver, and what the protected paths need from it. */
+export interface HookPolicy {
+  approver: CompiledApprover;
+  /** The protections it lifts (`protections: {lift: […]}`). */
+  lift: readonly string[];
+  /** Its shell tools (`shell:`), when it names them. */
+  shellTools?: readonly string[];
 }
 
 /**
  * The approver a payload is decided with, given every tool name the call will be asked under
  * (`verdict hook` loads the shell parser only when one of them is a shell tool of the policy).
+ * A bare approver lifts no protection.
  */
-export type PolicySource = (names: readonly string[]) => CompiledApprover | Promise<CompiledApprover>;
+export type PolicySource = (names: readonly string[], project?: string) => CompiledApprover | HookPolicy | Promise<CompiledApprover | HookPolicy>;
 
 /**
  * Decides one payload's text, as `verdict hook` and `verdict serve`'s `/v1/hooks/<agent>` both do:
@@ -146,10 +163,18 @@ export async function decidePayload(text: string, options: PayloadOptions, state
   const mapped = mapPayload(state.agent, state.event, payload);
   if (!mapped.ok) throw new Deny(mapped.reason);
   state.tool = mapped.request.toolName;
-  // The engine's one decision procedure, on the fast path (semantics.md A8).
+  // The engine's one decision procedure, on the fast path (semantics.md A8), with the built-in
+  // protections (docs/protections.md) in its `protect` slot.
   const { decideCall, namesAsked } = await import('@verdict/engine');
-  const decideWith = await approver(namesAsked(mapped.request));
-  const v = decideCall(decideWith, mapped.request);
+  const { hookProtection, homeOf, projectOf } = await import('./protect.ts');
+  const project = projectOf(state.agent, payload, options.protect?.env ?? process.env);
+  const source = await approver(namesAsked(mapped.request), project);
+  const policy: HookPolicy = 'approver' in source ? source : { approver: source, lift: [] };
+  // Paths as the system opens them, on this machine (docs/protections.md "Paths").
+  const { resolveRequest } = await import('./resolve-paths.ts');
+  const request = resolveRequest(mapped.request, callCwd(payload, member), homeOf(options.protect?.env ?? process.env));
+  const hit = await hookProtection(state.agent, payload, request, { ...options.protect, lift: policy.lift }, policy.shellTools);
+  const v = decideCall(policy.approver, request, { protect: () => hit });
   const approve = options.approve === true && mayApprove(state.agent, state.event, member(payload, 'permission_suggestions')?.value);
   return {
     answer: decisionAnswer(state.agent, state.event, v.decision, v.reason, { ...options, approve }),
@@ -157,6 +182,7 @@ export async function decidePayload(text: string, options: PayloadOptions, state
     reason: v.reason,
     rule: ruleText(v.rule),
     ruleRef: v.rule,
+    ...(v.protection ? { protection: v.protection.name } : {}),
   };
 }
 
@@ -190,7 +216,8 @@ async function decide(options: HookOptions, io: CommandIo, state: CallState): Pr
       return decidePayload(text, options, state, () => Promise.reject(new Deny(why)));
     }
   }
-  return decidePayload(text, options, state, (names) => loadPolicy(options.policy, names));
+  const protect = { policyFiles: options.policy ? [resolve(io.cwd, options.policy)] : [], log: options.log, env: io.env ?? process.env };
+  return decidePayload(text, { ...options, protect }, state, (names, project) => loadPolicy(options.policy, names, project));
 }
 
 /**
@@ -216,17 +243,33 @@ async function fromServer(options: HookOptions, text: string, state: CallState):
   return { answer: v.answer, decision: v.decision, reason: v.reason, rule: v.rule };
 }
 
-export async function loadPolicy(file: string | undefined, names: readonly string[]): Promise<CompiledApprover> {
+/** The folder the call's relative paths are relative to: the payload's absolute `cwd`, if it sends one. */
+function callCwd(payload: ObjectMembers, member: (o: ObjectMembers, key: string) => { value: unknown } | undefined): string | undefined {
+  const cwd = member(payload, 'cwd')?.value;
+  return typeof cwd === 'string' && cwd.startsWith('/') ? cwd : undefined;
+}
+
+/** What the hook needs of a loaded policy: its approver, the protections it lifts, its shell tools. */
+function hookPolicy(approver: CompiledApprover, ir: ApproverIR | undefined): HookPolicy {
+  return { approver, lift: ir?.protections?.lift ?? [], ...(ir?.shell ? { shellTools: ir.shell.map((t) => t.tool) } : {}) };
+}
+
+export async function loadPolicy(file: string | undefined, names: readonly string[], project?: string): Promise<HookPolicy> {
   if (!file) throw new Deny('no policy: pass `--policy FILE`');
   // The compiled-policy cache (policy-cache.ts): the approver IR of this exact text, built into an
   // approver without the compiler. Any doubt is a miss, and a miss compiles as if there were no cache.
   const cache = await import('./policy-cache.ts');
   const text = cache.readPolicyText(file);
-  const cached = text === undefined ? undefined : cache.cachedApproverIR(file, text);
+  if (project === undefined && text?.includes('${project}')) {
+    throw new Deny(`the policy \`${file}\` names \`\${project}\`, and the project folder is the root or the home folder (it would stand for every file)`);
+  }
+  // `${project}` is compiled into the patterns: an entry holds one project's compilation.
+  const keyText = text === undefined ? undefined : project === undefined ? text : `${text}\0project=${project}`;
+  const cached = keyText === undefined ? undefined : cache.cachedApproverIR(file, keyText);
   if (cached !== undefined) {
     const judge = cache.judgesCommands(cached, names) ? (await import('../command-rules.ts')).DECIDING : (await import('../command-rules-checked.ts')).CHECKED;
     const approver = cache.approverFromIR(cached, judge.commandJudge);
-    if (approver !== undefined) return approver;
+    if (approver !== undefined) return hookPolicy(approver, cached);
   }
   const { compileFile } = await import('@verdict/compiler');
   // The shell parser is loaded only for a call the engine will judge a command of (the hook starts
@@ -234,15 +277,16 @@ export async function loadPolicy(file: string | undefined, names: readonly strin
   // policy's command rules are only checked (a broken one fails the policy), by a judge that would
   // deny any text it were given, and the policy is compiled once.
   const { CHECKING } = await import('../command-rules-check.ts');
-  const result = compileFile(file, CHECKING);
+  const at = project !== undefined ? { project } : {};
+  const result = compileFile(file, { ...CHECKING, ...at });
   const error = result.diagnostics.find((d) => d.severity === 'error');
   if (error) {
     const at = error.span ? ` (${error.span.file}:${error.span.start.line}:${error.span.start.column})` : '';
     throw new Deny(`the policy \`${file}\` does not load: ${error.message}${at}`);
   }
   if (!result.approver) throw new Deny(`the policy \`${file}\` has no approver block`);
-  // Stored for the next call (the IR, compiled once with its command rules checked).
-  if (text !== undefined && cache.cacheable(result.ir, result.text, text)) cache.storeApproverIR(file, text, result.ir.approver);
+  // Stored for the next call (the IR, compiled once with its command rules checked; keyed by the project too).
+  if (text !== undefined && cache.cacheable(result.ir, result.text, text)) cache.storeApproverIR(file, keyText!, result.ir.approver);
   const approverIr = result.ir?.approver;
   if (approverIr !== undefined && cache.judgesCommands(approverIr, names)) {
     // The file loaded with its command rules checked: only the approver is built again, with the
@@ -252,9 +296,9 @@ export async function loadPolicy(file: string | undefined, names: readonly strin
     if (judged.approver === undefined || judged.issues.length > 0) {
       throw new Deny(`the policy \`${file}\` does not load: ${judged.issues[0]?.message ?? 'its approver did not compile'}`);
     }
-    return judged.approver;
+    return hookPolicy(judged.approver, approverIr);
   }
-  return result.approver;
+  return hookPolicy(result.approver, approverIr);
 }
 
 function writeLog(file: string | undefined, entry: Record<string, unknown>): void {
@@ -298,6 +342,7 @@ export function runHook(options: HookOptions, io: CommandIo): Promise<number> {
         decision: outcome.decision,
         reason: outcome.reason,
         rule: outcome.rule ?? null,
+        ...(outcome.protection ? { protection: outcome.protection } : {}),
         ...(outcome.error ? { error: outcome.error } : {}),
         ...(state.server ? { server: state.server } : {}),
         exit: answer.exitCode,

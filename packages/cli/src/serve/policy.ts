@@ -19,6 +19,10 @@ import { renderDiagnostics } from '../render.ts';
 
 export interface LoadedPolicy {
   approver: CompiledApprover;
+  /** The protections it lifts (`protections: {lift: […]}`, docs/protections.md). */
+  lift?: readonly string[];
+  /** Its shell tools, when it names them (`shell:`). */
+  shellTools?: readonly string[];
   /** `sha256:` and the first 16 hex digits of the hash of the file's bytes. */
   version: string;
   loadedAt: Date;
@@ -57,7 +61,9 @@ export function loadPolicyText(text: string, file: string, tests = false): Load 
     const failed = failingTests(result.approver, result.ir?.tests ?? [], file);
     if (failed.length > 0) return { ok: false, version, error: `${file}: error: ${failed.length} of its own inline tests fail${failed.length > 5 ? ' (the first 5)' : ''}:\n${failed.slice(0, 5).join('\n')} [cli/reload-tests-fail]` };
   }
-  return { ok: true, policy: { approver: result.approver, version, loadedAt: new Date() } };
+  const ir = result.ir?.approver;
+  const protections = { lift: ir?.protections?.lift ?? [], ...(ir?.shell ? { shellTools: ir.shell.map((t) => t.tool) } : {}) };
+  return { ok: true, policy: { approver: result.approver, ...protections, version, loadedAt: new Date() } };
 }
 
 /** The inline tests the approver fails, one line each. */

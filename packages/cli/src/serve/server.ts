@@ -295,8 +295,11 @@ export function createDecisionServer(options: ServerOptions): DecisionServer {
       approve: ctx.approve === true,
       nativeAsk: ctx.nativeAsk === true,
       ...(ctx.badAgent !== undefined ? { usageProblem: `unknown agent \`${ctx.badAgent}\` in the path (want claude, codex, gemini or cursor)` } : {}),
+      // The protected paths are judged on this machine (docs/protections.md: run serve where the tools run).
+      protect: { policyFiles: [policy.file] },
     };
-    void answerPayload(text, payloadOptions, state, () => loaded.approver)
+    const source = { approver: loaded.approver, lift: loaded.lift ?? [], ...(loaded.shellTools ? { shellTools: loaded.shellTools } : {}) };
+    void answerPayload(text, payloadOptions, state, () => source)
       .then((outcome) => {
       if (outcome.error === 'internal') metrics.error('internal');
       else if (outcome.error) metrics.error('bad_request');

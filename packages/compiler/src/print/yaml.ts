@@ -72,6 +72,7 @@ function approverEntries(a: ApproverIR): [string, unknown][] {
   }
   if (a.environment !== undefined) out.push(['environment', flowSeq(a.environment.map((x) => plain(x)))]);
   if (a.shells !== undefined) out.push(['shells', flowSeq(a.shells.map((x) => plain(x)))]);
+  if (a.protections !== undefined) out.push(['protections', mapOf([['lift', flowSeq(a.protections.lift.map((x) => plain(x)))]])]);
   if (a.allow.length > 0) out.push(['allow', seq(a.allow.map(ruleNode))]);
   if (a.deny.length > 0) out.push(['deny', seq(a.deny.map(ruleNode))]);
   if (a.ask !== undefined && a.ask.length > 0) out.push(['ask', seq(a.ask.map(ruleNode))]);

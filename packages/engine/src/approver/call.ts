@@ -10,6 +10,7 @@
  * decides; nothing else in the project writes that order out (the definition, `definition.ts`
  * `callDefinition`, states it again from the semantics alone, so that property tests can compare).
  */
+import type { ProtectHit } from '../protect/protect.ts';
 import type { RuledResult } from './types.ts';
 
 /** The tool name each path of a patch is asked under. */
@@ -23,23 +24,19 @@ export interface CallRequest {
   readonly input: string;
   /** Other inputs that stand for the whole call, decided under the same names. */
   readonly alsoInputs?: readonly string[] | undefined;
+  /**
+   * The input as the agent wrote it, when the hook resolved its paths (`input` is then the resolved
+   * one): asked under the same names, only its deny and ask rules count, so an allow never holds for
+   * a path the rules did not see resolved.
+   */
+  readonly writtenInputs?: readonly string[] | undefined;
   /** Paths a patch touches, each decided as a `file.write` call with input `{"file_path":…}`. */
   readonly paths?: readonly string[] | undefined;
   readonly sessionId?: string | undefined;
 }
 
-/** A built-in protection that a call touches: a deny no rule can override. */
-export interface Protection {
-  /** The protection's name (`git-hooks`, say). */
-  readonly name: string;
-  /** The sentence shown to the model. */
-  readonly reason: string;
-  /** The protected path the call touches. */
-  readonly path: string;
-}
-
 /** The built-in protections: the one a call touches, or `null`. Pure and total. */
-export type Protect = (request: CallRequest) => Protection | null;
+export type Protect = (request: CallRequest) => ProtectHit | null;
 
 /**
  * How an answer came about: a rule (regex or command; `rule` names it, `null` only for a command
@@ -68,7 +65,7 @@ export interface CallDecision extends RuledResult {
   readonly by: DecidedBy;
   /** The name the deciding answer was asked under. */
   readonly decidedAs: string;
-  readonly protection?: Protection;
+  readonly protection?: ProtectHit;
 }
 
 /** What `decideCall` asks: the answers of one tool name and input. */
@@ -167,6 +164,11 @@ export function decideCall(approver: Answering, request: CallRequest, options: D
   for (const input of [request.input, ...(request.alsoInputs ?? [])]) {
     for (const name of request.names) {
       for (const a of approver.answers({ toolName: name, input, ...session })) asked.push({ ...a, name, whole: true, input });
+    }
+  }
+  for (const input of request.writtenInputs ?? []) {
+    for (const name of request.names) {
+      for (const a of approver.answers({ toolName: name, input, ...session })) if (a.by === 'rule' && a.decision !== 'allow') asked.push({ ...a, name, whole: true, input });
     }
   }
   for (const path of request.paths ?? []) {

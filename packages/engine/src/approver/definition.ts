@@ -25,6 +25,7 @@ import type { ApprovalRequest, RuleRef, RuledDecisionResult } from './types.ts';
 import type { CallDecision, CallRequest, DecidedBy, Protect } from './call.ts';
 import { normalizeApproverDefault, normalizeApproverMode } from './modes.ts';
 import type { CommandJudgeFactory, CommandRuleSpec, WrapperSpecIR } from './shell.ts';
+import { shellsOf } from './shell.ts';
 
 /** A compiled rule: what deciding a call looks at. */
 export interface Rule {
@@ -184,6 +185,8 @@ interface Asking {
   readonly name: string;
   readonly input: string;
   readonly whole: boolean;
+  /** The input as the agent wrote it, before its paths were resolved (A8.1a): only its deny and ask rules count. */
+  readonly written?: boolean;
 }
 
 /** A side's answer to one asking, as the definition finds it. */
@@ -234,13 +237,14 @@ export function callDefinition(ir: ApproverIR, request: CallRequest, options: Ca
 
   const askings: Asking[] = [];
   for (const input of [request.input, ...(request.alsoInputs ?? [])]) for (const name of request.names) askings.push({ name, input, whole: true });
+  for (const input of request.writtenInputs ?? []) for (const name of request.names) askings.push({ name, input, whole: true, written: true });
   for (const path of request.paths ?? []) askings.push({ name: 'file.write', input: JSON.stringify({ file_path: path }), whole: false });
 
-  const said: Said[] = [];
+  const answered: Said[] = [];
   for (const at of askings) {
     // A4.1: canonical mode refuses the input before any rule is tried.
     if (ir.input === 'canonical' && !parseCanonical(at.input).ok) {
-      said.push({ at, decision: 'deny', reason: CANONICAL_REJECT_REASON, rule: null, by: 'refused' });
+      answered.push({ at, decision: 'deny', reason: CANONICAL_REJECT_REASON, rule: null, by: 'refused' });
       continue;
     }
     // A3.3, A6.1: the regex side, the first list with a rule that applies, the first such rule in it.
@@ -251,7 +255,7 @@ export function callDefinition(ir: ApproverIR, request: CallRequest, options: Ca
       regex = { at, decision: list, reason: list === 'deny' ? denyReason : list === 'ask' ? DEFAULT_ASK_REASON : '', rule: ref(list, index), by: 'rule' };
       break;
     }
-    said.push(regex ?? { at, decision: defaultDecision, reason: defaultDecision === 'deny' ? denyReason : '', rule: null, by: 'default' });
+    answered.push(regex ?? { at, decision: defaultDecision, reason: defaultDecision === 'deny' ? denyReason : '', rule: null, by: 'default' });
     // A7.2: the command side, for a shell tool of a policy with command rules.
     const tool = hasCommandRules ? shellTools.find((t) => caseFold(t.tool) === caseFold(at.name)) : undefined;
     if (tool === undefined) continue;
@@ -260,7 +264,7 @@ export function callDefinition(ir: ApproverIR, request: CallRequest, options: Ca
     const parsed = parseStrictJson(at.input);
     const member = parsed.ok ? topLevelMember(parsed.value, caseFold(tool.field)) : undefined;
     if (member?.kind !== 'string') {
-      said.push({ at, decision: unknown, reason: `the input has no string \`${tool.field}\` holding a command: the call cannot be judged`, rule: null, by: 'unknown' });
+      answered.push({ at, decision: unknown, reason: `the input has no string \`${tool.field}\` holding a command: the call cannot be judged`, rule: null, by: 'unknown' });
       continue;
     }
     const rules: CommandRuleSpec[] = [];
@@ -275,14 +279,17 @@ export function callDefinition(ir: ApproverIR, request: CallRequest, options: Ca
       const { span: _span, ...spec } = w;
       wrappers[name] = spec;
     }
-    const judge = options.commandJudge({ rules, unknown, wrappers, ...(ir.environment !== undefined ? { environment: ir.environment } : {}) });
+    const shells = shellsOf(ir, tool);
+    const judge = options.commandJudge({ rules, unknown, wrappers, ...(ir.environment !== undefined ? { environment: ir.environment } : {}), ...(shells !== undefined ? { shells } : {}) });
     if ('error' in judge) throw new Error(`callDefinition: ${judge.error}`);
     const j = judge.judge(member.value);
     if (j.decision === null) continue;
     const rule = j.rule === undefined ? null : ref(j.rule.list, j.rule.index);
-    said.push({ at, decision: j.decision, reason: j.decision === 'allow' ? '' : j.reason, rule, by: rule === null && j.decision !== 'allow' ? 'unknown' : 'rule' });
+    answered.push({ at, decision: j.decision, reason: j.decision === 'allow' ? '' : j.reason, rule, by: rule === null && j.decision !== 'allow' ? 'unknown' : 'rule' });
   }
 
+  // A8.1a: of the input as written, only a deny or ask rule counts (an allow holds only for the path resolved).
+  const said = answered.filter((s) => s.at.written !== true || (s.by === 'rule' && s.decision !== 'allow'));
   const out = (s: Said): CallDecision => ({ decision: s.decision, reason: s.reason, rule: s.rule, by: s.by, decidedAs: s.at.name });
   /** The first-written rule among `these` (lowest index), the first asked on a tie. */
   const firstWritten = (these: Said[]): Said | undefined =>

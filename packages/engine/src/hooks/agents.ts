@@ -79,12 +79,19 @@ const CLAUDE_TOOLS: readonly AgentTool[] = [
   { name: 'LSP' },
   { name: 'SendMessage' },
   { name: 'Workflow' },
+  // Loads the schemas of deferred tools (WebFetch, NotebookEdit, Monitor, …); each loaded tool is hooked under its own name.
+  { name: 'ToolSearch', keys: ['query', 'max_results'] },
 ];
 
 const CODEX_TOOLS: readonly AgentTool[] = [
   { name: 'Bash', neutral: 'shell', keys: ['command', 'description'] },
   { name: 'apply_patch', neutral: 'file.write', keys: ['command'] },
   { name: 'spawn_agent', neutral: 'agent.spawn' },
+  { name: 'view_image', neutral: 'file.read', keys: ['path'] },
+  { name: 'get_goal' },
+  { name: 'create_goal' },
+  { name: 'update_goal' },
+  { name: 'request_user_input' },
 ];
 
 const GEMINI_TOOLS: readonly AgentTool[] = [
@@ -108,6 +115,9 @@ const GEMINI_TOOLS: readonly AgentTool[] = [
   { name: 'list_mcp_resources' },
   { name: 'update_topic' },
   { name: 'complete_task' },
+  { name: 'list_background_processes' },
+  { name: 'read_background_output' },
+  { name: 'invoke_agent', neutral: 'agent.spawn' },
 ];
 
 const CURSOR_TOOLS: readonly AgentTool[] = [

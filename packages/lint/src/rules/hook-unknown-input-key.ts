@@ -26,8 +26,10 @@ export default createRule({
         if (rule.field === undefined || rule.tool === '') return;
         const reading = readToolName(agent, rule.tool);
         if (reading.kind !== 'tools') return;
-        const keys = inputKeys(reading.tools);
-        if (keys === undefined) return;
+        const found = inputKeys(reading.tools);
+        if (found === undefined) return;
+        // `verdict hook` asks each file a Codex patch touches as `file.write` with `{"file_path": …}`.
+        const keys = agent === 'codex' && caseFold(rule.tool) === caseFold('file.write') ? [...found, 'file_path'] : found;
         // The engine compares field names under case folding.
         if (keys.some((k) => caseFold(k) === caseFold(rule.field!))) return;
         // `path` for `file_path`: the key other agents (and older policies) use, inside this agent's.

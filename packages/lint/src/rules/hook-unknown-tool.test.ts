@@ -37,7 +37,7 @@ runRuleTests(rule, {
       name: 'a neutral name the agent has no tool for',
       hookAgent: 'codex',
       code: y('approver:', '  mode: pattern', '  allow:', '    - {tool: web.fetch}'),
-      errors: [{ messageId: 'emptyNeutral', line: 4, column: 14, help: 'Codex does not hook that kind of tool; its tools are `Bash`, `apply_patch`, `spawn_agent`' }],
+      errors: [{ messageId: 'emptyNeutral', line: 4, column: 14, help: 'Codex does not hook that kind of tool; its tools are `Bash`, `apply_patch`, `spawn_agent`, `view_image`, `get_goal`, `create_goal`, `update_goal`, `request_user_input`' }],
     },
     {
       name: 'a DSL policy',

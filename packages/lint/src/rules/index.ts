@@ -6,6 +6,7 @@
  */
 import type { Rule } from '../types.ts';
 import approverDefaultAllow from './approver-default-allow.ts';
+import approverProtectionLifted from './approver-protection-lifted.ts';
 import approverReason from './approver-reason.ts';
 import hookDefaultAllow from './hook-default-allow.ts';
 import hookUnknownInputKey from './hook-unknown-input-key.ts';
@@ -79,6 +80,7 @@ export const allRules: readonly Rule[] = Object.freeze([
   rulesCommandNeverMatches,
   approverDefaultAllow,
   approverReason,
+  approverProtectionLifted,
   policyCapabilityUnsupported,
   policyModeUnsupported,
   policyAutoDenyUnsupported,
