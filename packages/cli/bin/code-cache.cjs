@@ -1,7 +1,7 @@
 // V8's code cache for the bundled command on Node < 22.1 (which has no module.enableCompileCache):
 // the bundle's CommonJS files are compiled with vm.Script and the cachedData V8 produces after a
 // run is kept, so the next run skips parsing and compiling them. The cache lives in the user's own
-// cache folder (created 0700, one subfolder per Node version), keyed by each file's name, size,
+// cache folder (~/.cache/verdict of the account, never from $HOME or $XDG_CACHE_HOME; created 0700, one subfolder per Node version), keyed by each file's name, size,
 // modification time and a sampled hash of its text; V8 itself refuses data that does not match. Any failure (no folder, unwritable, rejected data)
 // falls back to Node's ordinary compile: the cache can only make a run faster, never change it.
 'use strict';
@@ -36,13 +36,30 @@ function cacheKey(filename, content) {
   return `${path.basename(filename, '.cjs')}-${content.length}-${mtime.toString(36)}-${hex(a)}${hex(b)}`;
 }
 
+/**
+ * The user's own cache folder, from the account (`os.userInfo()`), never from `$HOME` or
+ * `$XDG_CACHE_HOME`: an agent can set those for the hook (Gemini CLI loads a project's `.env` into
+ * its environment), and a cache folder inside the project would let a file the agent wrote be run
+ * as Verdict's code. The folder is used only when it is this user's and writable by nobody else
+ * (the built-in `verdict` protection covers `~/.cache/verdict/` against the agent's own writes).
+ */
 function cacheFolder() {
   if (process.env.VERDICT_NO_CODE_CACHE) return undefined;
-  const base = process.env.XDG_CACHE_HOME || (os.homedir() ? path.join(os.homedir(), '.cache') : undefined);
-  if (!base) return undefined;
-  const dir = path.join(base, 'verdict', `v8-${process.version}-${process.arch}`);
+  let home;
+  let uid;
+  try {
+    const me = os.userInfo();
+    home = me.homedir;
+    uid = me.uid;
+  } catch {
+    return undefined;
+  }
+  if (!home) return undefined;
+  const dir = path.join(home, '.cache', 'verdict', `v8-${process.version}-${process.arch}`);
   try {
     fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const st = fs.lstatSync(dir);
+    if (!st.isDirectory() || (uid >= 0 && st.uid !== uid) || (st.mode & 0o022) !== 0) return undefined;
     return dir;
   } catch {
     return undefined;

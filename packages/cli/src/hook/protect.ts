@@ -4,7 +4,7 @@
  * folder and the agent's environment, the policy file, Verdict's own files, symlinks (`real-path.ts`),
  * and, for a shell call, `@verdict/shell`'s reading of what the text writes (loaded only then).
  */
-import { homedir } from 'node:os';
+import { homedir, userInfo } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { protectedWrite, type HookAgent, type ProtectContext, type ProtectHit, type ProtectRequest } from '@verdict/engine';
@@ -38,6 +38,20 @@ export function payloadCwd(payload: ObjectMembers): string | undefined {
  * of `node_modules` it sits in (the engine, the shell reader, … beside it).
  */
 function installFiles(): string[] {
+  return [...packageFiles(), ...cacheFiles()];
+}
+
+/** Verdict's caches (the V8 code cache of bin/code-cache.cjs, the hook's compiled policies): in the account's own home. */
+function cacheFiles(): string[] {
+  try {
+    const home = userInfo().homedir;
+    return home ? [`${home}/.cache/verdict/`] : [];
+  } catch {
+    return [];
+  }
+}
+
+function packageFiles(): string[] {
   try {
     const here = fileURLToPath(import.meta.url);
     const at = here.lastIndexOf('/node_modules/@verdict/');
