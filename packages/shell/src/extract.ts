@@ -416,6 +416,10 @@ class Walker {
       // `{ls}` and `{ls x}` are brace groups to zsh, which runs `ls`; bash and sh run a program named `{ls}`.
       this.unknown(`a command word starting with \`{\` (\`${oneLine(String(head.value))}\`) is a brace group to zsh, which runs what follows it`, ctx.span);
     }
+    if (staticWord(name) === 'time' && args.length === 0 && ((node.redirections as Node[] | undefined) ?? []).length > 0) {
+      // `ls | time > o`: zsh's keyword `time` with no command leaves a redirection alone, which runs `$NULLCMD` (cat).
+      this.unknown('`time` with only a redirection after it is the keyword to zsh, which runs `cat` (`$NULLCMD`) on the redirection', ctx.span);
+    }
     if (programKey(staticWord(name) ?? '') === 'printf' && args.length > 0 && staticWord(args[0]) === null) {
       this.unknown('`printf` whose first word is not static may be `-v NAME`, whose subscript bash evaluates', ctx.span);
     }
