@@ -796,6 +796,11 @@ class Walker {
         this.unknown(`the parser read \`${oneLine(v)}\` as part of one word, where the shell would end the word (it may hold further commands)`, ctx.span);
         return;
       }
+      if (i === parts.length - 1 && p.type === 'Literal' && v.endsWith('}') && !v.endsWith('{}')) {
+        // zsh closes a brace group at a word ending in `}` (`{ grep \{a,b}⏎make; }` runs `grep {a,b`).
+        this.unknown(`a word ending in \`}\` (\`${oneLine(v)}\`) closes a brace group in zsh`, ctx.span);
+        return;
+      }
       if (i === 0 && v.startsWith('=') && !(v === '=' && parts.length === 1)) {
         this.unknown(`a word starting with \`=\` (\`${oneLine(v)}\`) is a program's path to zsh (\`=rm\` runs rm), not analysed`, ctx.span);
         return;
