@@ -429,6 +429,10 @@ class Walker {
       // `{ls}` and `{ls x}` are brace groups to zsh, which runs `ls`; bash and sh run a program named `{ls}`.
       this.unknown(`a command word starting with \`{\` (\`${oneLine(String(head.value))}\`) is a brace group to zsh, which runs what follows it`, ctx.span);
     }
+    if (staticWord(name) === 'time' && args.length === 0 && ((node.redirections as Node[] | undefined) ?? []).length > 0) {
+      // `ls | time > o`: zsh's keyword `time` with no command leaves a redirection alone, which runs `$NULLCMD` (cat).
+      this.unknown('`time` with only a redirection after it is the keyword to zsh, which runs `cat` (`$NULLCMD`) on the redirection', ctx.span);
+    }
     if (programKey(staticWord(name) ?? '') === 'printf' && args.length > 0 && staticWord(args[0]) === null) {
       this.unknown('`printf` whose first word is not static may be `-v NAME`, whose subscript bash evaluates', ctx.span);
     }
@@ -808,6 +812,11 @@ class Walker {
       const v = String(p.type === 'Literal' ? p.value : p.pattern);
       if (/[ \t\n;&|<>()]/.test(v)) {
         this.unknown(`the parser read \`${oneLine(v)}\` as part of one word, where the shell would end the word (it may hold further commands)`, ctx.span);
+        return;
+      }
+      if (this.shellsAt(ctx).has('zsh') && i === parts.length - 1 && p.type === 'Literal' && v.endsWith('}') && !v.endsWith('{}')) {
+        // zsh closes a brace group at a word ending in `}` (`{ grep \{a,b}⏎make; }` runs `grep {a,b`).
+        this.unknown(`a word ending in \`}\` (\`${oneLine(v)}\`) closes a brace group in zsh`, ctx.span);
         return;
       }
       if (this.shellsAt(ctx).has('zsh') && i === 0 && v.startsWith('=') && !(v === '=' && parts.length === 1)) {

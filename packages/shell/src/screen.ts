@@ -47,6 +47,8 @@ const PATTERNS: readonly [RegExp, string, ShellName | 'all'][] = [
   // bash translates `$"…"` through a message catalog and expands the translation: never read.
   [/\$"(?![ \t\n;|&)]|$)/, '`$"…"` quoting is read differently by zsh and sh (they keep the `$`)', 'all'],
   [/<<</, 'a here-string (`<<<`) is read differently by sh (dash reads a heredoc)', 'sh'],
+  // `time ! ! ls`: the keyword to bash and zsh (the negations cancel out in the parse), the time program to sh, which runs `!`.
+  [/(^|[^A-Za-z0-9_./-])time[ \t]+!/, '`time !` is the keyword to bash and zsh and the time program, running `!`, to sh (dash)', 'sh'],
   // sh (dash) reads `&>` as `&` (run in the background) and `>`: words after the target are a command of their own there.
   [/&>>?[ \t]*[^ \t\n;&|()<>]+[ \t]+[^ \t\n;&|()#]/, '`&>` followed by more words is read by sh (dash) as `&` and a redirection, where the words after the target are a command', 'sh'],
   [/\$\{[!(~=^+]/, 'an indirect or flagged parameter expansion (`${!x}`, zsh `${(…)x}`, `${~x}`, `${=x}`, `${^x}`, `${+x}`) is not analysed', 'all'],

@@ -58,6 +58,7 @@ describe('the oracle can tell a wrong reading', () => {
     expect(argsMatch(['a'], ['b'])).toBe(false);
     expect(tilde('~/x', '/h')).toBe('/h/x');
     expect(tilde('a~', '/h')).toBe('a~');
+    expect(tilde('~', '/h')).toBe('/h');
   });
 
   it('reports what a shell ran that a reading does not hold', async () => {
