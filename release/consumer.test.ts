@@ -13,8 +13,8 @@
  * runs offline (`--prefer-offline`).
  */
 import { spawnSync, type SpawnSyncOptions } from 'node:child_process';
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // @ts-expect-error: a plain ES module script, no declarations
@@ -132,15 +132,18 @@ describe('installed from the tarballs', () => {
   });
 
   it('decides the same with a cold, a warm and a corrupted code cache (Node < 22.1)', () => {
-    const cache = join(work, 'xdg-cache');
-    const env = { ...process.env, XDG_CACHE_HOME: cache };
+    // The cache is the account's own (~/.cache/verdict, from os.userInfo()), never the folder
+    // $XDG_CACHE_HOME or $HOME name: an agent can set those for the hook.
+    const xdg = join(work, 'xdg-cache');
+    const env = { ...process.env, XDG_CACHE_HOME: xdg };
     const call = `${JSON.stringify({ toolName: 'bash', input: '{"command":"rm -rf /"}' })}\n`;
     const evalOnce = () => ok(run(bin(), ['eval', '--policy', 'policy.yaml'], { cwd: project, input: call, env }), 'verdict eval');
     const cold = evalOnce();
     const warm = evalOnce();
     expect(warm).toEqual(cold);
     if (process.version.startsWith('v20.') || process.version.startsWith('v21.') || process.version === 'v22.0.0') {
-      const dir = join(cache, 'verdict', `v8-${process.version}-${process.arch}`);
+      expect(existsSync(xdg)).toBe(false);
+      const dir = join(userInfo().homedir, '.cache', 'verdict', `v8-${process.version}-${process.arch}`);
       const files = readdirSync(dir);
       expect(files.length).toBeGreaterThan(2); // the entry, and the chunks eval loaded
       for (const f of files) writeFileSync(join(dir, f), 'not a code cache');

@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { callDefinition, ruleLabel, type ApproverIR, type CallDecision, type CallRequest, type HookAgent, type RuleIR } from '@verdict/engine';
+import { callDefinition, PROTECTION_NAMES, ruleLabel, type ApproverIR, type CallDecision, type CallRequest, type HookAgent, type RuleIR } from '@verdict/engine';
 import { commandJudgeFactory } from '@verdict/shell';
 import { objectMembers } from '../src/hook/json-members.ts';
 import { mapPayload } from '../src/hook/request.ts';
@@ -192,7 +192,9 @@ async function answers(ir: ApproverIR, call: Call, hooks: readonly { agent: Hook
   if (one.by === 'rule' && one.rule !== null) test['rule'] = ruleLabel(one.rule);
   if (one.by === 'default') test['rule'] = 'default';
   const file = join(dir, `p${seq++}.json`);
-  const text = JSON.stringify({ approver: ir, tests: [test] }, null, 1);
+  // The built-in protections lifted: this property is about the rules' precedence, which the
+  // definition states (the protections have their own property, protections.test.ts).
+  const text = JSON.stringify({ approver: { ...ir, protections: { lift: [...PROTECTION_NAMES] } }, tests: [test] }, null, 1);
   writeFileSync(file, text);
 
   const line = JSON.stringify({ toolName: call.tool, input: call.input });
