@@ -5,6 +5,9 @@ const claude = (perms: string): string => `{\n  "permissions": ${perms}\n}\n`;
 
 runNativeRuleTests(rule, {
   valid: [
+    // Gemini CLI loads no rule from `commandPrefix = []`, and `"git "` matches only `git  status` (two spaces):
+    // neither lets a command through (native/never-consulted names both).
+    { name: 'Gemini CLI: an empty prefix list and a prefix ending in a space allow nothing', filename: '.gemini/policies/p.toml', code: '[[rule]]\ntoolName = "run_shell_command"\ncommandPrefix = []\ndecision = "allow"\npriority = 10\n\n[[rule]]\ntoolName = "run_shell_command"\ncommandPrefix = "git "\ndecision = "allow"\npriority = 10\n' },
     { name: 'Codex: whole commands', filename: '.codex/rules/default.rules', code: 'prefix_rule(pattern = ["git", "status"])\nprefix_rule(pattern = ["ls"])\nprefix_rule(pattern = ["git"], decision = "prompt")\n' },
     { name: 'Claude Code: exact commands, a read-only prefix, a leading `*`', filename: '.claude/settings.json', code: claude('{ "allow": ["Bash(git status)", "Bash(ls *)", "Bash(* --version)", "Read", "Edit(src/**)"] }') },
     { name: 'Claude Code: `find` prefixes never auto-approve `-exec`', filename: '.claude/settings.json', code: claude('{ "allow": ["Bash(find:*)"] }') },

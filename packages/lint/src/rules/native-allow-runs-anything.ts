@@ -1,5 +1,6 @@
+import { shlexSplit } from '@verdict/native';
 import { createNativeRule } from '../create-rule.ts';
-import { allowHole, showCommand } from '../support/native-commands.ts';
+import { allowHole } from '../support/native-commands.ts';
 import { AGENT_NAME, shellRules } from '../support/native-rules.ts';
 
 /** What to write instead, in each agent's format. */
@@ -40,7 +41,12 @@ export default createNativeRule({
         continue;
       }
       const hole = allowHole({ words: r.words, open: r.open, agent });
-      if (hole !== undefined) ctx.report({ span: r.span, messageId: 'hole', data: { agent, rule: r.text, witness: hole.witness, what: hole.what, why: hole.why, instead: INSTEAD[agent] ?? '' } });
+      if (hole === undefined) continue;
+      // The witness must be one the rule matches under the agent's own engine (Codex, Gemini CLI): a
+      // `commandPrefix = "git "` matches only `git  status`, so it lets no `git` command through.
+      const words = shlexSplit(hole.witness);
+      if (r.matches !== undefined && (words === undefined || !r.matches({ words, text: hole.witness }))) continue;
+      ctx.report({ span: r.span, messageId: 'hole', data: { agent, rule: r.text, witness: hole.witness, what: hole.what, why: hole.why, instead: INSTEAD[agent] ?? '' } });
     }
     if (file.format === 'claude-settings') {
       for (const r of file.rules) {
@@ -50,6 +56,5 @@ export default createNativeRule({
       }
       if (file.defaultMode?.value === 'bypassPermissions') ctx.report({ span: file.defaultMode.span, messageId: 'bypassMode' });
     }
-    void showCommand;
   },
 });

@@ -3,13 +3,12 @@
  * native rule fixes (a Codex pattern, a Gemini `commandPrefix`, a Claude Code `Bash(...)`
  * specifier), a witness that an allow lets through more than it says (read through the program
  * capability table of `@verdict/shell`), and respellings of a denied command that the same agent's
- * matcher does not recognise. Each agent's matching is the one `shared/native-formats.md` states:
- * Codex exact argv prefix, strictest decision of every match; Gemini CLI a regex over the JSON of
- * the arguments; Claude Code a glob over the command text; Cursor the first word.
+ * matcher may not recognise. Whether a Codex or Gemini CLI rule matches a witness is decided by
+ * those agents' engine models (`native-model.ts`), never here; Claude Code's glob over the command
+ * text and Cursor's first word are their documented matching (`shared/native-formats.md`).
  */
 import { capabilitiesOf, entryOf, namesCapability, programKey, SHELLS, WRAPPERS, type Capability } from '@verdict/shell';
-import type { CodexPrefixRule, GeminiRule } from '@verdict/native';
-import { codexPatternMatches } from '@verdict/native';
+import type { GeminiRule } from '@verdict/native';
 import { INTERPRETERS, PRIVILEGED } from '../rules/rules-command-allows-anything.ts';
 
 export type NativeAgentName = 'Claude Code' | 'Codex' | 'Gemini CLI' | 'Cursor';
@@ -356,20 +355,8 @@ export function respellings(words: readonly string[]): Respelling[] {
 }
 
 /* ----------------------------------------------------------------------------------------- */
-/* The agents' matchers, as far as the rules need them.                                        */
-
-const STRICTNESS = { forbidden: 2, prompt: 1, allow: 0 } as const;
-
-/** Codex: the strictest decision of every rule whose pattern is a prefix of the words, and that rule. */
-export function codexDecision(rules: readonly CodexPrefixRule[], argv: readonly string[]): CodexPrefixRule | undefined {
-  let best: CodexPrefixRule | undefined;
-  for (const r of rules) if (codexPatternMatches(r.pattern, argv) && (best === undefined || STRICTNESS[r.decision] > STRICTNESS[best.decision])) best = r;
-  return best;
-}
-
-export function codexStrictness(d: CodexPrefixRule['decision']): number {
-  return STRICTNESS[d];
-}
+/* What the readers' rules name, and Claude Code's documented matching (no exact model of it).  */
+/* Codex's and Gemini CLI's matching is their engines' models' (native-model.ts).                */
 
 /** Gemini CLI: the shell tool's names. */
 export const GEMINI_SHELL_TOOLS: readonly string[] = ['run_shell_command', 'ShellTool'];
@@ -377,47 +364,6 @@ export const GEMINI_SHELL_TOOLS: readonly string[] = ['run_shell_command', 'Shel
 export function geminiToolNames(rule: GeminiRule): string[] {
   const v = rule.toolName?.value;
   return v === undefined ? [] : typeof v === 'string' ? [v] : v;
-}
-
-function escapeForGemini(text: string): string {
-  return text.replace(/[[\\\]{}()*+?.,^$|#"]/g, '\\$&');
-}
-
-/**
- * The regular expressions Gemini CLI tests a shell rule with, over the arguments' JSON: one per
- * `commandPrefix` (the prefix, JSON-escaped, then a space, a quote or an escaped quote, unless it
- * ends with a space), or `"command":"` and the `commandRegex`, or the `argsPattern`. An empty list:
- * the rule has no pattern (it covers every call of its tool). `undefined` entries are patterns that
- * do not compile in JavaScript.
- */
-export function geminiPatterns(rule: GeminiRule): (RegExp | undefined)[] {
-  const compile = (source: string): RegExp | undefined => {
-    try {
-      return new RegExp(source);
-    } catch {
-      return undefined;
-    }
-  };
-  const prefix = rule.commandPrefix?.value;
-  const prefixes = prefix === undefined ? [] : typeof prefix === 'string' ? [prefix] : prefix;
-  if (prefixes.length > 0 && !(prefixes.length === 1 && prefixes[0] === '')) {
-    return prefixes.map((p) => {
-      const escaped = escapeForGemini(JSON.stringify(p).slice(1, -1));
-      return compile(escaped.endsWith(' ') ? `"command":"${escaped}` : `"command":"${escaped}(?:[\\s"]|\\\\")`);
-    });
-  }
-  const regex = rule.commandRegex?.value;
-  if (typeof regex === 'string' && regex !== '') return [compile(`"command":"${regex}`)];
-  if (rule.argsPattern !== undefined && rule.argsPattern.value !== '') return [compile(rule.argsPattern.value)];
-  return [];
-}
-
-/** Whether a Gemini CLI shell rule matches a command text (its tool is the shell tool). */
-export function geminiMatchesCommand(rule: GeminiRule, command: string): boolean {
-  const patterns = geminiPatterns(rule);
-  if (patterns.length === 0) return true;
-  const json = JSON.stringify({ command });
-  return patterns.some((p) => p !== undefined && p.test(json));
 }
 
 /**
