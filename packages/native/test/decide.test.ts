@@ -252,6 +252,12 @@ describe('Gemini CLI: the PolicyEngine decision', () => {
     expect(decide(files, sh('echo x > ~/.bashrc'), { mode: 'autoEdit' }).decisions).toEqual(['allow']);
   });
 
+  it('checks a `bash -c` script again but not a `bash -lc` one (what native/allow-runs-anything relies on)', () => {
+    const files = [{ text: rule('commandPrefix = "bash"\ndecision = "allow"\npriority = 10') }];
+    expect(decide(files, sh("bash -c 'rm -rf ~'")).decisions).toEqual(['ask_user']);
+    expect(decide(files, sh("bash -lc 'rm -rf ~'")).decisions).toEqual(['allow']);
+  });
+
   it('gives the default decision for text tree-sitter cannot parse, and names the heuristics it does not model', () => {
     const files = [{ text: rule('commandPrefix = "echo"\ndecision = "allow"\npriority = 100') }];
     expect(decide(files, sh('echo "unterminated')).decisions).toEqual(['ask_user']);

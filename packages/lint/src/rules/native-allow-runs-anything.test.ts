@@ -17,6 +17,20 @@ runNativeRuleTests(rule, {
   ],
   invalid: [
     {
+      // Gemini CLI re-checks the script of `bash -c` from the top (no rule: it asks), so the allow does not let it through.
+      name: 'Gemini CLI: an allow on a shell, whose `-c` script is checked again',
+      filename: '.gemini/policies/p.toml',
+      code: '[[rule]]\ntoolName = "run_shell_command"\ncommandPrefix = "bash"\ndecision = "allow"\npriority = 10\n',
+      errors: [{ messageId: 'hole', line: 3, column: 17, message: "this Gemini CLI allow `commandPrefix \"bash\"` also allows `bash -lc 'rm -rf ~'`, which can run any code (`bash` runs the code it is given)" }],
+    },
+    {
+      // Codex forbids `git -c …` here (strictest match): the witness is the next capability the file lets through.
+      name: 'Codex: the witness is one the file lets through, by its strictest match',
+      filename: '.codex/rules/default.rules',
+      code: 'prefix_rule(["git"])\nprefix_rule(pattern = ["git", "-c"], decision = "forbidden")\n',
+      errors: [{ messageId: 'hole', line: 1, column: 13, message: 'this Codex allow `prefix_rule(["git"])` also allows `git push --force origin main`, which can write or delete (`git push` changes the repository or its files, or runs a program (hooks, an editor, an alias))' }],
+    },
+    {
       name: 'Codex `git -C` lets `-c core.pager` run a program',
       filename: '.codex/rules/default.rules',
       code: 'prefix_rule(["git", "-C"])\n',

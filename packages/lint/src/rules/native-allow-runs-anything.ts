@@ -1,6 +1,7 @@
 import { shlexSplit } from '@verdict/native';
 import { createNativeRule } from '../create-rule.ts';
 import { allowHole } from '../support/native-commands.ts';
+import { nativeModel } from '../support/native-model.ts';
 import { AGENT_NAME, shellRules } from '../support/native-rules.ts';
 
 /** What to write instead, in each agent's format. */
@@ -18,7 +19,7 @@ export default createNativeRule({
     severity: 'warning',
     category: 'native',
     messages: {
-      hole: 'this {{agent}} allow `{{rule}}` also allows `{{witness}}`, which can {{what}} ({{why}})',
+      hole: 'this {{agent}} allow `{{rule}}` also allows `{{witness}}`, which can {{what}} ({{why}}){{note}}',
       everything: 'this {{agent}} allow `{{rule}}` allows every shell command',
       tool: 'this {{agent}} allow `{{rule}}` allows every call of `{{tool}}`{{note}}',
       bypassMode: '`defaultMode: bypassPermissions` runs every call without a prompt; only deny rules still apply',
@@ -40,13 +41,22 @@ export default createNativeRule({
         ctx.report({ span: r.span, messageId: 'everything', data: { agent, rule: r.text } });
         continue;
       }
-      const hole = allowHole({ words: r.words, open: r.open, agent });
+      // A witness counts when the agent's own engine (Codex, Gemini CLI) lets it through under this rule:
+      // the rule matches it (a `commandPrefix = "git "` matches only `git  status`) and the file allows it.
+      const model = nativeModel(file);
+      const notes = new Map<string, string>();
+      const admits = r.matches === undefined ? undefined : (witness: string): boolean => {
+        const words = shlexSplit(witness);
+        if (words === undefined || !r.matches!({ words, text: witness })) return false;
+        const v = model?.decide({ words, text: witness }, r.run);
+        if (v === undefined || v.decision === 'allow') return true;
+        // Undecided (Gemini CLI's heuristics): counted, and said.
+        if (v.bound !== undefined) notes.set(witness, `; the file asks for it, but ${v.bound}`);
+        return v.bound !== undefined;
+      };
+      const hole = allowHole({ words: r.words, open: r.open, agent, ...(admits !== undefined ? { admits } : {}) });
       if (hole === undefined) continue;
-      // The witness must be one the rule matches under the agent's own engine (Codex, Gemini CLI): a
-      // `commandPrefix = "git "` matches only `git  status`, so it lets no `git` command through.
-      const words = shlexSplit(hole.witness);
-      if (r.matches !== undefined && (words === undefined || !r.matches({ words, text: hole.witness }))) continue;
-      ctx.report({ span: r.span, messageId: 'hole', data: { agent, rule: r.text, witness: hole.witness, what: hole.what, why: hole.why, instead: INSTEAD[agent] ?? '' } });
+      ctx.report({ span: r.span, messageId: 'hole', data: { agent, rule: r.text, witness: hole.witness, what: hole.what, why: hole.why, note: notes.get(hole.witness) ?? '', instead: INSTEAD[agent] ?? '' } });
     }
     if (file.format === 'claude-settings') {
       for (const r of file.rules) {

@@ -64,10 +64,8 @@ function walksAround(file: NativeFile, rules: readonly ShellRule[], rule: ShellR
     const v = model.decide({ words: s.words, text }, rule.run);
     const stops = v.decision !== undefined && RANK[v.decision] >= RANK[rule.decision];
     if (stops && v.bound === undefined) return undefined;
-    const line = v.line !== undefined ? ` on line ${v.line}` : '';
-    if (v.decision === undefined) return file.agent === 'codex' ? ": no rule matches it, so Codex's own heuristics decide" : `: no rule matches it, so Gemini CLI asks, and ${v.bound ?? 'nothing stops it'}`;
-    if (stops) return `: the \`${v.written ?? v.decision}\` rule${line} matches it, but ${v.bound}`;
-    return `: the rule${line} decides \`${v.written ?? v.decision}\``;
+    const what = v.line !== undefined ? `the rule on line ${v.line} decides \`${v.written ?? v.decision}\`` : v.decision === undefined ? "no rule matches it, so Codex's own heuristics decide" : 'no rule matches it, so Gemini CLI asks';
+    return `: ${what}${v.bound !== undefined ? `, but ${v.bound}` : ''}`;
   }
   switch (file.format) {
     case 'claude-settings': {

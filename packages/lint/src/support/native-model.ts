@@ -29,7 +29,7 @@ export interface Witness {
 }
 
 export interface ModelVerdict {
-  /** Undefined: no rule matches, the agent's own default decides (Codex: its heuristics; Gemini CLI: ask). */
+  /** Undefined: no rule matches and the agent's own heuristics decide (Codex). Gemini CLI's no-rule default is ask. */
   decision?: ModelDecision;
   /** The decision as the agent names it (`forbidden`, `ask_user`…). */
   written?: string;
@@ -155,16 +155,22 @@ export function nativeModel(file: NativeFile): NativeModel | undefined {
     return {
       decide(w, run) {
         const lookup = lookupFor(model, run);
-        // The whole text first, then an `sh -c` script from the top: the stricter decides.
-        const texts = [w.text, geminiStripWrapper(w.text)].filter((t, i, all) => all.indexOf(t) === i);
-        let best: ModelVerdict | undefined;
-        for (const text of texts) {
-          const rule = lookup.first(shellCall(text));
-          const decision = rule === undefined ? 'ask' : GEMINI[rule.decision]!;
-          const v: ModelVerdict = { ...(rule !== undefined ? { decision, written: rule.decision } : {}), ...(rule?.at !== undefined ? { line: rule.at.start.line } : {}), ...(decision === 'ask' && rule?.argsPattern === undefined ? { bound: GEMINI_HEURISTICS } : {}) };
-          if (best === undefined || RANK[decision] > RANK[best.decision ?? 'ask']) best = v;
-        }
-        return best ?? {};
+        // The whole text first, then an `sh -c` script from the top (a re-check, without the heuristics):
+        // the stricter decides.
+        const top = lookup.first(shellCall(w.text));
+        const stripped = geminiStripWrapper(w.text);
+        const recheck = stripped !== w.text ? lookup.first(shellCall(stripped)) : undefined;
+        const rank = (r: GeminiLoadedRule | undefined): number => (r === undefined ? RANK.ask : RANK[GEMINI[r.decision]!]);
+        const by = stripped !== w.text && rank(recheck) > rank(top) ? recheck : top;
+        const decision: ModelDecision = by === undefined ? 'ask' : GEMINI[by.decision]!;
+        // The heuristics run for the whole text alone: they may turn its ask into an allow, unless a re-check asks too.
+        const heuristic = by === top && decision === 'ask' && top?.argsPattern === undefined && (stripped === w.text || rank(recheck) === RANK.allow);
+        return {
+          decision,
+          ...(by !== undefined ? { written: by.decision } : {}),
+          ...(by?.at !== undefined ? { line: by.at.start.line } : {}),
+          ...(heuristic ? { bound: GEMINI_HEURISTICS } : {}),
+        };
       },
     };
   }
