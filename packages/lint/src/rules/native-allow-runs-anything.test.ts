@@ -17,6 +17,13 @@ runNativeRuleTests(rule, {
   ],
   invalid: [
     {
+      // The ask above has no pattern, so Gemini CLI's heuristics decide `env rm -rf ~`: counted, and said.
+      name: 'Gemini CLI: a witness the heuristics decide',
+      filename: '.gemini/policies/p.toml',
+      code: '[[rule]]\ntoolName = "run_shell_command"\ndecision = "ask_user"\npriority = 500\n\n[[rule]]\ntoolName = "run_shell_command"\ncommandPrefix = "env"\ndecision = "allow"\npriority = 10\n',
+      errors: [{ messageId: 'holeUndecided', line: 8, column: 17, message: "this Gemini CLI allow `commandPrefix \"env\"` may also allow `env rm -rf ~`, which can run any program (`env` runs the command that follows it, and the rule stops before that command): the file asks for it, but Gemini CLI's built-in shell heuristics, which read the workspace and the folder's trust (not modelled here), may allow it" }],
+    },
+    {
       // Gemini CLI re-checks the script of `bash -c` from the top (no rule: it asks), so the allow does not let it through.
       name: 'Gemini CLI: an allow on a shell, whose `-c` script is checked again',
       filename: '.gemini/policies/p.toml',

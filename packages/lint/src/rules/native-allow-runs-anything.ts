@@ -19,12 +19,14 @@ export default createNativeRule({
     severity: 'warning',
     category: 'native',
     messages: {
-      hole: 'this {{agent}} allow `{{rule}}` also allows `{{witness}}`, which can {{what}} ({{why}}){{note}}',
+      hole: 'this {{agent}} allow `{{rule}}` also allows `{{witness}}`, which can {{what}} ({{why}})',
+      holeUndecided: "this {{agent}} allow `{{rule}}` may also allow `{{witness}}`, which can {{what}} ({{why}}): the file asks for it, but Gemini CLI's built-in shell heuristics, which read the workspace and the folder's trust (not modelled here), may allow it",
       everything: 'this {{agent}} allow `{{rule}}` allows every shell command',
       tool: 'this {{agent}} allow `{{rule}}` allows every call of `{{tool}}`{{note}}',
       bypassMode: '`defaultMode: bypassPermissions` runs every call without a prompt; only deny rules still apply',
     },
     help: {
+      holeUndecided: '{{instead}}; or let Verdict decide in the hook: its command rules let a capability through only when the rule names it (docs/shell.md "Capabilities")',
       hole: '{{instead}}; or let Verdict decide in the hook: its command rules let a capability through only when the rule names it (docs/shell.md "Capabilities")',
       everything: 'list the commands the agent may run instead; everything else then waits for a person',
       tool: 'scope it (`{{tool}}(…)`) to what the agent needs',
@@ -44,19 +46,19 @@ export default createNativeRule({
       // A witness counts when the agent's own engine (Codex, Gemini CLI) lets it through under this rule:
       // the rule matches it (a `commandPrefix = "git "` matches only `git  status`) and the file allows it.
       const model = nativeModel(file);
-      const notes = new Map<string, string>();
+      const undecided = new Set<string>();
       const admits = r.matches === undefined ? undefined : (witness: string): boolean => {
         const words = shlexSplit(witness);
         if (words === undefined || !r.matches!({ words, text: witness })) return false;
         const v = model?.decide({ words, text: witness }, r.run);
         if (v === undefined || v.decision === 'allow') return true;
         // Undecided (Gemini CLI's heuristics): counted, and said.
-        if (v.bound !== undefined) notes.set(witness, `; the file asks for it, but ${v.bound}`);
+        if (v.bound !== undefined) undecided.add(witness);
         return v.bound !== undefined;
       };
       const hole = allowHole({ words: r.words, open: r.open, agent, ...(admits !== undefined ? { admits } : {}) });
       if (hole === undefined) continue;
-      ctx.report({ span: r.span, messageId: 'hole', data: { agent, rule: r.text, witness: hole.witness, what: hole.what, why: hole.why, note: notes.get(hole.witness) ?? '', instead: INSTEAD[agent] ?? '' } });
+      ctx.report({ span: r.span, messageId: undecided.has(hole.witness) ? 'holeUndecided' : 'hole', data: { agent, rule: r.text, witness: hole.witness, what: hole.what, why: hole.why, instead: INSTEAD[agent] ?? '' } });
     }
     if (file.format === 'claude-settings') {
       for (const r of file.rules) {

@@ -10,6 +10,13 @@ runNativeRuleTests(rule, {
   ],
   invalid: [
     {
+      // No rule matches `git -C . push`: Gemini CLI asks, but its built-in heuristics (the workspace decides) may allow it.
+      name: 'Gemini CLI: an ask whose respelling the heuristics decide, said in the finding',
+      filename: '.gemini/policies/p.toml',
+      code: '[[rule]]\ntoolName = "run_shell_command"\ncommandPrefix = "git push"\ndecision = "ask_user"\npriority = 10\n',
+      errors: [{ messageId: 'walkedUndecided', line: 3, column: 17, message: "`git -C . push` (a global option before `push`) runs what this Gemini CLI ask_user rule `commandPrefix \"git push\"` stops, but the rule does not match it: no rule matches it, so Gemini CLI asks, and Gemini CLI's built-in shell heuristics, which read the workspace and the folder's trust (not modelled here), may allow it" }],
+    },
+    {
       // Gemini CLI takes the first match by priority: the allow on `env` (500) wins over the deny on `env` (1).
       name: 'Gemini CLI: a deny elsewhere in the file that the respelling reaches only after a higher allow',
       filename: '.gemini/policies/p.toml',

@@ -31,9 +31,11 @@ export default createNativeRule({
     category: 'native',
     messages: {
       walked: '`{{witness}}` ({{how}}) runs what this {{agent}} {{decision}} rule `{{rule}}` stops, but the rule does not match it{{then}}',
+      walkedUndecided: "`{{witness}}` ({{how}}) runs what this {{agent}} {{decision}} rule `{{rule}}` stops, but the rule does not match it{{then}}, and Gemini CLI's built-in shell heuristics, which read the workspace and the folder's trust (not modelled here), may allow it",
     },
     help: {
       walked: '{{instead}}; or decide in Verdict\'s hook, whose command rules read the command as the shell runs it (docs/shell.md)',
+      walkedUndecided: '{{instead}}; or decide in Verdict\'s hook, whose command rules read the command as the shell runs it (docs/shell.md)',
     },
     docs: { recommended: true },
   },
@@ -48,15 +50,18 @@ export default createNativeRule({
         if (!applies(file.agent, s.how)) continue;
         const outcome = walksAround(file, rules, r, s);
         if (outcome === undefined) continue;
-        ctx.report({ span: r.span, messageId: 'walked', data: { witness: s.text ?? showCommand(s.words), how: s.how, agent, decision: r.written, rule: r.text, then: outcome, instead: (INSTEAD[agent] ?? '').replace('%p', words[0] ?? '') } });
+        ctx.report({ span: r.span, messageId: outcome.undecided ? 'walkedUndecided' : 'walked', data: { witness: s.text ?? showCommand(s.words), how: s.how, agent, decision: r.written, rule: r.text, then: outcome.then, instead: (INSTEAD[agent] ?? '').replace('%p', words[0] ?? '') } });
         break;
       }
     }
   },
 });
 
-/** `undefined` when the file still stops the respelling as strictly; else what then decides it. */
-function walksAround(file: NativeFile, rules: readonly ShellRule[], rule: ShellRule, s: Respelling): string | undefined {
+/**
+ * `undefined` when the file still stops the respelling as strictly; else what then decides it, and
+ * whether the agent's heuristics (not modelled) may decide it otherwise.
+ */
+function walksAround(file: NativeFile, rules: readonly ShellRule[], rule: ShellRule, s: Respelling): { then: string; undecided?: boolean } | undefined {
   const text = s.text ?? showCommand(s.words);
   const model = nativeModel(file);
   if (model !== undefined) {
@@ -65,7 +70,7 @@ function walksAround(file: NativeFile, rules: readonly ShellRule[], rule: ShellR
     const stops = v.decision !== undefined && RANK[v.decision] >= RANK[rule.decision];
     if (stops && v.bound === undefined) return undefined;
     const what = v.line !== undefined ? `the rule on line ${v.line} decides \`${v.written ?? v.decision}\`` : v.decision === undefined ? "no rule matches it, so Codex's own heuristics decide" : 'no rule matches it, so Gemini CLI asks';
-    return `: ${what}${v.bound !== undefined ? `, but ${v.bound}` : ''}`;
+    return v.bound !== undefined ? { then: `: ${what}`, undecided: true } : { then: `: ${what}` };
   }
   switch (file.format) {
     case 'claude-settings': {
@@ -75,12 +80,12 @@ function walksAround(file: NativeFile, rules: readonly ShellRule[], rule: ShellR
         if (src === undefined) continue;
         if (src.specifier === undefined || claudeMatches(src.specifier, text)) return undefined;
       }
-      return ' (by its documented matching)';
+      return { then: ' (by its documented matching)' };
     }
     case 'cursor-cli': {
       const first = s.words[0];
       if (rules.some((o) => o.decision === 'deny' && (o.whole || o.words[0]?.[0] === first))) return undefined;
-      return ' (by its documentation: the first word is matched)';
+      return { then: ' (by its documentation: the first word is matched)' };
     }
     default:
       return undefined;
