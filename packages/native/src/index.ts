@@ -31,5 +31,5 @@ export type { BashParser } from './bash-tree.ts';
 export { loadBashParser } from './bash-tree.ts';
 export type { CodexAgentCheck, CodexCheck, CodexCommandView, CodexHostExecutableInput, CodexMatchOptions, CodexModelError, CodexPolicy, CodexPrefixRuleInput, CodexRuleMatch, CodexRulesInput, NotExpressible } from './codex/decide.ts';
 export { checkCodexCommand, codexCommandsFor, codexFlagsDangerous, codexNotExpressible, codexRulesInput, decideCodexExecNever, compileCodexRules, decideCodexExec, strictest } from './codex/decide.ts';
-export type { GeminiCall, GeminiContext, GeminiLoadedRule, GeminiNotExpressible, GeminiLoadIssue, GeminiMode, GeminiOutcome, GeminiPolicy, GeminiPolicyFileInput, GeminiRunFacts } from './gemini/decide.ts';
-export { commandPrefixPattern, GEMINI_TIERS, geminiArgsJson, geminiHasRedirection, geminiNotExpressible, geminiPolicy, geminiPolicyFileInput, geminiRegexRejected, geminiShellParts, geminiStripWrapper, loadGeminiPolicies } from './gemini/decide.ts';
+export type { GeminiCall, GeminiContext, GeminiLoadedRule, GeminiLookup, GeminiNotExpressible, GeminiLoadIssue, GeminiMode, GeminiOutcome, GeminiPolicy, GeminiPolicyFileInput, GeminiRunFacts } from './gemini/decide.ts';
+export { commandPrefixPattern, GEMINI_TIERS, geminiArgsJson, geminiHasRedirection, geminiLookup, geminiNotExpressible, geminiPolicy, geminiPolicyFileInput, geminiRegexRejected, geminiShellParts, geminiStripWrapper, loadGeminiPolicies } from './gemini/decide.ts';

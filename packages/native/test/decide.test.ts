@@ -17,6 +17,7 @@ import {
   geminiPolicy,
   geminiPolicyFileInput,
   loadBashParser,
+  geminiLookup,
   loadGeminiPolicies,
   readCodexRules,
   readGeminiPolicy,
@@ -206,6 +207,25 @@ describe('Gemini CLI: the TOML loader', () => {
 });
 
 describe('Gemini CLI: the PolicyEngine decision', () => {
+  it('loads no rule from commandPrefix = [], and a prefix ending in a space matches only a doubled space', () => {
+    expect(gemini([{ text: rule('commandPrefix = []\ndecision = "allow"\npriority = 10') }]).rules).toEqual([]);
+    const spaced = gemini([{ text: rule('commandPrefix = "git "\ndecision = "deny"\npriority = 10') }]).rules;
+    const first = (command: string) => geminiLookup(spaced).first(sh(command))?.decision;
+    expect(first('git status')).toBeUndefined();
+    expect(first('git  status')).toBe('deny');
+  });
+
+  it('settles the lookup (geminiLookup) on the rule the whole decision starts from, modes and sessions included', () => {
+    const files = [{ text: `${rule('commandPrefix = "git"\ndecision = "allow"\npriority = 100\nmodes = ["autoEdit"]')}${rule('commandPrefix = "git push"\ndecision = "deny"\npriority = 50')}${rule('commandPrefix = "rm"\ndecision = "ask_user"\npriority = 50\ninteractive = false')}` }];
+    const { rules } = gemini(files);
+    for (const ctx of [{}, { mode: 'autoEdit' as const }, { nonInteractive: true }]) {
+      for (const command of ['git push --force', 'git status', 'rm -rf x', 'ls']) {
+        expect(geminiLookup(rules, ctx).first(sh(command)), `${command} ${JSON.stringify(ctx)}`).toBe(geminiPolicy(rules, bash, ctx).decide(sh(command)).rule);
+      }
+    }
+    expect(geminiLookup(rules, { mode: 'autoEdit' }).first(sh('git push --force'))?.decision).toBe('allow');
+    expect(geminiLookup(rules).first(sh('git push --force'))?.decision).toBe('deny');
+  });
   it('lets the first match by priority decide: an allow above a deny wins, across tiers too', () => {
     const files = [{ text: `${rule('commandPrefix = "git"\ndecision = "allow"\npriority = 100')}${rule('commandPrefix = "git push"\ndecision = "deny"\npriority = 50')}` }];
     expect(decide(files, sh('git push --force')).decisions).toEqual(['allow']);
@@ -230,6 +250,12 @@ describe('Gemini CLI: the PolicyEngine decision', () => {
     expect(decide(files, sh('git log | bash -c "rm x"')).decisions).toEqual(['deny']);
     expect(decide(files, sh('echo x > ~/.bashrc')).decisions).toEqual(['ask_user']);
     expect(decide(files, sh('echo x > ~/.bashrc'), { mode: 'autoEdit' }).decisions).toEqual(['allow']);
+  });
+
+  it('checks a `bash -c` script again but not a `bash -lc` one (what native/allow-runs-anything relies on)', () => {
+    const files = [{ text: rule('commandPrefix = "bash"\ndecision = "allow"\npriority = 10') }];
+    expect(decide(files, sh("bash -c 'rm -rf ~'")).decisions).toEqual(['ask_user']);
+    expect(decide(files, sh("bash -lc 'rm -rf ~'")).decisions).toEqual(['allow']);
   });
 
   it('gives the default decision for text tree-sitter cannot parse, and names the heuristics it does not model', () => {

@@ -5,6 +5,9 @@ const claude = (perms: string): string => `{\n  "permissions": ${perms}\n}\n`;
 
 runNativeRuleTests(rule, {
   valid: [
+    // Gemini CLI loads no rule from `commandPrefix = []`, and `"git "` matches only `git  status` (two spaces):
+    // neither lets a command through (native/never-consulted names both).
+    { name: 'Gemini CLI: an empty prefix list and a prefix ending in a space allow nothing', filename: '.gemini/policies/p.toml', code: '[[rule]]\ntoolName = "run_shell_command"\ncommandPrefix = []\ndecision = "allow"\npriority = 10\n\n[[rule]]\ntoolName = "run_shell_command"\ncommandPrefix = "git "\ndecision = "allow"\npriority = 10\n' },
     { name: 'Codex: whole commands', filename: '.codex/rules/default.rules', code: 'prefix_rule(pattern = ["git", "status"])\nprefix_rule(pattern = ["ls"])\nprefix_rule(pattern = ["git"], decision = "prompt")\n' },
     { name: 'Claude Code: exact commands, a read-only prefix, a leading `*`', filename: '.claude/settings.json', code: claude('{ "allow": ["Bash(git status)", "Bash(ls *)", "Bash(* --version)", "Read", "Edit(src/**)"] }') },
     { name: 'Claude Code: `find` prefixes never auto-approve `-exec`', filename: '.claude/settings.json', code: claude('{ "allow": ["Bash(find:*)"] }') },
@@ -13,6 +16,27 @@ runNativeRuleTests(rule, {
     { name: 'a help flag stops the program', filename: '.claude/settings.json', code: claude('{ "allow": ["Bash(gh --help *)"] }') },
   ],
   invalid: [
+    {
+      // The ask above has no pattern, so Gemini CLI's heuristics decide `env rm -rf ~`: counted, and said.
+      name: 'Gemini CLI: a witness the heuristics decide',
+      filename: '.gemini/policies/p.toml',
+      code: '[[rule]]\ntoolName = "run_shell_command"\ndecision = "ask_user"\npriority = 500\n\n[[rule]]\ntoolName = "run_shell_command"\ncommandPrefix = "env"\ndecision = "allow"\npriority = 10\n',
+      errors: [{ messageId: 'holeUndecided', line: 8, column: 17, message: "this Gemini CLI allow `commandPrefix \"env\"` may also allow `env rm -rf ~`, which can run any program (`env` runs the command that follows it, and the rule stops before that command): the file asks for it, but Gemini CLI's built-in shell heuristics, which read the workspace and the folder's trust (not modelled here), may allow it" }],
+    },
+    {
+      // Gemini CLI re-checks the script of `bash -c` from the top (no rule: it asks), so the allow does not let it through.
+      name: 'Gemini CLI: an allow on a shell, whose `-c` script is checked again',
+      filename: '.gemini/policies/p.toml',
+      code: '[[rule]]\ntoolName = "run_shell_command"\ncommandPrefix = "bash"\ndecision = "allow"\npriority = 10\n',
+      errors: [{ messageId: 'hole', line: 3, column: 17, message: "this Gemini CLI allow `commandPrefix \"bash\"` also allows `bash -lc 'rm -rf ~'`, which can run any code (`bash` runs the code it is given)" }],
+    },
+    {
+      // Codex forbids `git -c …` here (strictest match): the witness is the next capability the file lets through.
+      name: 'Codex: the witness is one the file lets through, by its strictest match',
+      filename: '.codex/rules/default.rules',
+      code: 'prefix_rule(["git"])\nprefix_rule(pattern = ["git", "-c"], decision = "forbidden")\n',
+      errors: [{ messageId: 'hole', line: 1, column: 13, message: 'this Codex allow `prefix_rule(["git"])` also allows `git push --force origin main`, which can write or delete (`git push` changes the repository or its files, or runs a program (hooks, an editor, an alias))' }],
+    },
     {
       name: 'Codex `git -C` lets `-c core.pager` run a program',
       filename: '.codex/rules/default.rules',

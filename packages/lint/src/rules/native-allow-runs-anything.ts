@@ -1,5 +1,7 @@
+import { shlexSplit } from '@verdict/native';
 import { createNativeRule } from '../create-rule.ts';
-import { allowHole, showCommand } from '../support/native-commands.ts';
+import { allowHole } from '../support/native-commands.ts';
+import { nativeModel } from '../support/native-model.ts';
 import { AGENT_NAME, shellRules } from '../support/native-rules.ts';
 
 /** What to write instead, in each agent's format. */
@@ -18,11 +20,13 @@ export default createNativeRule({
     category: 'native',
     messages: {
       hole: 'this {{agent}} allow `{{rule}}` also allows `{{witness}}`, which can {{what}} ({{why}})',
+      holeUndecided: "this {{agent}} allow `{{rule}}` may also allow `{{witness}}`, which can {{what}} ({{why}}): the file asks for it, but Gemini CLI's built-in shell heuristics, which read the workspace and the folder's trust (not modelled here), may allow it",
       everything: 'this {{agent}} allow `{{rule}}` allows every shell command',
       tool: 'this {{agent}} allow `{{rule}}` allows every call of `{{tool}}`{{note}}',
       bypassMode: '`defaultMode: bypassPermissions` runs every call without a prompt; only deny rules still apply',
     },
     help: {
+      holeUndecided: '{{instead}}; or let Verdict decide in the hook: its command rules let a capability through only when the rule names it (docs/shell.md "Capabilities")',
       hole: '{{instead}}; or let Verdict decide in the hook: its command rules let a capability through only when the rule names it (docs/shell.md "Capabilities")',
       everything: 'list the commands the agent may run instead; everything else then waits for a person',
       tool: 'scope it (`{{tool}}(…)`) to what the agent needs',
@@ -39,8 +43,22 @@ export default createNativeRule({
         ctx.report({ span: r.span, messageId: 'everything', data: { agent, rule: r.text } });
         continue;
       }
-      const hole = allowHole({ words: r.words, open: r.open, agent });
-      if (hole !== undefined) ctx.report({ span: r.span, messageId: 'hole', data: { agent, rule: r.text, witness: hole.witness, what: hole.what, why: hole.why, instead: INSTEAD[agent] ?? '' } });
+      // A witness counts when the agent's own engine (Codex, Gemini CLI) lets it through under this rule:
+      // the rule matches it (a `commandPrefix = "git "` matches only `git  status`) and the file allows it.
+      const model = nativeModel(file);
+      const undecided = new Set<string>();
+      const admits = r.matches === undefined ? undefined : (witness: string): boolean => {
+        const words = shlexSplit(witness);
+        if (words === undefined || !r.matches!({ words, text: witness })) return false;
+        const v = model?.decide({ words, text: witness }, r.run);
+        if (v === undefined || v.decision === 'allow') return true;
+        // Undecided (Gemini CLI's heuristics): counted, and said.
+        if (v.bound !== undefined) undecided.add(witness);
+        return v.bound !== undefined;
+      };
+      const hole = allowHole({ words: r.words, open: r.open, agent, ...(admits !== undefined ? { admits } : {}) });
+      if (hole === undefined) continue;
+      ctx.report({ span: r.span, messageId: undecided.has(hole.witness) ? 'holeUndecided' : 'hole', data: { agent, rule: r.text, witness: hole.witness, what: hole.what, why: hole.why, instead: INSTEAD[agent] ?? '' } });
     }
     if (file.format === 'claude-settings') {
       for (const r of file.rules) {
@@ -50,6 +68,5 @@ export default createNativeRule({
       }
       if (file.defaultMode?.value === 'bypassPermissions') ctx.report({ span: file.defaultMode.span, messageId: 'bypassMode' });
     }
-    void showCommand;
   },
 });

@@ -10,6 +10,20 @@ runNativeRuleTests(rule, {
   ],
   invalid: [
     {
+      // No rule matches `git -C . push`: Gemini CLI asks, but its built-in heuristics (the workspace decides) may allow it.
+      name: 'Gemini CLI: an ask whose respelling the heuristics decide, said in the finding',
+      filename: '.gemini/policies/p.toml',
+      code: '[[rule]]\ntoolName = "run_shell_command"\ncommandPrefix = "git push"\ndecision = "ask_user"\npriority = 10\n',
+      errors: [{ messageId: 'walkedUndecided', line: 3, column: 17, message: "`git -C . push` (a global option before `push`) runs what this Gemini CLI ask_user rule `commandPrefix \"git push\"` stops, but the rule does not match it: no rule matches it, so Gemini CLI asks, and Gemini CLI's built-in shell heuristics, which read the workspace and the folder's trust (not modelled here), may allow it" }],
+    },
+    {
+      // Gemini CLI takes the first match by priority: the allow on `env` (500) wins over the deny on `env` (1).
+      name: 'Gemini CLI: a deny elsewhere in the file that the respelling reaches only after a higher allow',
+      filename: '.gemini/policies/p.toml',
+      code: '[[rule]]\ntoolName = "run_shell_command"\ncommandPrefix = "rm"\ndecision = "deny"\npriority = 900\n\n[[rule]]\ntoolName = "run_shell_command"\ncommandPrefix = "env"\ndecision = "allow"\npriority = 500\n\n[[rule]]\ntoolName = "run_shell_command"\ncommandPrefix = "env"\ndecision = "deny"\npriority = 1\n',
+      errors: [{ messageId: 'walked', line: 3, column: 17, message: '`env rm` (the program behind `env`) runs what this Gemini CLI deny rule `commandPrefix "rm"` stops, but the rule does not match it: the rule on line 7 decides `allow`' }, { messageId: 'walked', line: 15, column: 17 }],
+    },
+    {
       name: 'Codex: options after an operand reach a weaker rule of the same file',
       filename: '.codex/rules/default.rules',
       code: 'prefix_rule(pattern = ["git", "push", "--force"], decision = "forbidden")\nprefix_rule(pattern = ["git", "push"], decision = "prompt")\n',
@@ -36,7 +50,7 @@ runNativeRuleTests(rule, {
       name: 'Gemini CLI: a text prefix misses `env rm`, and an allow then matches it',
       filename: '.gemini/policies/p.toml',
       code: '[[rule]]\ntoolName = "run_shell_command"\ncommandPrefix = "rm"\ndecision = "deny"\npriority = 900\n\n[[rule]]\ntoolName = "run_shell_command"\ncommandPrefix = "env"\ndecision = "allow"\npriority = 100\n',
-      errors: [{ messageId: 'walked', line: 3, column: 17, message: '`env rm` (the program behind `env`) runs what this Gemini CLI deny rule `commandPrefix "rm"` stops, but the rule does not match it, and the allow on line 7 matches it' }],
+      errors: [{ messageId: 'walked', line: 3, column: 17, message: '`env rm` (the program behind `env`) runs what this Gemini CLI deny rule `commandPrefix "rm"` stops, but the rule does not match it: the rule on line 7 decides `allow`' }],
     },
     {
       name: 'Claude Code: the same options in another order',

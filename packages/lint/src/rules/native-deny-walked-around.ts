@@ -1,6 +1,7 @@
-import type { CodexRulesFile, CodexRequirementsFile, GeminiPolicyFile, NativeFile } from '@verdict/native';
+import type { NativeFile } from '@verdict/native';
 import { createNativeRule } from '../create-rule.ts';
-import { claudeMatches, codexDecision, codexStrictness, GEMINI_SHELL_TOOLS, geminiMatchesCommand, geminiToolNames, respellings, showCommand, type Respelling } from '../support/native-commands.ts';
+import { claudeMatches, respellings, showCommand, type Respelling } from '../support/native-commands.ts';
+import { nativeModel, RANK } from '../support/native-model.ts';
 import { AGENT_NAME, shellRules, type ShellRule } from '../support/native-rules.ts';
 
 /** What to write instead, in each agent's format (`%p`: the rule's program). */
@@ -11,9 +12,11 @@ const INSTEAD: Readonly<Record<string, string>> = {
   Cursor: 'add the respelling as a rule too (Cursor matches the first word)',
 };
 
-/** Which respellings each agent's matcher is known to miss (the others it reads as the same command). */
+/**
+ * Which respellings to try on agents without an exact model (Codex and Gemini CLI decide every one
+ * through their engines' models): those their documented matching is known to miss.
+ */
 function applies(agent: NativeFile['agent'], how: string): boolean {
-  if (agent === 'codex') return !/quoted|escaped|by its path/.test(how);
   // Claude Code: its glob over the text is documented; how it treats a global option (`git -C`) changed across versions and is not verified.
   if (agent === 'claude') return /order|apart|after an operand|`\.\//.test(how);
   if (agent === 'cursor') return /`env`|`command`|by its path|quoted|escaped/.test(how);
@@ -28,9 +31,11 @@ export default createNativeRule({
     category: 'native',
     messages: {
       walked: '`{{witness}}` ({{how}}) runs what this {{agent}} {{decision}} rule `{{rule}}` stops, but the rule does not match it{{then}}',
+      walkedUndecided: "`{{witness}}` ({{how}}) runs what this {{agent}} {{decision}} rule `{{rule}}` stops, but the rule does not match it{{then}}, and Gemini CLI's built-in shell heuristics, which read the workspace and the folder's trust (not modelled here), may allow it",
     },
     help: {
       walked: '{{instead}}; or decide in Verdict\'s hook, whose command rules read the command as the shell runs it (docs/shell.md)',
+      walkedUndecided: '{{instead}}; or decide in Verdict\'s hook, whose command rules read the command as the shell runs it (docs/shell.md)',
     },
     docs: { recommended: true },
   },
@@ -45,37 +50,29 @@ export default createNativeRule({
         if (!applies(file.agent, s.how)) continue;
         const outcome = walksAround(file, rules, r, s);
         if (outcome === undefined) continue;
-        ctx.report({ span: r.span, messageId: 'walked', data: { witness: s.text ?? showCommand(s.words), how: s.how, agent, decision: r.written, rule: r.text, then: outcome, instead: (INSTEAD[agent] ?? '').replace('%p', words[0] ?? '') } });
+        ctx.report({ span: r.span, messageId: outcome.undecided ? 'walkedUndecided' : 'walked', data: { witness: s.text ?? showCommand(s.words), how: s.how, agent, decision: r.written, rule: r.text, then: outcome.then, instead: (INSTEAD[agent] ?? '').replace('%p', words[0] ?? '') } });
         break;
       }
     }
   },
 });
 
-/** `undefined` when the file still stops the respelling as strictly; else what then decides it. */
-function walksAround(file: NativeFile, rules: readonly ShellRule[], rule: ShellRule, s: Respelling): string | undefined {
+/**
+ * `undefined` when the file still stops the respelling as strictly; else what then decides it, and
+ * whether the agent's heuristics (not modelled) may decide it otherwise.
+ */
+function walksAround(file: NativeFile, rules: readonly ShellRule[], rule: ShellRule, s: Respelling): { then: string; undecided?: boolean } | undefined {
   const text = s.text ?? showCommand(s.words);
+  const model = nativeModel(file);
+  if (model !== undefined) {
+    // The agent's own engine decides the respelling; what its model leaves open counts as the looser outcome.
+    const v = model.decide({ words: s.words, text }, rule.run);
+    const stops = v.decision !== undefined && RANK[v.decision] >= RANK[rule.decision];
+    if (stops && v.bound === undefined) return undefined;
+    const what = v.line !== undefined ? `the rule on line ${v.line} decides \`${v.written ?? v.decision}\`` : v.decision === undefined ? "no rule matches it, so Codex's own heuristics decide" : 'no rule matches it, so Gemini CLI asks';
+    return v.bound !== undefined ? { then: `: ${what}`, undecided: true } : { then: `: ${what}` };
+  }
   switch (file.format) {
-    case 'codex-rules':
-    case 'codex-requirements': {
-      const f = file as CodexRulesFile | CodexRequirementsFile;
-      const own = f.prefixRules[rule.index];
-      if (own === undefined) return undefined;
-      const decided = codexDecision(f.prefixRules, s.words);
-      if (decided !== undefined && codexStrictness(decided.decision) >= codexStrictness(own.decision)) return undefined;
-      return decided === undefined ? ': no rule matches it, so Codex\'s own heuristics decide' : `: the rule on line ${decided.span.start.line} decides \`${decided.decision}\``;
-    }
-    case 'gemini-policy': {
-      const f = file as GeminiPolicyFile;
-      const stricter = rule.decision === 'deny' ? ['deny'] : ['deny', 'ask_user'];
-      for (const g of f.rules) {
-        if (!geminiToolNames(g).some((t) => GEMINI_SHELL_TOOLS.includes(t))) continue;
-        if (!stricter.includes(g.decision?.value ?? '')) continue;
-        if (geminiMatchesCommand(g, text)) return undefined;
-      }
-      const allow = f.rules.find((g) => g.decision?.value === 'allow' && geminiToolNames(g).some((t) => GEMINI_SHELL_TOOLS.includes(t)) && geminiMatchesCommand(g, text));
-      return allow !== undefined ? `, and the allow on line ${allow.span.start.line} matches it` : '';
-    }
     case 'claude-settings': {
       for (const other of rules) {
         if (other.decision === 'allow' || (rule.decision === 'deny' && other.decision !== 'deny')) continue;
@@ -83,12 +80,12 @@ function walksAround(file: NativeFile, rules: readonly ShellRule[], rule: ShellR
         if (src === undefined) continue;
         if (src.specifier === undefined || claudeMatches(src.specifier, text)) return undefined;
       }
-      return ' (by its documented matching)';
+      return { then: ' (by its documented matching)' };
     }
     case 'cursor-cli': {
       const first = s.words[0];
       if (rules.some((o) => o.decision === 'deny' && (o.whole || o.words[0]?.[0] === first))) return undefined;
-      return ' (by its documentation: the first word is matched)';
+      return { then: ' (by its documentation: the first word is matched)' };
     }
     default:
       return undefined;

@@ -11,6 +11,16 @@ runNativeRuleTests(rule, {
   ],
   invalid: [
     {
+      // Gemini CLI's loader: `commandPrefix = []` loads no rule; `"git "` compiles to `"command":"git\ (?:[\s"]|\\")`, which `git status` misses.
+      name: 'Gemini CLI: an empty prefix list loads no rule; a prefix ending in a space matches only a doubled space',
+      filename: '.gemini/policies/p.toml',
+      code: '[[rule]]\ntoolName = "run_shell_command"\ncommandPrefix = []\ndecision = "allow"\npriority = 10\n\n[[rule]]\ntoolName = "run_shell_command"\ncommandPrefix = "git "\ndecision = "deny"\npriority = 10\n\n[[rule]]\ntoolName = "run_shell_command"\ncommandPrefix = "git status"\ndecision = "allow"\npriority = 10\n',
+      errors: [
+        { messageId: 'emptyPrefix', line: 3, column: 17, message: '`commandPrefix = []` makes Gemini CLI load no rule from this table: the allow never applies' },
+        { messageId: 'untypedPrefix', line: 9, column: 17, message: '`commandPrefix = "git "` compiles, in Gemini CLI, to a pattern that `git x` as users type it does not match (only `git  x` does): the deny almost never applies', help: 'write the words as they are typed, one space apart (`commandPrefix = "git"`): Gemini CLI already requires a space, a quote or the end of the command after the prefix' },
+      ],
+    },
+    {
       name: 'Claude Code: Write paths, a parameter allow, the primary field, a colon mid-pattern',
       filename: '.claude/settings.json',
       code: '{\n  "permissions": {\n    "allow": ["Write(*.md)", "WebSearch(query:docs)", "Bash(git:* push)"],\n    "deny": ["Bash(command:rm *)"]\n  }\n}\n',

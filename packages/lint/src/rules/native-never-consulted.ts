@@ -1,6 +1,8 @@
 import { AGENT_CATALOGUES } from '@verdict/engine';
 import { createNativeRule } from '../create-rule.ts';
-import { GEMINI_SHELL_TOOLS, geminiToolNames } from '../support/native-commands.ts';
+import { commandPrefixPattern } from '@verdict/native';
+import { GEMINI_SHELL_TOOLS, geminiToolNames, wordsOf } from '../support/native-commands.ts';
+import { geminiLoaded, geminiRuleMatches } from '../support/native-model.ts';
 
 /** Claude Code tools whose path rules are accepted and never used: only `Read(path)` and `Edit(path)` are. */
 const PATH_NEVER_USED = new Set(['Write', 'NotebookEdit', 'Glob', 'MultiEdit']);
@@ -11,7 +13,7 @@ const GEMINI_MODES = ['default', 'autoEdit', 'plan', 'yolo'];
 export default createNativeRule({
   id: 'native/never-consulted',
   meta: {
-    description: "a rule an agent accepts and never uses: Claude Code `Write(path)`-style rules and allow-only syntax in the wrong list, a Codex token with a space or a glob, a Gemini CLI `^` in `commandRegex` or a command pattern on another tool, a Cursor `Shell(...)` with a space",
+    description: "a rule an agent accepts and never uses: Claude Code `Write(path)`-style rules and allow-only syntax in the wrong list, a Codex token with a space or a glob, a Gemini CLI `^` in `commandRegex`, a command pattern on another tool, `commandPrefix = []` (no rule loads) or a prefix ending in a space (matches only a doubled space), a Cursor `Shell(...)` with a space",
     severity: 'warning',
     category: 'native',
     messages: {
@@ -24,6 +26,8 @@ export default createNativeRule({
       caretRegex: '`commandRegex` starts with `^`, but Gemini CLI matches it after the text `"command":"`: it never matches',
       notShell: '`{{key}}` applies only to the shell tool: on `{{tool}}` this rule never matches',
       unknownMode: 'no Gemini CLI mode is called `{{mode}}`: this rule never applies in it',
+      emptyPrefix: '`commandPrefix = []` makes Gemini CLI load no rule from this table: the {{decision}} never applies',
+      untypedPrefix: '`commandPrefix = {{prefix}}` compiles, in Gemini CLI, to a pattern that `{{typed}}` as users type it does not match (only `{{spaced}}` does): the {{decision}} almost never applies',
       excludeCommand: '`{{entry}}` in `{{setting}}` is compared as a whole tool name, which no call has: it excludes nothing',
       cursorSpace: '`{{rule}}`: Cursor matches `Shell(...)` against the first word of the command, so a space inside it never matches (by its documentation)',
     },
@@ -37,6 +41,8 @@ export default createNativeRule({
       caretRegex: 'drop the `^`: the match already starts at the command\'s first character',
       notShell: 'use `argsPattern` for other tools',
       unknownMode: 'use one of {{modes}}',
+      emptyPrefix: 'name the commands (`commandPrefix = ["git status", "git diff"]`), or remove `commandPrefix` for a rule on every shell command',
+      untypedPrefix: 'write the words as they are typed, one space apart (`commandPrefix = {{trimmed}}`): Gemini CLI already requires a space, a quote or the end of the command after the prefix',
       excludeCommand: 'write a `[[rule]]` with `toolName = "run_shell_command"`, `commandPrefix = "{{argument}}"` and `decision = "deny"` in a policy file',
       cursorSpace: 'write `Shell({{base}}:{{rest}})`: the command base, then the arguments',
     },
@@ -92,6 +98,19 @@ export default createNativeRule({
           for (const key of ['commandPrefix', 'commandRegex'] as const) {
             const v = rule[key];
             if (v !== undefined) ctx.report({ span: v.span, messageId: 'notShell', data: { key, tool: tools.join('`, `') } });
+          }
+        }
+        if (shell) {
+          // As Gemini CLI's loader compiles the table (native-model.ts): no rule, or patterns a typed command misses.
+          const prefix = rule.commandPrefix;
+          if (Array.isArray(prefix?.value) && prefix.value.length === 0) ctx.report({ span: prefix.span, messageId: 'emptyPrefix', data: { decision: rule.decision?.value ?? 'rule' } });
+          const items = typeof prefix?.value === 'string' ? [{ value: prefix.value, span: prefix.span }] : (rule.commandPrefixItems ?? []);
+          const loaded = geminiLoaded(file, rule.span);
+          for (const item of items) {
+            const compiled = loaded.find((l) => l.argsPattern === commandPrefixPattern(item.value));
+            const typed = wordsOf(item.value).join(' ');
+            if (compiled === undefined || typed === '' || geminiRuleMatches(compiled, typed) || geminiRuleMatches(compiled, `${typed} x`)) continue;
+            ctx.report({ span: item.span, messageId: 'untypedPrefix', data: { prefix: JSON.stringify(item.value), typed: `${typed} x`, spaced: `${item.value} x`, trimmed: JSON.stringify(typed), decision: rule.decision?.value ?? 'rule' } });
           }
         }
         for (const mode of rule.modes?.value ?? []) {

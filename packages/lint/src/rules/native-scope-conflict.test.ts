@@ -3,6 +3,8 @@ import rule from './native-scope-conflict.ts';
 
 runNativeRuleTests(rule, {
   valid: [
+    // Gemini CLI compiles `"git "` to a pattern only `git  status` (two spaces) matches: it shadows no `git status` rule.
+    { name: 'Gemini CLI: a prefix ending in a space covers nothing typed', filename: '.gemini/policies/p.toml', code: '[[rule]]\ntoolName = "run_shell_command"\ncommandPrefix = "git "\ndecision = "allow"\npriority = 500\n\n[[rule]]\ntoolName = "run_shell_command"\ncommandPrefix = "git status"\ndecision = "deny"\npriority = 100\n' },
     { name: 'Claude Code: a narrower ask beside a broader allow', filename: '.claude/settings.json', code: '{ "permissions": { "allow": ["Bash(git *)"], "ask": ["Bash(git push *)"] } }' },
     { name: 'Codex: the stricter rule is the narrower one', filename: '.codex/rules/default.rules', code: 'prefix_rule(["git"])\nprefix_rule(pattern = ["git", "push"], decision = "prompt")\n' },
     { name: 'Gemini CLI: the narrower rule comes first', filename: '.gemini/policies/p.toml', code: '[[rule]]\ntoolName = "read_file"\ndecision = "allow"\npriority = 10\n\n[[rule]]\ntoolName = "read_file"\nargsPattern = "secret"\ndecision = "deny"\npriority = 100\n' },

@@ -1,6 +1,8 @@
-import type { ClaudeRule, GeminiRule } from '@verdict/native';
+import type { ClaudeRule, GeminiPolicyFile, GeminiRule } from '@verdict/native';
+import { commandPrefixPattern } from '@verdict/native';
 import { createNativeRule } from '../create-rule.ts';
-import { claudeMatches, GEMINI_SHELL_TOOLS, geminiToolNames } from '../support/native-commands.ts';
+import { claudeMatches, GEMINI_SHELL_TOOLS, geminiToolNames, showCommand } from '../support/native-commands.ts';
+import { geminiLoaded, geminiRuleMatches } from '../support/native-model.ts';
 import { AGENT_NAME, shellRules, type ShellRule } from '../support/native-rules.ts';
 
 export default createNativeRule({
@@ -39,7 +41,7 @@ export default createNativeRule({
     if (file.format === 'gemini-policy') {
       const rules = file.rules.filter((g) => g.decision !== undefined && g.priority !== undefined);
       for (const low of rules) {
-        const high = rules.find((h) => h !== low && (h.priority?.value ?? 0) > (low.priority?.value ?? 0) && h.decision?.value !== low.decision?.value && geminiCovers(h, low));
+        const high = rules.find((h) => h !== low && (h.priority?.value ?? 0) > (low.priority?.value ?? 0) && h.decision?.value !== low.decision?.value && geminiCovers(file, h, low));
         if (high === undefined) continue;
         ctx.report({ span: low.span, messageId: 'shadowed', data: { decision: low.decision?.value ?? '', other: high.decision?.value ?? '', line: high.span.start.line, high: high.priority?.value ?? 0, low: low.priority?.value ?? 0 } });
       }
@@ -71,13 +73,20 @@ function covers(format: string, outer: ShellRule, inner: ShellRule): boolean {
     const runsOn = inner.open && !innerSpec.endsWith(' *') && !innerSpec.endsWith(':*');
     return claudeMatches(spec, text) && (inner.open ? claudeMatches(spec, `${text} x`) : true) && (!runsOn || claudeMatches(spec, `${text}x`));
   }
-  // Codex: a shorter pattern whose every position allows all of the longer one's alternatives.
-  if (outer.words.length > inner.words.length) return false;
-  return outer.words.every((alts, i) => (inner.words[i] ?? []).every((w) => alts.includes(w)));
+  // Codex: prefix matching, so `outer` matches every command `inner` does iff it matches each of the
+  // shortest ones (one per choice of `inner`'s alternatives), by Codex's own matching (native-model.ts).
+  if (outer.matches === undefined) return false;
+  const shortest = inner.words.reduce<string[][] | undefined>((acc, alts) => (acc === undefined || acc.length * alts.length > 256 ? undefined : acc.flatMap((w) => alts.map((a) => [...w, a]))), [[]]);
+  return shortest !== undefined && shortest.length > 0 && shortest.every((words) => outer.matches!({ words, text: showCommand(words) }));
 }
 
-/** Gemini CLI: `high` has no pattern (or a shell prefix that starts every prefix of `low`) on the same tools. */
-function geminiCovers(high: GeminiRule, low: GeminiRule): boolean {
+/**
+ * Gemini CLI: `high` has no pattern, or a shell prefix that matches every command each prefix of `low`
+ * matches, on the same tools, as Gemini CLI's loader compiles both (`native-model.ts`). A prefix rule
+ * matches exactly the commands that start with its text and then a space, a quote or the end, so
+ * `high` matches all of them iff it matches the prefix alone and the prefix followed by a word.
+ */
+function geminiCovers(file: GeminiPolicyFile, high: GeminiRule, low: GeminiRule): boolean {
   const ht = geminiToolNames(high);
   const lt = geminiToolNames(low);
   if (ht.length === 0 || lt.length === 0) return false;
@@ -87,13 +96,14 @@ function geminiCovers(high: GeminiRule, low: GeminiRule): boolean {
   if (high.interactive !== undefined && high.interactive.value !== low.interactive?.value) return false;
   if (high.subagent !== undefined && high.subagent.value !== low.subagent?.value) return false;
   if (high.toolAnnotations !== undefined) return false;
-  const noPattern = (g: GeminiRule): boolean => (g.commandPrefix === undefined || g.commandPrefix.value === '') && g.commandRegex === undefined && g.argsPattern === undefined;
-  if (noPattern(high)) return true;
+  // What the loader makes of each table: `commandPrefix = []` loads no rule, so it neither shadows nor is shadowed.
+  const highLoaded = geminiLoaded(file, high.span);
+  const lowLoaded = geminiLoaded(file, low.span);
+  if (highLoaded.length === 0 || lowLoaded.length === 0) return false;
+  if (highLoaded.some((h) => h.argsPattern === undefined)) return true;
   if (!lt.every((t) => GEMINI_SHELL_TOOLS.includes(t)) || high.commandRegex !== undefined || high.argsPattern !== undefined) return false;
-  const hp = high.commandPrefix?.value;
   const lp = low.commandPrefix?.value;
-  if (hp === undefined || lp === undefined || lp === '') return false;
-  const his = typeof hp === 'string' ? [hp] : hp;
-  const los = typeof lp === 'string' ? [lp] : lp;
-  return los.every((l) => his.some((h) => l === h || l.startsWith(h.endsWith(' ') ? h : `${h} `)));
+  if (lp === undefined || lp === '') return false;
+  const los = (typeof lp === 'string' ? [lp] : lp).filter((l) => lowLoaded.some((r) => r.argsPattern === commandPrefixPattern(l)));
+  return los.length > 0 && los.every((l) => highLoaded.some((h) => geminiRuleMatches(h, l) && geminiRuleMatches(h, `${l} x`)));
 }

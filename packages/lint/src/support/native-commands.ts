@@ -3,13 +3,12 @@
  * native rule fixes (a Codex pattern, a Gemini `commandPrefix`, a Claude Code `Bash(...)`
  * specifier), a witness that an allow lets through more than it says (read through the program
  * capability table of `@verdict/shell`), and respellings of a denied command that the same agent's
- * matcher does not recognise. Each agent's matching is the one `shared/native-formats.md` states:
- * Codex exact argv prefix, strictest decision of every match; Gemini CLI a regex over the JSON of
- * the arguments; Claude Code a glob over the command text; Cursor the first word.
+ * matcher may not recognise. Whether a Codex or Gemini CLI rule matches a witness is decided by
+ * those agents' engine models (`native-model.ts`), never here; Claude Code's glob over the command
+ * text and Cursor's first word are their documented matching (`shared/native-formats.md`).
  */
 import { capabilitiesOf, entryOf, namesCapability, programKey, SHELLS, WRAPPERS, type Capability } from '@verdict/shell';
-import type { CodexPrefixRule, GeminiRule } from '@verdict/native';
-import { codexPatternMatches } from '@verdict/native';
+import type { GeminiRule } from '@verdict/native';
 import { INTERPRETERS, PRIVILEGED } from '../rules/rules-command-allows-anything.ts';
 
 export type NativeAgentName = 'Claude Code' | 'Codex' | 'Gemini CLI' | 'Cursor';
@@ -164,6 +163,11 @@ export interface AllowShape {
   /** Whether further words may follow (a prefix rule; Claude Code's trailing `*`). */
   open: boolean;
   agent: NativeAgentName;
+  /**
+   * Whether the agent lets a witness through (its engine's model decides, for Codex and Gemini CLI):
+   * a candidate it does not is passed over for the next.
+   */
+  admits?: (witness: string) => boolean;
 }
 
 /**
@@ -173,17 +177,25 @@ export interface AllowShape {
  */
 export function allowHole(shape: AllowShape): AllowHole | undefined {
   if (!shape.open || shape.words.length === 0) return undefined;
+  const admitted = (h: AllowHole): boolean => shape.admits === undefined || shape.admits(h.witness);
   const programs = shape.words[0] ?? [];
   const rest = shape.words.slice(1);
   const fixed = rest.map((alts) => alts[0] ?? '');
   for (const program of programs) {
     const key = programKey(program);
     const head = [program, ...fixed];
-    if (PRIVILEGED.includes(key)) return { witness: showCommand([...head, 'rm', '-rf', '/']), what: 'run any program as root', why: `\`${key}\` runs the command it is given with another user's privileges` };
+    if (PRIVILEGED.includes(key)) {
+      const h: AllowHole = { witness: showCommand([...head, 'rm', '-rf', '/']), what: 'run any program as root', why: `\`${key}\` runs the command it is given with another user's privileges` };
+      if (admitted(h)) return h;
+    }
     if (rest.length === 0 && (SHELLS.has(key) || INTERPRETERS.includes(key))) {
       const flag = ['node', 'nodejs', 'perl', 'ruby', 'deno', 'bun'].includes(key) ? '-e' : '-c';
       const code = SHELLS.has(key) ? 'rm -rf ~' : key.startsWith('python') ? 'import os; os.system("id")' : key === 'node' || key === 'nodejs' || key === 'deno' || key === 'bun' ? 'require("child_process").execSync("id")' : 'system("id")';
-      return { witness: showCommand([program, flag, code]), what: 'run any code', why: `\`${key}\` runs the code it is given` };
+      // `-lc` after `-c`: Gemini CLI checks a `bash -c` script again, but not a `bash -lc` one.
+      for (const f of SHELLS.has(key) ? [flag, '-lc'] : [flag]) {
+        const h: AllowHole = { witness: showCommand([program, f, code]), what: 'run any code', why: `\`${key}\` runs the code it is given` };
+        if (admitted(h)) return h;
+      }
     }
     const wrapper = WRAPPERS[key];
     if (wrapper !== undefined && !['command', 'builtin', 'time', 'exec'].includes(key) && !(shape.agent === 'Claude Code' && ['timeout', 'nice', 'nohup', 'stdbuf', 'xargs'].includes(key))) {
@@ -192,11 +204,14 @@ export function allowHole(shape: AllowShape): AllowHole | undefined {
       if (start >= fixed.length) {
         // Only the wrapper's own options so far: the command it runs is still open.
         const pos = wrapper.positionals !== undefined ? Array.from({ length: Math.max(0, wrapper.positionals - (fixed.length - optionWords(key, fixed))) }, () => '5') : [];
-        return { witness: showCommand([...head, ...pos, 'rm', '-rf', '~']), what: 'run any program', why: `\`${key}\` runs the command that follows it, and the rule stops before that command` };
+        const h: AllowHole = { witness: showCommand([...head, ...pos, 'rm', '-rf', '~']), what: 'run any program', why: `\`${key}\` runs the command that follows it, and the rule stops before that command` };
+        if (admitted(h)) return h;
       }
       // The wrapped command: its own holes, behind the wrapper's words.
-      const inner = allowHole({ ...shape, words: shape.words.slice(1 + start) });
-      if (inner !== undefined) return { ...inner, witness: `${showCommand(head.slice(0, 1 + start))} ${inner.witness}` };
+      const before = showCommand(head.slice(0, 1 + start));
+      const admits = shape.admits;
+      const inner = allowHole({ ...shape, words: shape.words.slice(1 + start), ...(admits !== undefined ? { admits: (w: string) => admits(`${before} ${w}`) } : {}) });
+      if (inner !== undefined) return { ...inner, witness: `${before} ${inner.witness}` };
       continue;
     }
     const runner = RUNNERS[key];
@@ -205,27 +220,34 @@ export function allowHole(shape: AllowShape): AllowHole | undefined {
       if ((runner.subs.length === 0 && rest.length === 0) || (rest.length > 0 && runner.subs.includes(sub))) {
         const last = fixed[fixed.length - 1];
         const tail = rest.length === 0 ? runner.tail : runner.tail[0] === last ? runner.tail.slice(1) : runner.tail;
-        return { witness: showCommand([...head, ...tail]), what: 'run any program', why: `\`${[key, ...fixed.slice(0, 1)].join(' ')}\` runs the program or package it is given` };
+        const h: AllowHole = { witness: showCommand([...head, ...tail]), what: 'run any program', why: `\`${[key, ...fixed.slice(0, 1)].join(' ')}\` runs the program or package it is given` };
+        if (admitted(h)) return h;
       }
     }
     const writer = WRITERS[key];
-    if (writer !== undefined) return { witness: showCommand([...head, ...writer]), what: 'delete or overwrite any file', why: `a prefix rule fixes only its first words: any path may follow` };
+    if (writer !== undefined) {
+      const h: AllowHole = { witness: showCommand([...head, ...writer]), what: 'delete or overwrite any file', why: `a prefix rule fixes only its first words: any path may follow` };
+      if (admitted(h)) return h;
+    }
     const entry = entryOf(program);
     if (entry === undefined) continue;
     if (rest.length === 0) {
       const inherent = entry.inherent?.find((i) => i.kind === 'runs') ?? entry.inherent?.[0];
-      if (inherent !== undefined && inherent.kind === 'runs') return { witness: showCommand([program, ...(key === 'npx' ? ['any-package'] : [])]), what: VERB.runs, why: inherent.note };
+      if (inherent !== undefined && inherent.kind === 'runs') {
+        const h: AllowHole = { witness: showCommand([program, ...(key === 'npx' ? ['any-package'] : [])]), what: VERB.runs, why: inherent.note };
+        if (admitted(h)) return h;
+      }
     }
     if (fixed.some((w) => STOPS.has(w))) continue;
     if (key === 'ssh' && fixed.some((w) => !w.startsWith('-'))) {
-      return { witness: showCommand([...head, 'rm -rf ~']), what: 'run any command on that machine', why: 'the words after the destination are the command ssh runs there' };
+      const h: AllowHole = { witness: showCommand([...head, 'rm -rf ~']), what: 'run any command on that machine', why: 'the words after the destination are the command ssh runs there' };
+      if (admitted(h)) return h;
     }
     const ruleWords = { words: rest };
     const baseKey = /^(python|node|ruby|perl|pip)[0-9.]*$/.exec(key)?.[1] ?? key;
     const sub = fixed.find((w) => !w.startsWith('-'));
     const probes = (PROBES[baseKey] ?? [...(entry.options ?? [])].map(optionProbe)).filter((p) => (p.top !== true || sub === undefined) && (p.subs === undefined || (sub !== undefined && p.subs.includes(sub))) && !fixed.some((w) => p.unless?.includes(w) === true));
-    let best: AllowHole | undefined;
-    let bestRank = Infinity;
+    const found: { hole: AllowHole; rank: number }[] = [];
     for (const probe of probes) {
       if (shape.agent === 'Claude Code' && (key === 'find' || key === 'fd') && probe.args.some((p) => ['-exec', '-delete', '-x'].includes(p))) continue;
       const value = needsValue(key, fixed) ? ['.'] : [];
@@ -233,12 +255,13 @@ export function allowHole(shape: AllowShape): AllowHole | undefined {
       const added = capabilitiesOf(program, args)
         .filter((c) => !namesCapability(ruleWords, c) && probe.args.some((p) => c.names.length === 0 || c.names.some((n) => p === n || p.startsWith(`${n}=`) || (n.length > 2 && p.startsWith(n)))))
         .sort((a, b) => KIND_ORDER[a.kind] - KIND_ORDER[b.kind])[0];
-      if (added !== undefined && KIND_ORDER[added.kind] < bestRank) {
-        bestRank = KIND_ORDER[added.kind];
-        best = { witness: showCommand([program, ...args]), what: `${VERB[added.kind]}${added.names.length > 0 && added.what.startsWith('-') ? ` with \`${added.what}\`` : ''}`, why: added.note };
+      if (added !== undefined) {
+        found.push({ rank: KIND_ORDER[added.kind], hole: { witness: showCommand([program, ...args]), what: `${VERB[added.kind]}${added.names.length > 0 && added.what.startsWith('-') ? ` with \`${added.what}\`` : ''}`, why: added.note } });
       }
     }
-    if (best !== undefined) return best;
+    // The gravest capability first, the probes' order among equals; the first the agent lets through.
+    const best = found.sort((x, y) => x.rank - y.rank).find((f) => admitted(f.hole));
+    if (best !== undefined) return best.hole;
   }
   return undefined;
 }
@@ -356,20 +379,8 @@ export function respellings(words: readonly string[]): Respelling[] {
 }
 
 /* ----------------------------------------------------------------------------------------- */
-/* The agents' matchers, as far as the rules need them.                                        */
-
-const STRICTNESS = { forbidden: 2, prompt: 1, allow: 0 } as const;
-
-/** Codex: the strictest decision of every rule whose pattern is a prefix of the words, and that rule. */
-export function codexDecision(rules: readonly CodexPrefixRule[], argv: readonly string[]): CodexPrefixRule | undefined {
-  let best: CodexPrefixRule | undefined;
-  for (const r of rules) if (codexPatternMatches(r.pattern, argv) && (best === undefined || STRICTNESS[r.decision] > STRICTNESS[best.decision])) best = r;
-  return best;
-}
-
-export function codexStrictness(d: CodexPrefixRule['decision']): number {
-  return STRICTNESS[d];
-}
+/* What the readers' rules name, and Claude Code's documented matching (no exact model of it).  */
+/* Codex's and Gemini CLI's matching is their engines' models' (native-model.ts).                */
 
 /** Gemini CLI: the shell tool's names. */
 export const GEMINI_SHELL_TOOLS: readonly string[] = ['run_shell_command', 'ShellTool'];
@@ -377,47 +388,6 @@ export const GEMINI_SHELL_TOOLS: readonly string[] = ['run_shell_command', 'Shel
 export function geminiToolNames(rule: GeminiRule): string[] {
   const v = rule.toolName?.value;
   return v === undefined ? [] : typeof v === 'string' ? [v] : v;
-}
-
-function escapeForGemini(text: string): string {
-  return text.replace(/[[\\\]{}()*+?.,^$|#"]/g, '\\$&');
-}
-
-/**
- * The regular expressions Gemini CLI tests a shell rule with, over the arguments' JSON: one per
- * `commandPrefix` (the prefix, JSON-escaped, then a space, a quote or an escaped quote, unless it
- * ends with a space), or `"command":"` and the `commandRegex`, or the `argsPattern`. An empty list:
- * the rule has no pattern (it covers every call of its tool). `undefined` entries are patterns that
- * do not compile in JavaScript.
- */
-export function geminiPatterns(rule: GeminiRule): (RegExp | undefined)[] {
-  const compile = (source: string): RegExp | undefined => {
-    try {
-      return new RegExp(source);
-    } catch {
-      return undefined;
-    }
-  };
-  const prefix = rule.commandPrefix?.value;
-  const prefixes = prefix === undefined ? [] : typeof prefix === 'string' ? [prefix] : prefix;
-  if (prefixes.length > 0 && !(prefixes.length === 1 && prefixes[0] === '')) {
-    return prefixes.map((p) => {
-      const escaped = escapeForGemini(JSON.stringify(p).slice(1, -1));
-      return compile(escaped.endsWith(' ') ? `"command":"${escaped}` : `"command":"${escaped}(?:[\\s"]|\\\\")`);
-    });
-  }
-  const regex = rule.commandRegex?.value;
-  if (typeof regex === 'string' && regex !== '') return [compile(`"command":"${regex}`)];
-  if (rule.argsPattern !== undefined && rule.argsPattern.value !== '') return [compile(rule.argsPattern.value)];
-  return [];
-}
-
-/** Whether a Gemini CLI shell rule matches a command text (its tool is the shell tool). */
-export function geminiMatchesCommand(rule: GeminiRule, command: string): boolean {
-  const patterns = geminiPatterns(rule);
-  if (patterns.length === 0) return true;
-  const json = JSON.stringify({ command });
-  return patterns.some((p) => p !== undefined && p.test(json));
 }
 
 /**

@@ -5,7 +5,9 @@
  */
 import type { Span } from '@verdict/engine';
 import type { NativeFile } from '@verdict/native';
+import { commandPrefixPattern } from '@verdict/native';
 import { claudeShape, GEMINI_SHELL_TOOLS, geminiToolNames, wordsOf, type NativeAgentName } from './native-commands.ts';
+import { codexRuleMatches, geminiLoaded, geminiRuleMatches, geminiRunOf, type ModelRun, type Witness } from './native-model.ts';
 
 export type ShellDecision = 'allow' | 'ask' | 'deny';
 
@@ -22,6 +24,13 @@ export interface ShellRule {
   text: string;
   /** The index of the rule in the file's own list (Codex prefix rules, Gemini rules). */
   index: number;
+  /**
+   * Whether the rule matches a command, by the agent's own engine (`native-model.ts`): set for Codex and
+   * Gemini CLI policy files, whose matching `@verdict/native` models exactly.
+   */
+  matches?: (w: Witness) => boolean;
+  /** The run the rule applies in (Gemini CLI `modes`, `interactive`): questions about it are asked there. */
+  run?: ModelRun;
 }
 
 export const AGENT_NAME: Readonly<Record<NativeFile['agent'], NativeAgentName>> = { claude: 'Claude Code', codex: 'Codex', gemini: 'Gemini CLI', cursor: 'Cursor' };
@@ -51,7 +60,7 @@ export function shellRules(file: NativeFile): ShellRule[] {
     case 'codex-requirements':
       file.prefixRules.forEach((r, index) => {
         const decision: ShellDecision = r.decision === 'forbidden' ? 'deny' : r.decision === 'prompt' ? 'ask' : 'allow';
-        out.push({ decision, written: r.decision, words: r.pattern.map((t) => t.alternatives), open: true, span: r.patternSpan, whole: false, text: `prefix_rule(${quoteList(r.pattern.map((t) => t.alternatives))})`, index });
+        out.push({ decision, written: r.decision, words: r.pattern.map((t) => t.alternatives), open: true, span: r.patternSpan, whole: false, text: `prefix_rule(${quoteList(r.pattern.map((t) => t.alternatives))})`, index, matches: (w) => codexRuleMatches(file, index, w.words) });
       });
       break;
     case 'gemini-policy':
@@ -60,17 +69,22 @@ export function shellRules(file: NativeFile): ShellRule[] {
         const d = r.decision?.value;
         const decision: ShellDecision | undefined = d === 'allow' ? 'allow' : d === 'deny' ? 'deny' : d === 'ask_user' ? 'ask' : undefined;
         if (decision === undefined) continue;
+        // The rules Gemini CLI loads from the table: none for `commandPrefix = []`, one per prefix otherwise.
+        const loaded = geminiLoaded(file, r.span).filter((l) => GEMINI_SHELL_TOOLS.includes(l.toolName));
+        if (loaded.length === 0) continue;
         const prefix = r.commandPrefix?.value;
-        const hasOther = r.commandRegex !== undefined || r.argsPattern !== undefined;
-        if ((prefix === undefined || prefix === '' || (Array.isArray(prefix) && prefix.length === 0)) && !hasOther) {
-          out.push({ decision, written: d ?? '', words: [], open: true, span: r.commandPrefix?.span ?? r.decision?.span ?? r.span, whole: true, text: prefix === '' ? 'commandPrefix = ""' : `toolName = ${JSON.stringify(geminiToolNames(r).find((t) => GEMINI_SHELL_TOOLS.includes(t)))}`, index: r.index });
+        const whole = loaded.find((l) => l.argsPattern === undefined);
+        if (whole !== undefined) {
+          out.push({ decision, written: d ?? '', words: [], open: true, span: r.commandPrefix?.span ?? r.decision?.span ?? r.span, whole: true, text: prefix === '' ? 'commandPrefix = ""' : `toolName = ${JSON.stringify(geminiToolNames(r).find((t) => GEMINI_SHELL_TOOLS.includes(t)))}`, index: r.index, matches: () => true, run: geminiRunOf(whole) });
           continue;
         }
         if (prefix === undefined || prefix === '') continue;
         const items = typeof prefix === 'string' ? [{ value: prefix, span: r.commandPrefix?.span ?? r.span }] : (r.commandPrefixItems ?? []);
         for (const item of items) {
           if (item.value.trim() === '') continue;
-          out.push({ decision, written: d ?? '', words: wordsOf(item.value).map((w) => [w]), open: true, span: item.span, whole: false, text: `commandPrefix ${JSON.stringify(item.value)}`, index: r.index });
+          const compiled = loaded.find((l) => l.argsPattern === commandPrefixPattern(item.value));
+          if (compiled === undefined) continue;
+          out.push({ decision, written: d ?? '', words: wordsOf(item.value).map((w) => [w]), open: true, span: item.span, whole: false, text: `commandPrefix ${JSON.stringify(item.value)}`, index: r.index, matches: (w) => geminiRuleMatches(compiled, w.text), run: geminiRunOf(compiled) });
         }
       }
       break;

@@ -353,19 +353,76 @@ function wildcardMatches(pattern: string, tool: string, server: string | undefin
   return tool === pattern;
 }
 
-interface Env {
+/** What the top-level lookup needs: the rules in their order, compiled, and the run's mode. */
+interface Lookup {
   readonly rules: readonly GeminiLoadedRule[];
   readonly compiled: Map<GeminiLoadedRule, RegExp>;
-  readonly bash: BashParser;
   readonly mode: GeminiMode;
   readonly nonInteractive: boolean;
-  readonly defaultDecision: GeminiDecision;
   readonly disableAlwaysAllow: boolean;
   readonly anyPattern: boolean;
+}
+
+interface Env extends Lookup {
+  readonly bash: BashParser;
+  readonly defaultDecision: GeminiDecision;
   readonly facts?: GeminiRunFacts | undefined;
 }
 
-function ruleMatches(env: Env, rule: GeminiLoadedRule, name: string, args: GeminiCall['args'], json: string | undefined, server: string | undefined, ctx: GeminiContext): boolean {
+function lookupOf(rules: readonly GeminiLoadedRule[], ctx: { mode?: GeminiMode; nonInteractive?: boolean; disableAlwaysAllow?: boolean }): Lookup {
+  // Array.prototype.sort is stable: equal priorities keep load order, as in the agent.
+  const sorted = [...rules].sort((a, b) => b.priority - a.priority);
+  const compiled = new Map<GeminiLoadedRule, RegExp>();
+  for (const r of sorted) if (r.argsPattern) compiled.set(r, new RegExp(r.argsPattern));
+  return {
+    rules: sorted,
+    compiled,
+    mode: ctx.mode ?? 'default',
+    nonInteractive: ctx.nonInteractive ?? false,
+    disableAlwaysAllow: ctx.disableAlwaysAllow ?? false,
+    anyPattern: sorted.some((r) => r.argsPattern !== undefined),
+  };
+}
+
+/** The call's names (aliases, the agent an `invoke_agent` names) and MCP server, as the lookup reads them. */
+function callNames(call: GeminiCall, ctx: GeminiContext): { names: string[]; server: string | undefined } {
+  let server = ctx.serverName;
+  if (!server && ctx.toolAnnotations && typeof ctx.toolAnnotations['_serverName'] === 'string') server = ctx.toolAnnotations['_serverName'] as string;
+  if (!server && call.name) server = parseMcpName(call.name);
+  const names = call.name ? aliases(call.name) : [];
+  if (call.name === 'invoke_agent' && call.args && typeof call.args['agent_name'] === 'string') names.push(call.args['agent_name']);
+  return { names, server };
+}
+
+/** The first rule, by final priority, that matches the call: the rule Gemini CLI's top-level lookup settles on. */
+function firstRule(env: Lookup, call: GeminiCall, ctx: GeminiContext): GeminiLoadedRule | undefined {
+  const { names, server } = callNames(call, ctx);
+  const json = call.args && env.anyPattern ? geminiArgsJson(call.args) : undefined;
+  for (const rule of env.rules) {
+    if (env.disableAlwaysAllow && Math.round((rule.priority % 1) * 1000) === 950) continue;
+    if (names.some((n) => ruleMatches(env, rule, n, call.args, json, server, ctx))) return rule;
+  }
+  return undefined;
+}
+
+/** Gemini CLI's top-level rule lookup alone: synchronous, no shell parsing. */
+export interface GeminiLookup {
+  /**
+   * The rule the agent's lookup settles on for a call (undefined: no rule matches, the default decides). The
+   * whole decision (`geminiPolicy(...).decide`) starts from it: for the shell tool the re-checks of
+   * sub-commands and of an `sh -c` script, a redirection and text tree-sitter cannot parse only make it
+   * stricter; the built-in heuristics, which run for a rule without a pattern and for the default, can also
+   * turn ask_user into allow.
+   */
+  first(call: GeminiCall, ctx?: GeminiContext): GeminiLoadedRule | undefined;
+}
+
+export function geminiLookup(rules: readonly GeminiLoadedRule[], ctx: { mode?: GeminiMode; nonInteractive?: boolean; disableAlwaysAllow?: boolean } = {}): GeminiLookup {
+  const env = lookupOf(rules, ctx);
+  return { first: (call, callCtx = {}) => firstRule(env, call, callCtx) };
+}
+
+function ruleMatches(env: Lookup, rule: GeminiLoadedRule, name: string, args: GeminiCall['args'], json: string | undefined, server: string | undefined, ctx: GeminiContext): boolean {
   if (rule.modes && rule.modes.length > 0 && !rule.modes.includes(env.mode)) return false;
   if (rule.subagent !== undefined && rule.subagent !== ctx.subagent) return false;
   if (rule.mcpName !== undefined) {
@@ -614,27 +671,19 @@ const HEURISTICS_NOTE =
  * agent's own flag for its re-checks of sub-commands.
  */
 function decideMany(env: Env, call: GeminiCall, ctx: GeminiContext, skipHeuristics: boolean, notes: Set<string>): { decisions: GeminiDecision[]; rule?: GeminiLoadedRule } {
-  let server = ctx.serverName;
-  if (!server && ctx.toolAnnotations && typeof ctx.toolAnnotations['_serverName'] === 'string') server = ctx.toolAnnotations['_serverName'] as string;
-  if (!server && call.name) server = parseMcpName(call.name);
-  const json = call.args && env.anyPattern ? geminiArgsJson(call.args) : undefined;
+  const names = callNames(call, ctx).names;
   const isShell = SHELL_TOOLS.has(call.name);
   const command = isShell ? call.args?.['command'] : undefined;
   const dirPath = isShell ? call.args?.['dir_path'] : undefined;
-  const names = call.name ? aliases(call.name) : [];
-  if (call.name === 'invoke_agent' && call.args && typeof call.args['agent_name'] === 'string') names.push(call.args['agent_name']);
   let decisions: GeminiDecision[] | undefined;
-  let matched: GeminiLoadedRule | undefined;
-  for (const rule of env.rules) {
-    if (env.disableAlwaysAllow && Math.round((rule.priority % 1) * 1000) === 950) continue;
-    if (!names.some((n) => ruleMatches(env, rule, n, call.args, json, server, ctx))) continue;
-    matched = rule;
+  const matched = firstRule(env, call, ctx);
+  if (matched !== undefined) {
+    const rule = matched;
     let starts: GeminiDecision[] = [rule.decision];
     if (!skipHeuristics && isShell && command && !rule.argsPattern) starts = heuristics(env, command, rule.decision, dirPath, notes);
     decisions = isShell && call.name
       ? starts.map((d) => checkShell(env, call.name, command, d, dirPath, rule.allowRedirection, rule, ctx, notes))
       : starts;
-    break;
   }
   if (decisions === undefined) {
     if (env.mode === 'yolo') decisions = ['allow'];
@@ -711,22 +760,8 @@ export function geminiPolicy(
   bash: BashParser,
   ctx: { mode?: GeminiMode; nonInteractive?: boolean; disableAlwaysAllow?: boolean; facts?: GeminiRunFacts } = {},
 ): GeminiPolicy {
-  // Array.prototype.sort is stable: equal priorities keep load order, as in the agent.
-  const sorted = [...rules].sort((a, b) => b.priority - a.priority);
-  const compiled = new Map<GeminiLoadedRule, RegExp>();
-  for (const r of sorted) if (r.argsPattern) compiled.set(r, new RegExp(r.argsPattern));
-  const nonInteractive = ctx.nonInteractive ?? false;
-  const env: Env = {
-    rules: sorted,
-    compiled,
-    bash,
-    mode: ctx.mode ?? 'default',
-    nonInteractive,
-    defaultDecision: nonInteractive ? 'deny' : 'ask_user',
-    disableAlwaysAllow: ctx.disableAlwaysAllow ?? false,
-    anyPattern: sorted.some((r) => r.argsPattern !== undefined),
-    facts: ctx.facts,
-  };
+  const lookup = lookupOf(rules, ctx);
+  const env: Env = { ...lookup, bash, defaultDecision: lookup.nonInteractive ? 'deny' : 'ask_user', facts: ctx.facts };
   return {
     decide(call, callCtx = {}) {
       const notes = new Set<string>();
