@@ -43,7 +43,7 @@ async function fake(name: string, reply: ((request: string) => string | Buffer) 
   return `unix:${path}`;
 }
 
-const bash = toolPayload('claude', 'PreToolUse', 'Bash', '{"command":"rm -rf /"}');
+const bash = toolPayload('claude', 'PreToolUse', 'Bash', '{"command":"rm -rf build"}');
 const permission = toolPayload('claude', 'PermissionRequest', 'Bash', '{"command":"ls"}', { permission_suggestions: [{ type: 'addRules' }] });
 
 /** A hook answer as `verdict serve` gives it with ?form=command, for an allow. */
@@ -114,6 +114,6 @@ describe('verdict hook --server without --policy fails closed', () => {
   it('with --policy, a server that fails is decided in-process instead (by the policy, never an allow by default)', async () => {
     const server = await fake('garbage-with-policy', () => 'nonsense');
     const r = await runBuilt(['hook', '--agent', 'claude', '--policy', 'fixtures/policies/claude-code.yaml', '--server', server], bash);
-    expectDeny(r, 'PreToolUse', /`rm -rf \/` matches rule deny\[0\]/);
+    expectDeny(r, 'PreToolUse', /`rm -rf build` matches rule deny\[0\]/);
   });
 });
