@@ -1,4 +1,4 @@
-// The agents' own decisions on hand-written cases: the ones ../shared/native-formats.md §2.2, §3.2 and §6.3
+// The agents' own decisions on hand-written cases: the ones the agents' formats (docs/native/codex.md, docs/native/gemini-cli.md)
 // report as measured with `codex execpolicy check` and Gemini CLI's PolicyEngine, and the corner cases of
 // Codex's own tests (bash.rs). e2e/native-diff checks the same models against the engines on generated pairs.
 import { beforeAll, describe, expect, it } from 'vitest';
