@@ -384,31 +384,37 @@ function makeContext(
     fixPattern: shared.fixPattern,
     services: servicesFor(rule, shared),
     report(d: ReportDescriptor) {
-      const template = rule.meta.messages[d.messageId];
-      if (template === undefined) throw new Error(`unknown message id \`${d.messageId}\``);
-      // As in ESLint: only a rule that says it is fixable may report a fix.
-      if (d.fix !== undefined && rule.meta.fixable === undefined) throw new Error('reported a fix without `meta.fixable`');
-      const helpTemplate = rule.meta.help?.[d.messageId];
-      const related = (d.related ?? []).map((rel) => {
-        const t = rule.meta.messages[rel.messageId];
-        if (t === undefined) throw new Error(`unknown message id \`${rel.messageId}\``);
-        return { message: interpolate(t, rel.data), span: locate(rel) };
-      });
-      sink.push({
-        ruleId: rule.id,
-        category: rule.meta.category,
-        severity: r.severity,
-        message: interpolate(template, d.data),
-        ...(helpTemplate !== undefined ? { help: interpolate(helpTemplate, d.data) } : {}),
-        messageId: d.messageId,
-        span: locate(d),
-        ...(d.path !== undefined ? { path: [...d.path] } : {}),
-        ...(related.length > 0 ? { related } : {}),
-        source: 'rule',
-        fingerprint: '',
-        ...(d.fix !== undefined ? { fix: { range: [d.fix.range[0], d.fix.range[1]] as [number, number], text: d.fix.text } } : {}),
-      });
+      sink.push(ruleMessage(r, d, locate));
     },
+  };
+}
+
+/** The message a rule reports (policy and native rules alike): its template filled, its spans located. */
+function ruleMessage(r: ResolvedRule, d: ReportDescriptor, locate: (d: { span?: Span | undefined; node?: { span?: Span | undefined } | undefined }) => Span): LintMessage {
+  const { rule } = r;
+  const template = rule.meta.messages[d.messageId];
+  if (template === undefined) throw new Error(`unknown message id \`${d.messageId}\``);
+  // As in ESLint: only a rule that says it is fixable may report a fix.
+  if (d.fix !== undefined && rule.meta.fixable === undefined) throw new Error('reported a fix without `meta.fixable`');
+  const helpTemplate = rule.meta.help?.[d.messageId];
+  const related = (d.related ?? []).map((rel) => {
+    const t = rule.meta.messages[rel.messageId];
+    if (t === undefined) throw new Error(`unknown message id \`${rel.messageId}\``);
+    return { message: interpolate(t, rel.data), span: locate(rel) };
+  });
+  return {
+    ruleId: rule.id,
+    category: rule.meta.category,
+    severity: r.severity,
+    message: interpolate(template, d.data),
+    ...(helpTemplate !== undefined ? { help: interpolate(helpTemplate, d.data) } : {}),
+    messageId: d.messageId,
+    span: locate(d),
+    ...(d.path !== undefined ? { path: [...d.path] } : {}),
+    ...(related.length > 0 ? { related } : {}),
+    source: 'rule',
+    fingerprint: '',
+    ...(d.fix !== undefined ? { fix: { range: [d.fix.range[0], d.fix.range[1]] as [number, number], text: d.fix.text } } : {}),
   };
 }
 
@@ -585,26 +591,7 @@ function nativeContext(r: ResolvedRule, native: NativeFile, source: SourceInfo, 
     options: r.options,
     isRuleEnabled: (id) => enabled.has(id),
     report(d: ReportDescriptor) {
-      const template = rule.meta.messages[d.messageId];
-      if (template === undefined) throw new Error(`unknown message id \`${d.messageId}\``);
-      const helpTemplate = rule.meta.help?.[d.messageId];
-      const related = (d.related ?? []).map((rel) => {
-        const t = rule.meta.messages[rel.messageId];
-        if (t === undefined) throw new Error(`unknown message id \`${rel.messageId}\``);
-        return { message: interpolate(t, rel.data), span: locate(rel) };
-      });
-      sink.push({
-        ruleId: rule.id,
-        category: rule.meta.category,
-        severity: r.severity,
-        message: interpolate(template, d.data),
-        ...(helpTemplate !== undefined ? { help: interpolate(helpTemplate, d.data) } : {}),
-        messageId: d.messageId,
-        span: locate(d),
-        ...(related.length > 0 ? { related } : {}),
-        source: 'rule',
-        fingerprint: '',
-      });
+      sink.push(ruleMessage(r, d, locate));
     },
   };
 }
