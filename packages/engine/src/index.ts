@@ -167,7 +167,7 @@ export {
   zeroPolicy,
 } from './policy/defaults.ts';
 export { encodePolicy } from './policy/encode.ts';
-export type { PolicyFileShape } from './policy/encode.ts';
+export type { PolicyFileShape } from './policy/domains.ts';
 export type { ApprovalsField, PolicyEnumKey, PolicyField, PolicyFileKey, TopPolicyField } from './policy/domains.ts';
 export {
   clearPolicyField,
