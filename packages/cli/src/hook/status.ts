@@ -118,10 +118,8 @@ function older(v: number[], than: [number, number, number]): boolean {
   return false;
 }
 
-const VERSION_COMMAND: Partial<Record<HookAgent, string>> = { claude: 'claude', codex: 'codex', gemini: 'gemini' };
-
 function agentVersion(agent: HookAgent, env: NodeJS.ProcessEnv): { text: string; version?: number[] } {
-  const name = VERSION_COMMAND[agent];
+  const name = AGENT_CATALOGUES[agent].client;
   if (name === undefined) return { text: 'not asked (no command-line client to ask)' };
   if (!env['PATH']) return { text: `unknown (\`${name}\` is not on PATH)` };
   const r = spawnSync(name, ['--version'], { env, encoding: 'utf8', timeout: 10_000, stdio: ['ignore', 'pipe', 'ignore'] });

@@ -53,6 +53,8 @@ export interface AgentCatalogue {
   agent: HookAgent;
   /** The agent's name for people. */
   title: AgentTitle;
+  /** The agent's command-line program (`hook status` asks it for `--version`); absent when it has none. */
+  client?: string;
   settings: AgentSettings;
   /** The hook events `verdict hook` answers. */
   events: readonly string[];
@@ -150,6 +152,7 @@ const CATALOGUES = {
   claude: {
     agent: 'claude',
     title: 'Claude Code',
+    client: 'claude',
     settings: { folder: '.claude', hookFile: 'settings.json', localHookFile: 'settings.local.json' },
     events: ['PreToolUse', 'PermissionRequest'],
     tools: CLAUDE_TOOLS,
@@ -159,6 +162,7 @@ const CATALOGUES = {
   codex: {
     agent: 'codex',
     title: 'Codex',
+    client: 'codex',
     settings: { folder: '.codex', hookFile: 'hooks.json', homeVariable: { name: 'CODEX_HOME', names: 'folder' } },
     events: ['PreToolUse', 'PermissionRequest'],
     tools: CODEX_TOOLS,
@@ -168,6 +172,7 @@ const CATALOGUES = {
   gemini: {
     agent: 'gemini',
     title: 'Gemini CLI',
+    client: 'gemini',
     settings: { folder: '.gemini', hookFile: 'settings.json', homeVariable: { name: 'GEMINI_CLI_HOME', names: 'home' } },
     events: ['BeforeTool'],
     tools: GEMINI_TOOLS,
