@@ -37,3 +37,23 @@ export function loadBashParser(): Promise<BashParser> {
   })();
   return loading;
 }
+
+/** A node's children, every one (punctuation and anonymous nodes included), in order. */
+export function children(node: Node): Node[] {
+  const out: Node[] = [];
+  for (let i = 0; i < node.childCount; i++) {
+    const c = node.child(i);
+    if (c) out.push(c);
+  }
+  return out;
+}
+
+/** A node's named children, in order. */
+export function namedChildren(node: Node): Node[] {
+  const out: Node[] = [];
+  for (let i = 0; i < node.namedChildCount; i++) {
+    const c = node.namedChild(i);
+    if (c) out.push(c);
+  }
+  return out;
+}
