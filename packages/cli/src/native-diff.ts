@@ -46,7 +46,10 @@ export interface NativeDiffChange {
   program: string;
   /** The tool each side was asked under. */
   tool: string;
+  /** The shell command text, or for another tool its name and input (`Read {"file_path":…}`). */
   command: string;
+  /** The input of a call on another tool than the shell. */
+  input?: Record<string, unknown>;
   old: SideDecision;
   new: SideDecision;
 }
@@ -73,11 +76,21 @@ export interface NativeDiffReport {
   unknown: string[];
 }
 
+/** A call as an agent sends it. */
+export interface DiffCall {
+  tool: string;
+  input: Record<string, unknown>;
+}
+
 /** A side of the comparison, ready to decide shell commands. */
 export interface DiffSide {
   info: SideInfo;
   agent?: NativeAgent;
   decideShell(command: string, tool: string): SideDecision;
+  /** Any call: a tool name and its input, in the agent's vocabulary. */
+  decide(call: DiffCall): SideDecision;
+  /** Calls built from the side's rules on tools other than the shell (paths, hosts, MCP tools). */
+  toolCalls(): DiffCall[];
   /** The words of the side's shell rules, with their decision. */
   ruleWords(tool: string): { words: string[]; decision: 'allow' | 'ask' | 'deny' }[];
   /** Commands the side's allow rules let through beyond their words (lint's `allowHole`). */
@@ -147,11 +160,59 @@ function nativeNormal(file: NativeFile): DiffSide['normal'] | undefined {
   }
 }
 
+/** A path a `Read`/`Edit`/`Write` glob matches, with the diff's anchors (`~/` the home, `/` and relative the project). */
+function samplePath(glob: string, claude: boolean): string {
+  const fill = (g: string): string => g.replace(/\*\*/g, 'x').replace(/[*?]/g, 'x').replace(/\[[^\]]*\]/g, 'x').replace(/\/+$/, '/x');
+  if (glob.startsWith('//')) return fill(glob.slice(1));
+  if (glob.startsWith('~/')) return `${DIFF_HOME}/${fill(glob.slice(2))}`;
+  if (glob.startsWith('/')) return claude ? `${DIFF_PROJECT}/${fill(glob.slice(1))}` : fill(glob);
+  const rel = glob.replace(/^\.\//, '');
+  // A bare Claude Code name matches at any depth: shown one folder down.
+  return claude && !rel.includes('/') && !glob.startsWith('./') ? `${DIFF_PROJECT}/sub/${fill(rel)}` : `${DIFF_PROJECT}/${fill(rel)}`;
+}
+
+const hostSample = (pattern: string): string => pattern.replace(/^\*\./, 'sub.').replace(/\.\*$/, '.com').replace(/\*/g, 'x');
+
+/** Calls the file's non-shell rules are about, one or two per rule (Claude Code and Cursor; the others name shell rules only here). */
+function toolCallsOf(file: NativeFile): DiffCall[] {
+  const out: DiffCall[] = [];
+  if (file.format === 'claude-settings') {
+    for (const r of file.rules) {
+      if (r.malformed !== undefined || r.tool === 'Bash' || r.tool.includes('*')) continue;
+      const spec = r.specifier?.trim();
+      if (r.tool === 'Read' || r.tool === 'Edit') {
+        const path = spec === undefined || spec === '' ? `${DIFF_PROJECT}/README.md` : samplePath(spec, true);
+        for (const tool of r.tool === 'Read' ? ['Read'] : ['Edit', 'Write']) out.push({ tool, input: { file_path: path } });
+      } else if (r.tool === 'WebFetch') out.push({ tool: 'WebFetch', input: { url: `https://${spec?.startsWith('domain:') === true ? hostSample(spec.slice(7)) : 'example.com'}/` } });
+      else if (r.tool.startsWith('mcp__')) out.push({ tool: r.tool.slice(5).includes('__') ? r.tool.replace(/__\*$/, '__any') : `${r.tool}__any`, input: {} });
+      else if (r.tool === 'Agent' || r.tool === 'Task') out.push({ tool: 'Agent', input: spec === undefined ? {} : { subagent_type: spec.replace(/\*/g, 'x') } });
+      else if (spec === undefined) out.push({ tool: r.tool, input: {} });
+      else {
+        const param = /^([A-Za-z_][A-Za-z0-9_]*):(.*)$/s.exec(spec);
+        if (param !== null) out.push({ tool: r.tool, input: { [param[1]!]: param[2]!.replace(/\*/g, 'x') } });
+      }
+    }
+  }
+  if (file.format === 'cursor-cli') {
+    for (const r of file.rules) {
+      const arg = r.argument?.trim();
+      if (r.malformed !== undefined || arg === undefined) continue;
+      if (r.type === 'Read' || r.type === 'Write') out.push({ tool: r.type, input: { file_path: samplePath(arg, false) } });
+      else if (r.type === 'WebFetch') out.push({ tool: 'WebFetch', input: { url: `https://${hostSample(arg)}/` } });
+      else if (r.type === 'Mcp') {
+        const [server = 'x', tool = 'x'] = arg.split(':');
+        out.push({ tool: 'Mcp', input: { server: server.replace(/\*/g, 'x'), tool: tool.replace(/\*/g, 'x') } });
+      }
+    }
+  }
+  return out;
+}
+
 /** A native side: one file, decided by `nativeDecider`. */
 export async function nativeSide(file: string, text: string, format: NativeFormat): Promise<DiffSide> {
   const read = readNative(file, text, format);
   // Gemini CLI's heuristics read the workspace, the home and the folder's trust: a fixed trusted project, the same for both sides.
-  const decider = await nativeDecider([read], { cwd: DIFF_PROJECT, home: DIFF_HOME, geminiFacts: { workspace: DIFF_PROJECT, home: DIFF_HOME, trustedFolder: true } });
+  const decider = await nativeDecider([read], { cwd: DIFF_PROJECT, home: DIFF_HOME, root: DIFF_PROJECT, geminiFacts: { workspace: DIFF_PROJECT, home: DIFF_HOME, trustedFolder: true } });
   const agent = read.agent;
   let normal = read.complete ? nativeNormal(read) : undefined;
   let ordered = false;
@@ -171,19 +232,22 @@ export async function nativeSide(file: string, text: string, format: NativeForma
   const info: SideInfo = { file, kind: format, agent, loadErrors: [...decider.loadErrors, ...read.diagnostics.filter((x) => x.severity === 'error').map((x) => `${file}:${x.span?.start.line ?? 1}: ${x.message}`)] };
   if (info.loadErrors.length > 0) normal = undefined;
   const rules = shellRules(read);
+  const decide = (call: DiffCall): SideDecision => {
+    const v = decider.decide(call);
+    const cannot = [...v.cannotDecide];
+    if (v.possible.length > 1) cannot.push(`the agent may decide ${v.possible.join(' or ')}`);
+    const out: SideDecision = { decision: v.decision, cannotDecide: cannot };
+    if (v.rule !== undefined) out.rule = { file: v.rule.file, text: v.rule.text, written: v.rule.written, ...at(v.rule.span), span: v.rule.span };
+    return out;
+  };
   return {
     info,
     agent,
     ...(normal !== undefined ? { normal } : {}),
     ordered,
-    decideShell(command) {
-      const v = decider.decide({ tool: decider.shellTool, input: { command } });
-      const cannot = [...v.cannotDecide];
-      if (v.possible.length > 1) cannot.push(`the agent may decide ${v.possible.join(' or ')}`);
-      const out: SideDecision = { decision: v.decision, cannotDecide: cannot };
-      if (v.rule !== undefined) out.rule = { file: v.rule.file, text: v.rule.text, written: v.rule.written, ...at(v.rule.span), span: v.rule.span };
-      return out;
-    },
+    decideShell: (command) => decide({ tool: decider.shellTool, input: { command } }),
+    toolCalls: () => toolCallsOf(read),
+    decide,
     ruleWords() {
       const out: { words: string[]; decision: 'allow' | 'ask' | 'deny' }[] = [];
       for (const r of rules) {
@@ -209,16 +273,19 @@ const VERDICT_DECISION: Readonly<Record<string, Decided>> = { allow: 'allow', as
 
 /** A Verdict side: a compiled policy, decided by the engine's one decision procedure. */
 export function verdictSide(file: string, ir: ApproverIR, approver: CompiledApprover): DiffSide {
+  const decide = (call: DiffCall): SideDecision => {
+    const d = decideCall(approver, { names: [call.tool], input: JSON.stringify(call.input) });
+    const out: SideDecision = { decision: VERDICT_DECISION[d.decision] ?? 'deny', cannotDecide: [] };
+    if (d.rule !== null) {
+      out.rule = { file: d.rule.span?.file ?? file, text: ruleLabel(d.rule), written: d.decision, ...at(d.rule.span), ...(d.rule.span ? { span: d.rule.span } : {}) };
+    } else out.reason = d.by === 'default' ? 'the default' : d.by === 'unknown' ? `the command rules: ${d.reason}` : d.reason;
+    return out;
+  };
   return {
     info: { file, kind: 'verdict', loadErrors: [] },
-    decideShell(command, tool) {
-      const d = decideCall(approver, { names: [tool], input: JSON.stringify({ command }) });
-      const out: SideDecision = { decision: VERDICT_DECISION[d.decision] ?? 'deny', cannotDecide: [] };
-      if (d.rule !== null) {
-        out.rule = { file: d.rule.span?.file ?? file, text: ruleLabel(d.rule), written: d.decision, ...at(d.rule.span), ...(d.rule.span ? { span: d.rule.span } : {}) };
-      } else out.reason = d.by === 'default' ? 'the default' : d.by === 'unknown' ? `the command rules: ${d.reason}` : d.reason;
-      return out;
-    },
+    decideShell: (command, tool) => decide({ tool, input: { command } }),
+    toolCalls: () => [],
+    decide,
     ruleWords(tool) {
       const folded = caseFold(tool);
       const out: { words: string[]; decision: 'allow' | 'ask' | 'deny' }[] = [];
@@ -366,6 +433,27 @@ export function diffSides(oldSide: DiffSide, newSide: DiffSide): NativeDiffRepor
     }
     decided.push({ command, o, n });
   }
+  // Calls on the other tools, where both sides speak the same agent's vocabulary.
+  const sameVocabulary = oldSide.agent === undefined || newSide.agent === undefined || oldSide.agent === newSide.agent;
+  const toolDecided: { call: DiffCall; o: SideDecision; n: SideDecision }[] = [];
+  if (sameVocabulary) {
+    const calls = new Map<string, DiffCall>();
+    for (const c of [...oldSide.toolCalls(), ...newSide.toolCalls()]) calls.set(`${c.tool} ${JSON.stringify(c.input)}`, c);
+    for (const call of calls.values()) {
+      const o = oldSide.decide(call);
+      const n = newSide.decide(call);
+      if (o.cannotDecide.length > 0 || n.cannotDecide.length > 0) {
+        undecided.push({ command: `${call.tool} ${JSON.stringify(call.input)}`, why: [...o.cannotDecide, ...n.cannotDecide][0] ?? '' });
+        continue;
+      }
+      if (o.decision === n.decision) continue;
+      if (o.rule === undefined && n.rule === undefined) {
+        fallbacksDiffer = true;
+        continue;
+      }
+      toolDecided.push({ call, o, n });
+    }
+  }
   // One witness per program and direction: an allow's hole (`cargo run --bin anything`) tells most for a
   // newly allowed program; elsewhere the rules' own words come first.
   const pick = (allowed: boolean) => (allowed ? decided : [...decided.filter((d) => !holes.has(d.command)), ...decided.filter((d) => holes.has(d.command))]);
@@ -378,6 +466,10 @@ export function diffSides(oldSide: DiffSide, newSide: DiffSide): NativeDiffRepor
       for (const p of programs) seen.add(`${direction}\0${p}`);
       changes.push({ direction, looser: RANK[n.decision] < RANK[o.decision], program: programs.join(' '), tool: newTool, command, old: o, new: n });
     }
+  }
+  for (const { call, o, n } of toolDecided) {
+    const command = `${call.tool} ${JSON.stringify(call.input)}`;
+    changes.push({ direction: DIRECTION[n.decision], looser: RANK[n.decision] < RANK[o.decision], program: call.tool, tool: call.tool, input: call.input, command, old: o, new: n });
   }
   const order: Direction[] = ['newly-allowed', 'newly-unruled', 'newly-asked', 'newly-denied'];
   changes.sort((a, b) => order.indexOf(a.direction) - order.indexOf(b.direction));
