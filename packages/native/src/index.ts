@@ -33,3 +33,7 @@ export type { CodexAgentCheck, CodexCheck, CodexCommandView, CodexHostExecutable
 export { checkCodexCommand, codexCommandsFor, codexFlagsDangerous, codexNotExpressible, codexRulesInput, decideCodexExecNever, compileCodexRules, decideCodexExec, strictest } from './codex/decide.ts';
 export type { GeminiCall, GeminiContext, GeminiLoadedRule, GeminiLookup, GeminiNotExpressible, GeminiLoadIssue, GeminiMode, GeminiOutcome, GeminiPolicy, GeminiPolicyFileInput, GeminiRunFacts } from './gemini/decide.ts';
 export { commandPrefixPattern, GEMINI_TIERS, geminiArgsJson, geminiHasRedirection, geminiLookup, geminiNotExpressible, geminiPolicy, geminiPolicyFileInput, geminiRegexRejected, geminiShellParts, geminiStripWrapper, loadGeminiPolicies } from './gemini/decide.ts';
+
+// Export: a Verdict approver as each agent's own file, never looser.
+export type { ExportCarried, ExportDropped, ExportOptions, ExportResult, ExportRuleRef } from './export/index.ts';
+export { EXPORT_AGENTS, exportNative, exportShellNames } from './export/index.ts';

@@ -1,0 +1,267 @@
+/**
+ * `verdict export` is never looser (native-formats.md §7.4), property-tested: random policies with
+ * command rules (allow, ask, deny; programs, sub-command alternatives, args and redirect constraints) and
+ * regex rules are exported to each agent's format, and calls (each rule's own prefix and its respellings:
+ * extra arguments, options after the program, wrappers, assignments, paths, compound commands, `bash -c`,
+ * plus random commands) are decided twice:
+ *
+ * - by Verdict's one decision procedure (`decideCall`, the shell judge wired as the CLI's DECIDING does,
+ *   under the names the hook asks for the agent's shell tool);
+ * - by the agent's own model reading the exported file (Codex: `decideCodexExec` over the `.rules` file as
+ *   Codex loads it, for the script as `bash -lc` runs it and for the words as a direct argv; Gemini CLI:
+ *   `geminiPolicy` over the TOML loaded as a user policy, its most permissive possible answer).
+ *
+ * The property: the agent never allows where Verdict asks or denies (in allow < ask < deny the agent's
+ * decision is at least min(Verdict's, ask); "no rule" and "prompt" count as ask), and each deny rule that
+ * carries whole denies its own prefix natively. A deny that the agent cannot see (behind a wrapper, at
+ * another path) may reach the agent as an ask: the dropped list says so, and the hook denies it.
+ */
+import fc from 'fast-check';
+import { compileSource } from '@verdict/compiler';
+import { commandCombinations, decideCall, type CompiledApprover } from '@verdict/engine';
+import {
+  type BashParser,
+  codexRulesInput,
+  compileCodexRules,
+  decideCodexExec,
+  exportNative,
+  exportShellNames,
+  GEMINI_TIERS,
+  geminiPolicy,
+  geminiPolicyFileInput,
+  loadBashParser,
+  loadGeminiPolicies,
+  readCodexRules,
+  readGeminiPolicy,
+} from '@verdict/native';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { DECIDING } from '../src/command-rules.ts';
+
+type Rank = 0 | 1 | 2;
+const RANK = { allow: 0, ask: 1, deny: 2 } as const;
+
+let bash: BashParser;
+beforeAll(async () => {
+  bash = await loadBashParser();
+});
+
+// ---- random policies --------------------------------------------------------------------------
+
+const PROGRAMS = ['git', 'rm', 'ls', 'npm', 'cat', 'find', 'curl', 'sed', 'env', 'timeout', 'sh', 'xargs'];
+const WORDS = ['status', 'push', 'log', 'diff', '-C', 'run', 'test', '--force', '-rf', '.', 'main', 'build'];
+const ARGS = ['(.* )?--force( .*)?', '-rf( .*)?', '.*', '', '(?s)(.* )?(-[^- ]*r[^ ]*)( .*)?'];
+const REDIRECTS = ['/etc/.*', '.*'];
+const REGEXES = ['', '.*rm.*', '(?s).*push.*', '.*\\.env.*', '.*'];
+
+interface CommandRule {
+  tool?: string;
+  command: (string | string[])[];
+  args?: string;
+  redirect?: string;
+}
+interface RegexRule {
+  tool?: string;
+  match?: string;
+}
+type Rule = CommandRule | RegexRule;
+
+const word = (pool: string[]) => fc.constantFrom(...pool);
+const element = (pool: string[]): fc.Arbitrary<string | string[]> =>
+  fc.oneof({ weight: 3, arbitrary: word(pool) }, { weight: 1, arbitrary: fc.uniqueArray(word(pool), { minLength: 2, maxLength: 3 }) });
+
+function commandRule(shellTools: string[]): fc.Arbitrary<CommandRule> {
+  return fc
+    .record(
+      {
+        tool: fc.oneof({ weight: 4, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: fc.constantFrom(...shellTools) }),
+        command: fc.tuple(element(PROGRAMS), fc.array(element(WORDS), { maxLength: 2 })).map(([p, rest]) => [p, ...rest]),
+        args: fc.oneof({ weight: 3, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: word(ARGS) }),
+        redirect: fc.oneof({ weight: 5, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: word(REDIRECTS) }),
+      },
+      { requiredKeys: ['command'] },
+    )
+    .map((r) => Object.fromEntries(Object.entries(r).filter(([, v]) => v !== undefined)) as unknown as CommandRule);
+}
+
+function regexRule(tools: string[]): fc.Arbitrary<RegexRule> {
+  return fc
+    .record({ tool: fc.constantFrom(...tools), match: word(REGEXES) })
+    .filter((r) => !(r.tool === '' && r.match === ''))
+    .map((r) => ({ ...(r.tool !== '' ? { tool: r.tool } : {}), ...(r.match !== '' ? { match: r.match } : {}) }));
+}
+
+const SHELL_TOOLS = ['Bash', 'run_shell_command', 'Shell'];
+const REGEX_TOOLS = ['', 'Bash', 'run_shell_command', 'shell', 'TodoWrite', 'write_todos', 'read_file'];
+
+function rules(): fc.Arbitrary<Rule[]> {
+  return fc.array(fc.oneof({ weight: 4, arbitrary: commandRule(SHELL_TOOLS) as fc.Arbitrary<Rule> }, { weight: 1, arbitrary: regexRule(REGEX_TOOLS) as fc.Arbitrary<Rule> }), { maxLength: 4 });
+}
+
+const policyArb = fc.record({
+  default: fc.constantFrom('allow', 'deny'),
+  unknown: fc.constantFrom('ask', 'deny'),
+  allow: rules(),
+  ask: rules(),
+  deny: rules(),
+});
+type Policy = typeof policyArb extends fc.Arbitrary<infer T> ? T : never;
+
+function compile(p: Policy): { ir: NonNullable<NonNullable<ReturnType<typeof compileSource>['ir']>['approver']>; approver: CompiledApprover } | undefined {
+  const source = JSON.stringify({ approver: { mode: 'pattern', default: p.default, reason: 'no', unknown: p.unknown, allow: p.allow, ask: p.ask, deny: p.deny } });
+  const r = compileSource(source, 'policy.json', DECIDING);
+  if (r.diagnostics.some((d) => d.severity === 'error') || !r.ir?.approver || !r.approver) return undefined;
+  return { ir: r.ir.approver, approver: r.approver };
+}
+
+// ---- calls ------------------------------------------------------------------------------------
+
+/** Each command rule's own prefix (every alternative), and the respellings a native matcher reads otherwise. */
+function callsOf(p: Policy, random: string[]): string[] {
+  const out = new Set<string>(random);
+  for (const r of [...p.allow, ...p.ask, ...p.deny]) {
+    if (!('command' in r)) continue;
+    for (const argv of commandCombinations(r.command, 8) ?? []) {
+      const t = argv.join(' ');
+      const [first, ...rest] = argv;
+      for (const c of [
+        t,
+        `${t} x`,
+        `${t} --force`,
+        `${t} -rf /`,
+        `${first} -C . ${rest.join(' ')}`.trim(),
+        `timeout 5 ${t}`,
+        `env FOO=1 ${t}`,
+        `FOO=1 ${t}`,
+        `/usr/bin/${t}`,
+        `\\${t}`,
+        `${t} && ls`,
+        `ls; ${t}`,
+        `ls | ${t}`,
+        `bash -c '${t}'`,
+        `bash -lc '${t}'`,
+        `sh -c "${t} x"`,
+        `${t} > /etc/x`,
+        `${t}\nls`,
+      ]) out.add(c);
+    }
+  }
+  return [...out];
+}
+
+const randomCommands = fc.array(
+  fc.array(fc.constantFrom(...PROGRAMS, ...WORDS, '&&', '|', ';', '>', '/tmp/x', '"a b"', "'q'", '$(ls)'), { minLength: 1, maxLength: 5 }).map((w) => w.join(' ')),
+  { maxLength: 6 },
+);
+
+function verdictRank(approver: CompiledApprover, names: string[], input: string): Rank {
+  return RANK[decideCall(approver, { names, input }).decision];
+}
+
+// ---- the agents' own decisions over the exported file -------------------------------------------
+
+const CODEX_RANK = { allow: 0, prompt: 1, forbidden: 2 } as const;
+
+function codexDecider(text: string): (command: string) => Rank {
+  const read = codexRulesInput([readCodexRules('verdict.rules', text)]);
+  const { policy, errors } = compileCodexRules(read.input);
+  expect([...read.errors, ...errors], text).toEqual([]);
+  return (command) => {
+    let least: Rank = 2;
+    // As Codex runs a shell command (the script of `bash -lc`), and as a direct argv of its words.
+    for (const argv of [['bash', '-lc', command], command.split(/\s+/).filter(Boolean)]) {
+      if (argv.length === 0) continue;
+      const d = decideCodexExec(policy, bash, argv);
+      const decided = d.atLeast ?? d.decision;
+      const r: Rank = decided === undefined ? 1 : CODEX_RANK[decided];
+      if (r < least) least = r;
+    }
+    return least;
+  };
+}
+
+const GEMINI_RANK = { allow: 0, ask_user: 1, deny: 2 } as const;
+
+function geminiDecider(text: string): (tool: string, args: Record<string, unknown>) => Rank {
+  const file = readGeminiPolicy('verdict.toml', text);
+  const loaded = loadGeminiPolicies([geminiPolicyFileInput(file, GEMINI_TIERS.user)]);
+  expect(loaded.issues.filter((i) => i.kind !== 'warning'), text).toEqual([]);
+  const policy = geminiPolicy(loaded.rules, bash);
+  return (tool, args) => {
+    const { decisions } = policy.decide({ name: tool, args });
+    return Math.min(...decisions.map((d) => GEMINI_RANK[d])) as Rank;
+  };
+}
+
+// ---- the property -----------------------------------------------------------------------------
+
+function denyPrefixes(p: Policy, shellTool: string): string[] {
+  return p.deny.flatMap((r) => ('command' in r && r.args === undefined && r.redirect === undefined && (r.tool === undefined || r.tool === shellTool) ? (commandCombinations(r.command, 8) ?? []).map((a) => a.join(' ')) : []));
+}
+
+function check(agent: 'codex' | 'gemini', p: Policy, random: string[]): void {
+  const compiled = compile(p);
+  if (compiled === undefined) return;
+  const names = exportShellNames(agent);
+  const decideShell = (command: string) => decideCall(compiled.approver, { names, input: JSON.stringify({ command }) }).decision;
+  const exported = exportNative(compiled.ir, agent, { decideShell });
+  expect(exported.text.endsWith('\n')).toBe(true);
+  const shellTool = names[0]!;
+  const native =
+    agent === 'codex'
+      ? ((d) => (c: string) => d(c))(codexDecider(exported.text))
+      : ((d) => (c: string) => d(shellTool, { command: c }))(geminiDecider(exported.text));
+  for (const command of callsOf(p, random)) {
+    const v = verdictRank(compiled.approver, names, JSON.stringify({ command }));
+    const n = native(command);
+    if (n < Math.min(v, 1)) {
+      throw new Error(`${agent} ${n === 0 ? 'allows' : 'asks'} \`${command}\`, which Verdict ${v === 2 ? 'denies' : 'asks'}\n--- exported:\n${exported.text}`);
+    }
+  }
+  for (const t of denyPrefixes(p, shellTool)) {
+    if (verdictRank(compiled.approver, names, JSON.stringify({ command: t })) === 2) expect(native(t), `${agent} does not deny \`${t}\`\n${exported.text}`).toBe(2);
+  }
+  if (agent === 'gemini') {
+    const decide = geminiDecider(exported.text);
+    for (const tool of ['write_todos', 'read_file', 'replace']) {
+      for (const input of [{}, { file_path: '/w/.env' }]) {
+        const v = verdictRank(compiled.approver, exportShellNamesOf(tool), JSON.stringify(input));
+        const n = decide(tool, input);
+        if (n < Math.min(v, 1)) throw new Error(`gemini allows ${tool} ${JSON.stringify(input)}, which Verdict does not\n${exported.text}`);
+      }
+    }
+  }
+}
+
+/** Gemini's names of its non-shell tools, as the hook asks them. */
+function exportShellNamesOf(tool: string): string[] {
+  const neutral: Record<string, string> = { read_file: 'file.read', replace: 'file.write' };
+  return neutral[tool] !== undefined ? [tool, neutral[tool]] : [tool];
+}
+
+describe('export is never looser than the policy', () => {
+  for (const agent of ['codex', 'gemini'] as const) {
+    it(`${agent}: the agent's own decision over the exported file never allows what Verdict asks or denies`, () => {
+      fc.assert(
+        fc.property(policyArb, randomCommands, (p, random) => check(agent, p, random)),
+        { numRuns: Number(process.env['VERDICT_EXPORT_RUNS'] ?? 60) },
+      );
+    });
+  }
+
+  it('carries exact allows to Gemini CLI where Verdict allows them (the property is not vacuous)', () => {
+    const p: Policy = { default: 'deny', unknown: 'deny', allow: [{ command: ['git', ['status', 'diff']] }, { tool: 'write_todos' }], ask: [], deny: [{ command: ['rm'] }] };
+    const compiled = compile(p)!;
+    const names = exportShellNames('gemini');
+    const exported = exportNative(compiled.ir, 'gemini', { decideShell: (command) => decideCall(compiled.approver, { names, input: JSON.stringify({ command }) }).decision });
+    const decide = geminiDecider(exported.text);
+    expect(decide('run_shell_command', { command: 'git status' })).toBe(0);
+    // Gemini CLI tries the whole text first: a compound command matches only the fallback ask.
+    expect(decide('run_shell_command', { command: 'git status && git diff' })).toBe(1);
+    expect(decide('run_shell_command', { command: 'git status --output=x' })).toBe(1);
+    expect(decide('run_shell_command', { command: 'rm -rf x' })).toBe(2);
+    expect(decide('run_shell_command', { command: 'ls && rm x' })).toBe(2);
+    expect(decide('write_todos', {})).toBe(0);
+    expect(decide('read_file', { file_path: 'x' })).toBe(1);
+    check('gemini', p, []);
+  });
+});
