@@ -205,8 +205,9 @@ export function planExport(ir: ApproverIR, agent: NativeAgent, options: ExportOp
 
   // Whole-tool allows: only for tools no deny or ask rule could reach (through its own name, its neutral name or every tool).
   const restricted = new Set<string>();
-  for (const { rule, list } of eachRule(ir, ['deny', 'ask'])) {
-    void list;
+  for (const { rule } of eachRule(ir, ['deny', 'ask'])) {
+    // Command rules reach the shell tool only, whose whole-tool allow is never exported.
+    if (isCommandRule(rule)) continue;
     const tool = caseFold(rule.tool);
     for (const t of catalogue) {
       if (tool === '' || namesOf(agent, t.name).some((n) => caseFold(n) === tool)) restricted.add(t.name);
