@@ -34,6 +34,14 @@ export { checkCodexCommand, codexCommandsFor, codexFlagsDangerous, codexNotExpre
 export type { GeminiCall, GeminiContext, GeminiLoadedRule, GeminiLookup, GeminiNotExpressible, GeminiLoadIssue, GeminiMode, GeminiOutcome, GeminiPolicy, GeminiPolicyFileInput, GeminiRunFacts } from './gemini/decide.ts';
 export { commandPrefixPattern, GEMINI_TIERS, geminiArgsJson, geminiHasRedirection, geminiLookup, geminiNotExpressible, geminiPolicy, geminiPolicyFileInput, geminiRegexRejected, geminiShellParts, geminiStripWrapper, loadGeminiPolicies } from './gemini/decide.ts';
 
+// One decision entry point over every native format (Codex and Gemini CLI exact; Claude Code and Cursor to their documentation).
+export type { NativeCall, NativeDecider, NativeDeciderOptions, NativeDecision, NativeRuleRef, NativeVerdict } from './decide.ts';
+export { NATIVE_SHELL_TOOL, nativeDecider } from './decide.ts';
+export type { ClaudeCall, ClaudeContext, ClaudeDecision, ClaudeModel, ClaudeOutcome } from './claude/decide.ts';
+export { claudeBashMatches, claudeModel, claudeSettingsRoot, claudeSplit } from './claude/decide.ts';
+export type { CursorCall, CursorDecision, CursorModel, CursorOutcome } from './cursor/decide.ts';
+export { cursorModel } from './cursor/decide.ts';
+
 // Export: a Verdict approver as each agent's own file, never looser.
 export type { ExportCarried, ExportDropped, ExportOptions, ExportResult, ExportRuleRef } from './export/index.ts';
 export { EXPORT_AGENTS, exportNative, exportShellNames } from './export/index.ts';
