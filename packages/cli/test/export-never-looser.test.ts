@@ -7,9 +7,10 @@
  *
  * - by Verdict's one decision procedure (`decideCall`, the shell judge wired as the CLI's DECIDING does,
  *   under the names the hook asks for the agent's shell tool);
- * - by the agent's own model reading the exported file (Codex: `decideCodexExec` over the `.rules` file as
- *   Codex loads it, for the script as `bash -lc` runs it and for the words as a direct argv; Gemini CLI:
- *   `geminiPolicy` over the TOML loaded as a user policy, its most permissive possible answer).
+ * - by the agent's own model reading the exported file through `nativeDecider` (Codex and Gemini CLI: the
+ *   exact models proven against the agents' engines; Claude Code and Cursor: the models written to their
+ *   documentation), its most permissive possible answer; for Codex both the script as `bash -lc` runs it
+ *   and the words as a direct argv.
  *
  * The property: the agent never allows where Verdict asks or denies (in allow < ask < deny the agent's
  * decision is at least min(Verdict's, ask); "no rule" and "prompt" count as ask), and each deny rule that
@@ -18,22 +19,8 @@
  */
 import fc from 'fast-check';
 import { compileSource } from '@verdict/compiler';
-import { commandCombinations, decideCall, type CompiledApprover } from '@verdict/engine';
-import {
-  type BashParser,
-  codexRulesInput,
-  compileCodexRules,
-  decideCodexExec,
-  exportNative,
-  exportShellNames,
-  GEMINI_TIERS,
-  geminiPolicy,
-  geminiPolicyFileInput,
-  loadBashParser,
-  loadGeminiPolicies,
-  readCodexRules,
-  readGeminiPolicy,
-} from '@verdict/native';
+import { AGENT_CATALOGUES, commandCombinations, decideCall, type CompiledApprover } from '@verdict/engine';
+import { type BashParser, exportNative, exportShellNames, loadBashParser, nativeDecider, type NativeFormat, readNative } from '@verdict/native';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DECIDING } from '../src/command-rules.ts';
 
@@ -159,38 +146,52 @@ function verdictRank(approver: CompiledApprover, names: string[], input: string)
 
 // ---- the agents' own decisions over the exported file -------------------------------------------
 
-const CODEX_RANK = { allow: 0, prompt: 1, forbidden: 2 } as const;
+const NATIVE_RANK = { allow: 0, ask: 1, none: 1, deny: 2 } as const;
+type Agent = 'claude' | 'codex' | 'gemini' | 'cursor';
 
-function codexDecider(text: string): (command: string) => Rank {
-  const read = codexRulesInput([readCodexRules('verdict.rules', text)]);
-  const { policy, errors } = compileCodexRules(read.input);
-  expect([...read.errors, ...errors], text).toEqual([]);
-  return (command) => {
-    let least: Rank = 2;
-    // As Codex runs a shell command (the script of `bash -lc`), and as a direct argv of its words.
-    for (const argv of [['bash', '-lc', command], command.split(/\s+/).filter(Boolean)]) {
-      if (argv.length === 0) continue;
-      const d = decideCodexExec(policy, bash, argv);
-      const decided = d.atLeast ?? d.decision;
-      const r: Rank = decided === undefined ? 1 : CODEX_RANK[decided];
-      if (r < least) least = r;
+/** Where each agent reads the exported file (the project is `/project`). */
+const AT: Record<Agent, string> = {
+  claude: '/project/.claude/settings.json',
+  codex: '/project/.codex/rules/verdict.rules',
+  gemini: '/home/user/.gemini/policies/verdict.toml',
+  cursor: '/project/.cursor/cli.json',
+};
+const FORMAT: Record<Agent, NativeFormat> = { claude: 'claude-settings', codex: 'codex-rules', gemini: 'gemini-policy', cursor: 'cursor-cli' };
+
+/** The agent's own decision over the exported file, its most permissive possible answer; for Codex also the words as a direct argv. */
+async function nativeOf(agent: Agent, text: string): Promise<(tool: string, input: Record<string, unknown>) => Rank> {
+  const decider = await nativeDecider([readNative(AT[agent], text, FORMAT[agent])], { bash, cwd: '/project', home: '/home/user' });
+  expect(decider.loadErrors, text).toEqual([]);
+  return (tool, input) => {
+    const ask = (i: Record<string, unknown>): Rank => Math.min(...decider.decide({ tool, input: i }).possible.map((d) => NATIVE_RANK[d])) as Rank;
+    let r = ask(input);
+    if (agent === 'codex' && typeof input['command'] === 'string') {
+      const argv = input['command'].split(/\s+/).filter(Boolean);
+      if (argv.length > 0) r = Math.min(r, ask({ argv })) as Rank;
     }
-    return least;
+    return r;
   };
 }
 
-const GEMINI_RANK = { allow: 0, ask_user: 1, deny: 2 } as const;
-
-function geminiDecider(text: string): (tool: string, args: Record<string, unknown>) => Rank {
-  const file = readGeminiPolicy('verdict.toml', text);
-  const loaded = loadGeminiPolicies([geminiPolicyFileInput(file, GEMINI_TIERS.user)]);
-  expect(loaded.issues.filter((i) => i.kind !== 'warning'), text).toEqual([]);
-  const policy = geminiPolicy(loaded.rules, bash);
-  return (tool, args) => {
-    const { decisions } = policy.decide({ name: tool, args });
-    return Math.min(...decisions.map((d) => GEMINI_RANK[d])) as Rank;
-  };
-}
+/** Non-shell calls of each agent, with the names the hook asks them under. */
+const OTHER_CALLS: Record<Agent, { tool: string; input: Record<string, unknown> }[]> = {
+  claude: [
+    { tool: 'TodoWrite', input: {} },
+    { tool: 'Read', input: { file_path: '/project/.env' } },
+    { tool: 'Grep', input: { pattern: 'x', path: '/project' } },
+    { tool: 'WebFetch', input: { url: 'https://x.example/' } },
+  ],
+  codex: [],
+  gemini: [
+    { tool: 'write_todos', input: {} },
+    { tool: 'read_file', input: { file_path: '/project/.env' } },
+    { tool: 'replace', input: { file_path: '/project/a.ts' } },
+  ],
+  cursor: [
+    { tool: 'Read', input: { file_path: '/project/.env' } },
+    { tool: 'Write', input: { file_path: '/etc/passwd' } },
+  ],
+};
 
 // ---- the property -----------------------------------------------------------------------------
 
@@ -198,7 +199,10 @@ function denyPrefixes(p: Policy, shellTool: string): string[] {
   return p.deny.flatMap((r) => ('command' in r && r.args === undefined && r.redirect === undefined && (r.tool === undefined || r.tool === shellTool) ? (commandCombinations(r.command, 8) ?? []).map((a) => a.join(' ')) : []));
 }
 
-function check(agent: 'codex' | 'gemini', p: Policy, random: string[]): void {
+/** How often each agent's exported file allowed a call (the property must not hold vacuously). */
+const allowed: Record<Agent, number> = { claude: 0, codex: 0, gemini: 0, cursor: 0 };
+
+async function check(agent: Agent, p: Policy, random: string[]): Promise<void> {
   const compiled = compile(p);
   if (compiled === undefined) return;
   const names = exportShellNames(agent);
@@ -206,54 +210,55 @@ function check(agent: 'codex' | 'gemini', p: Policy, random: string[]): void {
   const exported = exportNative(compiled.ir, agent, { decideShell });
   expect(exported.text.endsWith('\n')).toBe(true);
   const shellTool = names[0]!;
-  const native =
-    agent === 'codex'
-      ? ((d) => (c: string) => d(c))(codexDecider(exported.text))
-      : ((d) => (c: string) => d(shellTool, { command: c }))(geminiDecider(exported.text));
+  const native = await nativeOf(agent, exported.text);
   for (const command of callsOf(p, random)) {
     const v = verdictRank(compiled.approver, names, JSON.stringify({ command }));
-    const n = native(command);
+    const n = native(shellTool, { command });
+    if (n === 0) allowed[agent]++;
     if (n < Math.min(v, 1)) {
       throw new Error(`${agent} ${n === 0 ? 'allows' : 'asks'} \`${command}\`, which Verdict ${v === 2 ? 'denies' : 'asks'}\n--- exported:\n${exported.text}`);
     }
   }
+  // A deny carried whole denies its own prefix in the agent too (Cursor: one-word programs only).
   for (const t of denyPrefixes(p, shellTool)) {
-    if (verdictRank(compiled.approver, names, JSON.stringify({ command: t })) === 2) expect(native(t), `${agent} does not deny \`${t}\`\n${exported.text}`).toBe(2);
+    if (agent === 'cursor' && t.includes(' ')) continue;
+    if (verdictRank(compiled.approver, names, JSON.stringify({ command: t })) === 2) expect(native(shellTool, { command: t }), `${agent} does not deny \`${t}\`\n${exported.text}`).toBe(2);
   }
-  if (agent === 'gemini') {
-    const decide = geminiDecider(exported.text);
-    for (const tool of ['write_todos', 'read_file', 'replace']) {
-      for (const input of [{}, { file_path: '/w/.env' }]) {
-        const v = verdictRank(compiled.approver, exportShellNamesOf(tool), JSON.stringify(input));
-        const n = decide(tool, input);
-        if (n < Math.min(v, 1)) throw new Error(`gemini allows ${tool} ${JSON.stringify(input)}, which Verdict does not\n${exported.text}`);
-      }
-    }
+  for (const { tool, input } of OTHER_CALLS[agent]) {
+    const v = verdictRank(compiled.approver, callNames(agent, tool), JSON.stringify(input));
+    const n = native(tool, input);
+    if (n === 0) allowed[agent]++;
+    if (n < Math.min(v, 1)) throw new Error(`${agent} allows ${tool} ${JSON.stringify(input)}, which Verdict does not\n${exported.text}`);
   }
 }
 
-/** Gemini's names of its non-shell tools, as the hook asks them. */
-function exportShellNamesOf(tool: string): string[] {
-  const neutral: Record<string, string> = { read_file: 'file.read', replace: 'file.write' };
-  return neutral[tool] !== undefined ? [tool, neutral[tool]] : [tool];
+/** The names a call of the agent's tool answers to, as the hook asks them (its own, then its neutral name). */
+function callNames(agent: Agent, tool: string): string[] {
+  const neutral = AGENT_CATALOGUES[agent].tools.find((t) => t.name === tool)?.neutral;
+  return neutral !== undefined ? [tool, neutral] : [tool];
 }
 
 describe('export is never looser than the policy', () => {
-  for (const agent of ['codex', 'gemini'] as const) {
-    it(`${agent}: the agent's own decision over the exported file never allows what Verdict asks or denies`, () => {
-      fc.assert(
-        fc.property(policyArb, randomCommands, (p, random) => check(agent, p, random)),
+  for (const agent of ['claude', 'codex', 'gemini', 'cursor'] as const) {
+    it(`${agent}: the agent's own decision over the exported file never allows what Verdict asks or denies`, async () => {
+      await fc.assert(
+        fc.asyncProperty(policyArb, randomCommands, (p, random) => check(agent, p, random)),
         { numRuns: Number(process.env['VERDICT_EXPORT_RUNS'] ?? 60) },
       );
     });
   }
 
-  it('carries exact allows to Gemini CLI where Verdict allows them (the property is not vacuous)', () => {
+  it('is not vacuous: the exported files allow calls (Claude Code and Gemini CLI: exact commands and whole tools)', () => {
+    expect(allowed.claude).toBeGreaterThan(0);
+    expect(allowed.gemini).toBeGreaterThan(0);
+  });
+
+  it('carries exact allows to Gemini CLI where Verdict allows them', async () => {
     const p: Policy = { default: 'deny', unknown: 'deny', allow: [{ command: ['git', ['status', 'diff']] }, { tool: 'write_todos' }], ask: [], deny: [{ command: ['rm'] }] };
     const compiled = compile(p)!;
     const names = exportShellNames('gemini');
     const exported = exportNative(compiled.ir, 'gemini', { decideShell: (command) => decideCall(compiled.approver, { names, input: JSON.stringify({ command }) }).decision });
-    const decide = geminiDecider(exported.text);
+    const decide = await nativeOf('gemini', exported.text);
     expect(decide('run_shell_command', { command: 'git status' })).toBe(0);
     // Gemini CLI tries the whole text first: a compound command matches only the fallback ask.
     expect(decide('run_shell_command', { command: 'git status && git diff' })).toBe(1);
@@ -262,6 +267,6 @@ describe('export is never looser than the policy', () => {
     expect(decide('run_shell_command', { command: 'ls && rm x' })).toBe(2);
     expect(decide('write_todos', {})).toBe(0);
     expect(decide('read_file', { file_path: 'x' })).toBe(1);
-    check('gemini', p, []);
+    await check('gemini', p, []);
   });
 });

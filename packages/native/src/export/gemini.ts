@@ -11,8 +11,10 @@
  */
 import type { ApproverIR } from '@verdict/engine';
 import type { ExportCarried, ExportDropped, ExportOptions, ExportResult } from './plan.ts';
-import { checkExact, headerLines, planExport, settingsDropped } from './plan.ts';
-import { commandCombinations } from '@verdict/engine';
+import { checkExact, headerLines, planExport, prefixTexts, settingsDropped } from './plan.ts';
+
+/** Every command text (newlines too): a pattern that keeps Gemini CLI's shell heuristics off. */
+const ANY_COMMAND = '[\\s\\S]*';
 
 export const GEMINI_PRIORITY = { deny: 900, ask: 500, allow: 100, fallback: 0 } as const;
 
@@ -26,15 +28,6 @@ function str(s: string): string {
 /** A JavaScript regex matching `text` literally. */
 function regexLiteral(text: string): string {
   return text.replace(/[\\^$.*+?()[\]{}|]/g, '\\$&');
-}
-
-/** The longest prefix of `command` whose alternatives expand to at most `max` texts, and those texts. */
-function prefixTexts(command: readonly (string | readonly string[])[], max: number): { texts: string[]; cut: boolean } {
-  for (let n = command.length; n > 0; n--) {
-    const combos = commandCombinations(command.slice(0, n), max);
-    if (combos !== null) return { texts: combos.map((a) => a.join(' ')), cut: n < command.length };
-  }
-  return { texts: [], cut: true };
 }
 
 export function exportGemini(ir: ApproverIR, options: ExportOptions = {}): ExportResult {
@@ -67,9 +60,20 @@ export function exportGemini(ir: ApproverIR, options: ExportOptions = {}): Expor
 
   for (const t of plan.tools) {
     const decision = t.list === 'deny' ? 'deny' : t.list === 'ask' ? 'ask_user' : 'allow';
-    const names = t.tools.length === 1 ? str(t.tools[0]!) : `[${t.tools.map(str).join(', ')}]`;
-    push([`toolName = ${names}`, `decision = ${str(decision)}`, `priority = ${GEMINI_PRIORITY[t.list]}`, ...(t.list === 'deny' ? [`denyMessage = ${str(`denied by the Verdict policy: ${t.where}`)}`] : [])]);
-    carried.push({ rule: t.rule, where: t.where, native: `toolName = ${names} (${decision})` });
+    const deny = t.list === 'deny' ? [`denyMessage = ${str(`denied by the Verdict policy: ${t.where}`)}`] : [];
+    const natives: string[] = [];
+    // The shell tool gets a pattern: without one, Gemini CLI's own heuristics may turn its ask into an allow.
+    if (t.tools.includes(plan.shellTool)) {
+      push([`toolName = ${str(plan.shellTool)}`, `commandRegex = ${str(ANY_COMMAND)}`, `decision = ${str(decision)}`, `priority = ${GEMINI_PRIORITY[t.list]}`, ...deny]);
+      natives.push(`toolName = ${str(plan.shellTool)}, commandRegex = ${str(ANY_COMMAND)} (${decision})`);
+    }
+    const others = t.tools.filter((n) => n !== plan.shellTool);
+    if (others.length > 0) {
+      const names = others.length === 1 ? str(others[0]!) : `[${others.map(str).join(', ')}]`;
+      push([`toolName = ${names}`, `decision = ${str(decision)}`, `priority = ${GEMINI_PRIORITY[t.list]}`, ...deny]);
+      natives.push(`toolName = ${names} (${decision})`);
+    }
+    carried.push({ rule: t.rule, where: t.where, native: natives.join(', ') });
   }
 
   // Exact allows: Gemini matches the whole text (and each part of a compound command) against the regex;
@@ -84,7 +88,7 @@ export function exportGemini(ir: ApproverIR, options: ExportOptions = {}): Expor
   }
 
   // The fallbacks: every shell command asks (a pattern, so the heuristics stay off), then every other call.
-  push([`toolName = ${str(plan.shellTool)}`, `commandRegex = "[\\\\s\\\\S]*"`, `decision = "ask_user"`, `priority = ${GEMINI_PRIORITY.fallback}`]);
+  push([`toolName = ${str(plan.shellTool)}`, `commandRegex = ${str(ANY_COMMAND)}`, `decision = "ask_user"`, `priority = ${GEMINI_PRIORITY.fallback}`]);
   push([`toolName = "*"`, `decision = "ask_user"`, `priority = ${GEMINI_PRIORITY.fallback}`]);
 
   if (plan.prefixes.length > 0) {

@@ -4,7 +4,9 @@
  */
 import type { ApproverIR, RuleList } from '@verdict/engine';
 import type { NativeAgent } from '../types.ts';
+import { exportClaude } from './claude.ts';
 import { exportCodex } from './codex.ts';
+import { exportCursor } from './cursor.ts';
 import { exportGemini } from './gemini.ts';
 import { namesOf, SHELL_TOOL } from './plan.ts';
 import type { ExportDropped, ExportOptions, ExportResult } from './plan.ts';
@@ -46,8 +48,9 @@ export function exportNative(ir: ApproverIR, agent: NativeAgent, options: Export
       case 'gemini':
         return exportGemini(ir, options);
       case 'claude':
+        return exportClaude(ir, options);
       case 'cursor':
-        throw new Error(`export to ${agent} is not written yet`);
+        return exportCursor(ir, options);
     }
   })();
   return { ...r, dropped: sortDropped(r.dropped) };

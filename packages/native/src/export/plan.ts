@@ -14,7 +14,7 @@
  *   which the caller wires to Verdict's own decision procedure); whole-tool allows carry only where no
  *   deny or ask rule could apply to that tool. Everything else is left to the agent's prompt.
  */
-import { AGENT_CATALOGUES, caseFold, commandCombinations, eachRule, isCommandRule, ruleWhere, shellToolsOf } from '@verdict/engine';
+import { AGENT_CATALOGUES, caseFold, commandCombinations, eachRule, isCommandRule, isMcpToolName, ruleWhere, shellToolsOf } from '@verdict/engine';
 import type { ApproverIR, RuleIR, RuleList, RuledDecision, Span } from '@verdict/engine';
 import type { NativeAgent } from '../types.ts';
 
@@ -187,6 +187,11 @@ export function planExport(ir: ApproverIR, agent: NativeAgent, options: ExportOp
     const onShell = tool === '' || shellNames.has(tool);
     const whole = rule.match === '' && rule.field === undefined;
     if (list !== 'allow' && onShell && !(whole && tool !== '')) shellRegexBlockers.push(where);
+    const named = catalogue.filter((t) => namesOf(agent, t.name).some((n) => caseFold(n) === tool)).map((t) => t.name);
+    if (tool !== '' && named.length === 0 && !isMcpToolName(agent, rule.tool)) {
+      dropped.push({ rule: ref, where, why: `\`${rule.tool}\` is none of ${AGENT_CATALOGUES[agent].title}'s tools or their neutral names` });
+      continue;
+    }
     if (!whole) {
       dropped.push({ rule: ref, where, why: `a regex rule (\`${rule.match}\`${rule.field !== undefined ? ` on \`${rule.field}\`` : ''}): no native format carries an RE2 pattern over a tool's input` });
       continue;
@@ -195,9 +200,8 @@ export function planExport(ir: ApproverIR, agent: NativeAgent, options: ExportOp
       dropped.push({ rule: ref, where, why: 'a rule for every tool: not carried, so that no native file denies or allows tools the agent has not named' });
       continue;
     }
-    const named = catalogue.filter((t) => namesOf(agent, t.name).some((n) => caseFold(n) === tool)).map((t) => t.name);
     if (named.length === 0) {
-      dropped.push({ rule: ref, where, why: `\`${rule.tool}\` is none of ${AGENT_CATALOGUES[agent].title}'s tools or their neutral names` });
+      dropped.push({ rule: ref, where, why: `a rule on the MCP tool \`${rule.tool}\`: not carried` });
       continue;
     }
     tools.push({ rule: ref, where, list, tools: named });
@@ -266,6 +270,19 @@ export function planExport(ir: ApproverIR, agent: NativeAgent, options: ExportOp
   return { agent, shellTool, prefixes, exact, tools: keptTools, dropped };
 }
 
+/**
+ * The texts of the longest prefix of `command` whose alternatives expand to at most `max` texts, each one
+ * `ok` (a word a format cannot say cuts the prefix before it): a shorter prefix is broader, which is what a
+ * carried deny or ask may be. `cut` says the prefix was shortened.
+ */
+export function prefixTexts(command: readonly (string | readonly string[])[], max: number, ok: (text: string) => boolean = () => true): { texts: string[]; cut: boolean } {
+  for (let n = command.length; n > 0; n--) {
+    const combos = commandCombinations(command.slice(0, n), max);
+    if (combos !== null && combos.every((a) => ok(a.join(' ')))) return { texts: combos.map((a) => a.join(' ')), cut: n < command.length };
+  }
+  return { texts: [], cut: true };
+}
+
 /** The approver settings no native file carries, one entry each (the hook still applies them). */
 export function settingsDropped(ir: ApproverIR): ExportDropped[] {
   const out: ExportDropped[] = [];
@@ -277,7 +294,20 @@ export function settingsDropped(ir: ApproverIR): ExportDropped[] {
   return out;
 }
 
-/** The exact commands Verdict allows in every spelling the native matcher treats alike; the others dropped. */
+/** Backticked texts, a few of them, then how many more. */
+export function someOf(texts: readonly string[], max = 4): string {
+  const shown = texts.slice(0, max).map((t) => `\`${t}\``).join(', ');
+  return texts.length > max ? `${shown} and ${texts.length - max} more` : shown;
+}
+
+/** Items grouped by the rule they come from, in order. */
+export function byRule<T extends { where: string }>(items: readonly T[]): T[][] {
+  const groups = new Map<string, T[]>();
+  for (const i of items) groups.set(i.where, [...(groups.get(i.where) ?? []), i]);
+  return [...groups.values()];
+}
+
+/** The exact commands Verdict allows in every spelling the native matcher treats alike; the others dropped, one entry per rule. */
 export function checkExact(
   plan: Plan,
   options: ExportOptions,
@@ -288,12 +318,19 @@ export function checkExact(
   const dropped: ExportDropped[] = [];
   const decide = options.decideShell;
   if (decide === undefined) return { kept, dropped };
-  for (const item of plan.exact) {
-    const text = item.argv.join(' ');
-    const refused = spellings(item.argv).find((s) => decide(s) !== 'allow');
-    if (refused === undefined) kept.push(item);
-    else if (refused === text) dropped.push({ rule: item.rule, where: item.where, why: `Verdict does not allow \`${text}\` itself (another rule or the capability table decides it): not exported` });
-    else dropped.push({ rule: item.rule, where: item.where, why: `\`${text}\` is not exported: ${why}, and Verdict does not allow \`${refused}\`` });
+  for (const group of byRule(plan.exact)) {
+    const itself: string[] = [];
+    const respelt: string[] = [];
+    for (const item of group) {
+      const text = item.argv.join(' ');
+      const refused = spellings(item.argv).find((s) => decide(s) !== 'allow');
+      if (refused === undefined) kept.push(item);
+      else if (refused === text) itself.push(text);
+      else respelt.push(`${text}\` (Verdict does not allow \`${refused}`);
+    }
+    const { rule, where } = group[0]!;
+    if (itself.length > 0) dropped.push({ rule, where, why: `Verdict itself does not allow ${someOf(itself)} (another rule or the capability table decides): not exported` });
+    if (respelt.length > 0) dropped.push({ rule, where, why: `not exported: ${someOf(respelt)}; ${why}` });
   }
   return { kept, dropped };
 }
