@@ -36,7 +36,7 @@ function filesUnder(dir: string): Record<string, string> {
 
 describe('golden CLI runs', () => {
   it('has golden runs for every command family', () => {
-    for (const family of ['eval-', 'explain-', 'check-', 'lint-', 'test-', 'fuzz-', 'fmt-', 'diff-']) {
+    for (const family of ['eval-', 'explain-', 'check-', 'lint-', 'test-', 'fuzz-', 'fmt-', 'diff-', 'export-']) {
       expect(cases.filter((c) => c.startsWith(family)).length, family).toBeGreaterThan(1);
     }
   });
