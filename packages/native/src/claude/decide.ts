@@ -59,7 +59,8 @@ export interface ClaudeOutcome {
 
 /** Whether a `Bash(...)` specifier matches one command text, as the documentation states. */
 export function claudeBashMatches(specifier: string, command: string): boolean {
-  let spec = specifier;
+  // Blanks are matched as one space, in the rule as in the command (rules tolerate extra spaces and tabs since 2.1.98).
+  let spec = specifier.replace(/[ \t]+/g, ' ');
   if (spec.endsWith(':*')) spec = `${spec.slice(0, -2)} *`;
   let source = '';
   const trailing = spec.endsWith(' *');
