@@ -13,9 +13,11 @@
  *   and the words as a direct argv.
  *
  * The property: the agent never allows where Verdict asks or denies (in allow < ask < deny the agent's
- * decision is at least min(Verdict's, ask); "no rule" and "prompt" count as ask), and each deny rule that
- * carries whole denies its own prefix natively. A deny that the agent cannot see (behind a wrapper, at
- * another path) may reach the agent as an ask: the dropped list says so, and the hook denies it.
+ * decision is at least min(Verdict's, ask); "no rule" and "prompt" count as ask), and on each rule's own
+ * prefix the full order holds (a deny Verdict applies there is denied natively, an ask at least asked). The
+ * full order cannot hold everywhere: a deny the agent cannot see (behind a wrapper, at another path, inside
+ * a script it does not split) reaches its fallback, which asks (Codex and Cursor have no other); the
+ * dropped list says so, and the hook denies it.
  */
 import fc from 'fast-check';
 import { compileSource } from '@verdict/compiler';
@@ -195,8 +197,9 @@ const OTHER_CALLS: Record<Agent, { tool: string; input: Record<string, unknown> 
 
 // ---- the property -----------------------------------------------------------------------------
 
-function denyPrefixes(p: Policy, shellTool: string): string[] {
-  return p.deny.flatMap((r) => ('command' in r && r.args === undefined && r.redirect === undefined && (r.tool === undefined || r.tool === shellTool) ? (commandCombinations(r.command, 8) ?? []).map((a) => a.join(' ')) : []));
+/** The texts of each command rule's own prefix in one list, for the agent's shell tool. */
+function ownPrefixes(rules: Rule[], shellTool: string): string[] {
+  return rules.flatMap((r) => ('command' in r && (r.tool === undefined || r.tool === shellTool) ? (commandCombinations(r.command, 8) ?? []).map((a) => a.join(' ')) : []));
 }
 
 /** How often each agent's exported file allowed a call (the property must not hold vacuously). */
@@ -219,10 +222,14 @@ async function check(agent: Agent, p: Policy, random: string[]): Promise<void> {
       throw new Error(`${agent} ${n === 0 ? 'allows' : 'asks'} \`${command}\`, which Verdict ${v === 2 ? 'denies' : 'asks'}\n--- exported:\n${exported.text}`);
     }
   }
-  // A deny carried whole denies its own prefix in the agent too (Cursor: one-word programs only).
-  for (const t of denyPrefixes(p, shellTool)) {
-    if (agent === 'cursor' && t.includes(' ')) continue;
-    if (verdictRank(compiled.approver, names, JSON.stringify({ command: t })) === 2) expect(native(shellTool, { command: t }), `${agent} does not deny \`${t}\`\n${exported.text}`).toBe(2);
+  // On each rule's own prefix the full order holds: a deny is denied natively, an ask at least asked (Cursor:
+  // one-word programs only, and no ask list).
+  for (const [rules, want] of [[p.deny, 2], [p.ask, 1]] as const) {
+    for (const t of ownPrefixes(rules, shellTool)) {
+      if (agent === 'cursor' && (t.includes(' ') || want === 1)) continue;
+      const v = verdictRank(compiled.approver, names, JSON.stringify({ command: t }));
+      if (v >= want) expect(native(shellTool, { command: t }), `${agent} decides \`${t}\` below Verdict\n${exported.text}`).toBeGreaterThanOrEqual(want);
+    }
   }
   for (const { tool, input } of OTHER_CALLS[agent]) {
     const v = verdictRank(compiled.approver, callNames(agent, tool), JSON.stringify(input));
@@ -245,7 +252,7 @@ describe('export is never looser than the policy', () => {
         fc.asyncProperty(policyArb, randomCommands, (p, random) => check(agent, p, random)),
         { numRuns: Number(process.env['VERDICT_EXPORT_RUNS'] ?? 60) },
       );
-    });
+    }, 180_000);
   }
 
   it('is not vacuous: the exported files allow calls (Claude Code and Gemini CLI: exact commands and whole tools)', () => {

@@ -34,7 +34,7 @@ export function exportCodex(ir: ApproverIR, options: ExportOptions = {}): Export
     }
     const pattern = `[${command.map((w) => (typeof w === 'string' ? str(w) : `[${w.map(str).join(', ')}]`)).join(', ')}]`;
     const decision = p.decision === 'deny' ? 'forbidden' : 'prompt';
-    const justification = `${p.list === 'deny' ? 'denied' : 'asked'} by the Verdict policy${p.decision !== p.list ? ' for some of these commands' : ''}: ${p.where}`;
+    const justification = `${p.list === 'deny' ? 'denied' : 'asked'} by the Verdict policy${p.broader.length > 0 ? ' (some of these commands)' : ''}: ${p.where}`;
     blocks.push(['prefix_rule(', `    pattern = ${pattern},`, `    decision = ${str(decision)},`, `    justification = ${str(justification)},`, ')'].join('\n'));
     const native = `prefix_rule(${pattern}, ${decision})`;
     carried.push({ rule: p.rule, where: p.where, native });

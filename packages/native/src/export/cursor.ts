@@ -35,7 +35,7 @@ export function exportCursor(ir: ApproverIR, options: ExportOptions = {}): Expor
 
   for (const p of plan.prefixes) {
     if (p.decision === 'ask') {
-      dropped.push({ rule: p.rule, where: p.where, why: `Cursor has no ask list: ${p.list === 'deny' ? 'its args or redirect cannot be carried, and a deny of the prefix would refuse what Verdict allows; ' : ''}left out, the command asks under \`approvalMode: "allowlist"\`` });
+      dropped.push({ rule: p.rule, where: p.where, why: 'Cursor has no ask list: left out, the command asks under `approvalMode: "allowlist"`' });
       continue;
     }
     const { texts, cut } = prefixTexts(p.command, MAX_TEXTS, literal);

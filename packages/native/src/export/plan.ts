@@ -4,7 +4,8 @@
  * IR every emitter shares.
  *
  * - A deny or ask **command rule** for the agent's shell tool is carried as its argv prefix (its `args`
- *   and `redirect` dropped: the native rule is broader, so it can only deny or ask more). What the native
+ *   and `redirect` dropped: the native rule is broader, an over-approximation, so it can only deny or ask
+ *   more: a deny of `[git]` with an args regex denies every git command natively). What the native
  *   matcher does not see (the program at another path, behind a wrapper, inside `bash -c`…) is lost; the
  *   hook still enforces it.
  * - A deny or ask **regex rule** carries only when it has no pattern (a whole tool); other patterns are
@@ -67,10 +68,7 @@ export interface PrefixItem {
   readonly rule: ExportRuleRef;
   readonly where: string;
   readonly list: 'deny' | 'ask';
-  /**
-   * What the native rule decides: a deny whose `args` or `redirect` cannot be carried becomes an ask of
-   * its prefix (a deny of the prefix would also refuse what Verdict allows; an ask only puts it to a person).
-   */
+  /** What the native rule decides: the list's own decision, over the whole prefix (an over-approximation). */
   readonly decision: 'deny' | 'ask';
   readonly command: readonly (string | readonly string[])[];
   /** What the native rule does not keep of the Verdict rule (it is broader). */
@@ -178,9 +176,8 @@ export function planExport(ir: ApproverIR, agent: NativeAgent, options: ExportOp
       const broader: string[] = [];
       if (rule.args !== undefined) broader.push(`its args regex \`${rule.args}\` is not carried`);
       if (rule.redirect !== undefined) broader.push(`its redirect \`${rule.redirect}\` is not carried`);
-      const narrowed = broader.length > 0;
-      if (narrowed) broader.push(list === 'deny' ? 'the native rule asks for every command of the prefix (a deny would also refuse what Verdict allows)' : 'the native rule asks for every command of the prefix');
-      prefixes.push({ rule: ref, where, list, decision: list === 'deny' && !narrowed ? 'deny' : 'ask', command: rule.command, broader });
+      if (broader.length > 0) broader.push(`the native rule ${list === 'deny' ? 'denies' : 'asks for'} every command of the prefix, also those Verdict ${list === 'deny' ? 'allows or asks for' : 'allows'}`);
+      prefixes.push({ rule: ref, where, list, decision: list, command: rule.command, broader });
       continue;
     }
     // A regex rule.
