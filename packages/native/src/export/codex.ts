@@ -43,7 +43,7 @@ export function exportCodex(ir: ApproverIR, options: ExportOptions = {}): Export
   }
   for (const t of plan.tools) {
     if (t.list === 'allow') continue;
-    dropped.push({ rule: t.rule, where: t.where, why: 'Codex rules name shell commands only: a rule on a whole tool is not carried' });
+    dropped.push({ rule: t.rule, where: t.where, why: 'Codex rules match the first words of a command: a rule on a whole tool (the shell tool included) has no `prefix_rule`' });
   }
   for (const { rule, index } of eachRule(ir, ['allow'])) {
     dropped.push({ rule: { list: 'allow', index, ...(rule.span !== undefined ? { span: rule.span } : {}) }, where: whereOf(rule, 'allow', index), why: 'an allow is not exported to Codex: a Codex allow also runs the command outside the sandbox (when every command of the call is allowed), which a Verdict allow never says; Codex asks and the hook decides' });
