@@ -5,7 +5,7 @@ import { EXPORT_AGENTS, exportNative, exportShellNames, type ExportResult, type 
 import { type Command, parse, UsageError, write } from '../args.ts';
 import { DECIDING } from '../command-rules.ts';
 import { compileOrReport, readPolicyInput, stdinFilenameOption, stdinName } from '../load.ts';
-import { writeReportFile } from '../output.ts';
+import { describeWriteError, replaceFile, writeReportFile } from '../output.ts';
 
 const USAGE = `usage: verdict export --to claude|codex|gemini|cursor POLICY [-o FILE] [--force] [--format text|json] [--stdin-filename NAME]
 
@@ -42,6 +42,15 @@ function renderDropped(r: ExportResult): string {
     if (d.carriedAs !== undefined && d.carriedAs.length > 0) lines.push(`    carried as: ${d.carriedAs.join(', ')}`);
   }
   return `${lines.join('\n')}\n`;
+}
+
+function replaceOrReport(path: string, shown: string, text: string): string | undefined {
+  try {
+    replaceFile(path, text);
+    return undefined;
+  } catch (err) {
+    return `cannot write \`${shown}\`: ${describeWriteError(err)}`;
+  }
 }
 
 function refJson(rule: ExportRuleRef | undefined): { rule: string | null; at: string | null } {
@@ -103,7 +112,8 @@ export const exportCommand: Command = {
     const exported = exportNative(ir, target, { decideShell, source: input.file });
     const body = format === 'json' ? `${JSON.stringify(jsonOf(exported), null, 2)}\n` : exported.text;
     if (out !== undefined) {
-      const failed = writeReportFile(out, body, { exclusive: values.force !== true });
+      // Over an existing file (--force) through a temporary file and a rename: never half written.
+      const failed = values.force === true && existsSync(out) ? replaceOrReport(out, values.output!, body) : writeReportFile(out, body, { exclusive: true });
       if (failed !== undefined) {
         io.stderr.write(`verdict export: ${failed}\n`);
         return 2;
