@@ -62,11 +62,12 @@ export function exportClaude(ir: ApproverIR, options: ExportOptions = {}): Expor
   }
 
   // Claude Code's own read-only set runs without a prompt: it asks here, so no allow of it is exported.
-  const readOnly = (argv: readonly string[]): boolean => CLAUDE_READ_ONLY.includes(argv[0]!) || (argv[0] === 'git' && CLAUDE_READ_ONLY_GIT.includes(argv[1] ?? ''));
+  // So do the wrappers Claude Code strips (below): an allow of one alone would never apply.
+  const readOnly = (argv: readonly string[]): boolean => CLAUDE_READ_ONLY.includes(argv[0]!) || STRIPPED.includes(argv[0]!) || (argv[0] === 'git' && CLAUDE_READ_ONLY_GIT.includes(argv[1] ?? ''));
   const exact = { ...plan, exact: plan.exact.filter((e) => !readOnly(e.argv)) };
   for (const group of byRule(plan.exact.filter((e) => readOnly(e.argv)))) {
     const { rule, where } = group[0]!;
-    dropped.push({ rule, where, why: `${someOf(group.map((e) => e.argv.join(' ')))} ${group.length === 1 ? 'is' : 'are'} in Claude Code's read-only set, which runs without a prompt unless a rule asks: it asks here, so no allow of it is exported` });
+    dropped.push({ rule, where, why: `${someOf(group.map((e) => e.argv.join(' ')))} ${group.length === 1 ? 'is' : 'are'} in Claude Code's read-only set (which runs without a prompt unless a rule asks) or a wrapper it strips: it asks here, so no allow of it is exported` });
   }
   // Every wrapper Claude Code strips before an allow matches asks (its ask rules see the text as written), so an
   // exact allow holds for the command as written, and for its parts of a compound command.
