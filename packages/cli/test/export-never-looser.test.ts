@@ -131,6 +131,21 @@ function callsOf(p: Policy, random: string[]): string[] {
         `sh -c "${t} x"`,
         `${t} > /etc/x`,
         `${t}\nls`,
+        // Compound commands of the prefix with itself: each part may be allowed on its own.
+        `${t} && ${t}`,
+        `${t} | ${t}`,
+        `${t} & ${t}`,
+        `${t};${t}`,
+        `${t}\n${t}`,
+        `(${t})`,
+        `{ ${t}; }`,
+        `$(${t})`,
+        `${t} $(${t})`,
+        `${t} \`${t}\``,
+        `${t} <(${t})`,
+        `${t} 2>&1`,
+        `${t} < /etc/passwd`,
+        `${t} #x`,
       ]) out.add(c);
     }
   }
@@ -167,12 +182,20 @@ async function nativeOf(agent: Agent, text: string): Promise<(tool: string, inpu
   return (tool, input) => {
     const ask = (i: Record<string, unknown>): Rank => Math.min(...decider.decide({ tool, input: i }).possible.map((d) => NATIVE_RANK[d])) as Rank;
     let r = ask(input);
+    // Claude Code asks for shell text it cannot parse (documented); the model's split (Cursor's too) does not
+    // check syntax, so text bash cannot parse (`; sed`) counts as asked there.
+    if ((agent === 'claude' || agent === 'cursor') && typeof input['command'] === 'string' && r === 0 && unparsable(input['command'])) r = 1;
     if (agent === 'codex' && typeof input['command'] === 'string') {
       const argv = input['command'].split(/\s+/).filter(Boolean);
       if (argv.length > 0) r = Math.min(r, ask({ argv })) as Rank;
     }
     return r;
   };
+}
+
+function unparsable(text: string): boolean {
+  const tree = bash.parse(text);
+  return tree === null || tree.rootNode.hasError;
 }
 
 /** Non-shell calls of each agent, with the names the hook asks them under. */
