@@ -20,6 +20,7 @@ export const commands: readonly Entry[] = [
   { name: 'test', summary: 'run the inline tests of policies and case files; --coverage lists rules no test reaches', load: async () => (await import('./commands/test.ts')).testCommand },
   { name: 'fuzz', summary: 'check properties of a policy on generated calls; counterexamples print as inline tests', load: async () => (await import('./commands/fuzz.ts')).fuzzCommand },
   { name: 'diff', summary: 'calls one policy allows and the other denies, with witnesses', load: async () => (await import('./commands/diff.ts')).diffCommand },
+  { name: 'export', summary: 'write a policy as an agent’s own permission file, never looser, listing what is not carried', load: async () => (await import('./commands/export.ts')).exportCommand },
   { name: 'fmt', summary: 'format policy files or convert between YAML and the DSL', load: async () => (await import('./commands/fmt.ts')).fmtCommand },
   { name: 'compile', summary: 'print the intermediate representation of a policy as JSON', load: async () => (await import('./commands/compile.ts')).compileCommand },
   { name: 'schema', summary: 'print the JSON Schemas of policy and descriptor files', load: async () => (await import('./commands/compile.ts')).schemaCommand },

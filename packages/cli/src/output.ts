@@ -42,12 +42,13 @@ export function guardOutput(stdout: NodeJS.WritableStream, stderr: NodeJS.Writab
 /**
  * Writes a report (`-o FILE`): missing folders are made, as ESLint does. A file that cannot be
  * written (a folder in the way, no permission, a full disk) is one line for the person running the
- * command: the returned text, to print with exit 2. `undefined`: written.
+ * command: the returned text, to print with exit 2. `undefined`: written. `exclusive`: never over an
+ * existing file (it is then an error, found as the file is opened, not by an earlier look).
  */
-export function writeReportFile(path: string, text: string): string | undefined {
+export function writeReportFile(path: string, text: string, options: { exclusive?: boolean } = {}): string | undefined {
   try {
     mkdirSync(dirname(resolve(path)), { recursive: true });
-    writeFileSync(path, text);
+    writeFileSync(path, text, options.exclusive === true ? { flag: 'wx' } : {});
     return undefined;
   } catch (err) {
     return `cannot write the report to \`${path}\`: ${describeWriteError(err)}`;

@@ -41,3 +41,7 @@ export type { ClaudeCall, ClaudeContext, ClaudeDecision, ClaudeModel, ClaudeOutc
 export { claudeBashMatches, claudeModel, claudeSettingsRoot, claudeSplit } from './claude/decide.ts';
 export type { CursorCall, CursorDecision, CursorModel, CursorOutcome } from './cursor/decide.ts';
 export { cursorModel } from './cursor/decide.ts';
+
+// Export: a Verdict approver as each agent's own file, never looser.
+export type { ExportCarried, ExportDropped, ExportOptions, ExportResult, ExportRuleRef } from './export/index.ts';
+export { EXPORT_AGENTS, exportNative, exportShellNames } from './export/index.ts';
