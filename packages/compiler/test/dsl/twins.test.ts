@@ -38,6 +38,8 @@ const NOT_POLICIES: [RegExp, string][] = [
   [/^lint\/sarif-2\.1\.0\.schema\.json$/, 'the SARIF JSON schema'],
   [/(^|\/)verdict\.config\.ya?ml$/, 'lint configurations'],
   [/^cli\/fmt-check-folder\/tree\/configmap\.yaml$/, 'a Kubernetes ConfigMap: what `verdict fmt` skips in a folder'],
+  [/(^|\/)\.(claude|cursor|gemini)\//, "the agents' own permission files (`verdict diff` and `export` runs)"],
+  [/^cli\/diff-native-by-content\/(before|after)\.json$/, "Claude Code settings under other names (`verdict diff` finds them by their content)"],
 ];
 
 /**
@@ -98,7 +100,7 @@ describe('fixtures: YAML/JSON policies and their .verdict twins', () => {
 
   it('finds the policies of every walked folder', () => {
     const count = (prefix: string) => pairs.filter((f) => f.startsWith(prefix)).length;
-    expect([count('cli/'), count('lint/'), count('policies/'), count('testing/')]).toEqual([58, 8, 17, 17]);
+    expect([count('cli/'), count('lint/'), count('policies/'), count('testing/')]).toEqual([59, 8, 17, 17]);
   });
 
   it(`skips ${EXPECTED_SKIPPED_FILES} policy files that do not load, listed by diagnostic code`, () => {
