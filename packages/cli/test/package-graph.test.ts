@@ -4,8 +4,8 @@
  * dependency it declares used, and the design's rules (the engine imports no front end; the
  * compiler never imports the linter). A new package is picked up from packages/ by itself.
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, sep } from 'node:path';
 import { describe, expect, it } from 'vitest';
 // @ts-expect-error: a plain ES module script without type declarations
 import { importsOf, layers, packageGraph, readmeSection, renderGraph, ROOT } from '../../../scripts/package-graph.mjs';
@@ -66,6 +66,27 @@ describe('the package graph', () => {
     }
     expect(byDir.get('compiler')?.internal).not.toContain('@verdict/lint');
     for (const p of graph) if (p.dir !== 'cli') expect(p.internal, `${p.name} imports the CLI`).not.toContain('@verdict/cli');
+  });
+
+  it("keeps the CLI's own layers: hook/, serve/ and input/ import nothing from commands/", () => {
+    // input/ (the readers, the eval line format) sits below commands/, hook/ and serve/; commands/
+    // may import hook/ and serve/ (the `hook` and `serve` commands start them), never the reverse.
+    const src = join(ROOT as string, 'packages/cli/src');
+    const offenders: string[] = [];
+    for (const layer of ['hook', 'serve', 'input']) {
+      for (const f of readdirSync(join(src, layer), { recursive: true, encoding: 'utf8' })) {
+        if (!f.endsWith('.ts')) continue;
+        const text = readFileSync(join(src, layer, f), 'utf8');
+        for (const m of text.matchAll(/(?:from\s+|import\s*\(\s*)['"]([^'"]+)['"]/g)) {
+          const target = m[1]!;
+          if (!target.startsWith('.')) continue;
+          const resolved = join(layer, dirname(f), target).split(sep).join('/');
+          const into = resolved.split('/')[0];
+          if (into === 'commands' || (layer === 'input' && (into === 'hook' || into === 'serve'))) offenders.push(`${layer}/${f} imports ${resolved}`);
+        }
+      }
+    }
+    expect(offenders).toEqual([]);
   });
 
   it('is the one the README draws (regenerate with `node scripts/package-graph.mjs --write`)', () => {

@@ -468,11 +468,11 @@ export function ourHandlers(text: string): FoundHandler[] {
 
 const ourCodexHandlers = ourHandlers;
 
-export async function runInstall(mode: 'install' | 'uninstall', args: Parsed<Record<string, { type: 'string' | 'boolean' }>>, io: CommandIo): Promise<number> {
+/** `verdict hook install|uninstall`; `usage` is the hook command's help (hook/ imports nothing from commands/). */
+export async function runInstall(mode: 'install' | 'uninstall', args: Parsed<Record<string, { type: 'string' | 'boolean' }>>, io: CommandIo, usage: string): Promise<number> {
   const v = args.values as Record<string, string | boolean | undefined>;
   if (v['help']) {
-    const { hookCommand } = await import('../commands/hook.ts');
-    io.stdout.write(`${hookCommand.usage}\n`);
+    io.stdout.write(`${usage}\n`);
     return 0;
   }
   const agent = AGENTS.find((a) => a === v['agent']);

@@ -20,14 +20,14 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { timingSafeEqual } from 'node:crypto';
 import type { Socket } from 'node:net';
 import type { ApprovalRequest, HookAgent, RuledResult, RuleRef } from '@verdict/engine';
-import { badRequest, createDecisionFormatter, isBlank } from '../commands/eval.ts';
-import { readRequestLine } from '../commands/eval-request.ts';
+import { badRequest, createDecisionFormatter, isBlank } from '../input/eval-line.ts';
+import { readRequestLine } from '../input/eval-request.ts';
 import { denyAnswer, type HookAnswer, httpBody } from '../hook/dialects.ts';
 import { answerPayload, type CallState } from '../hook/run.ts';
 import type { AuditLog } from './audit.ts';
 import type { ErrorKind, Metrics } from './metrics.ts';
 import type { LoadedPolicy, PolicyHolder } from './policy.ts';
-import { decodeUtf8AsGo } from '../commands/eval-input.ts';
+import { decodeUtf8AsGo } from '../input/eval-input.ts';
 
 /** The most of a refused body read and dropped before its connection is closed. */
 const DISCARD_LIMIT = 1024 * 1024 * 1024;
