@@ -89,6 +89,19 @@ describe('the package graph', () => {
     expect(offenders).toEqual([]);
   });
 
+  it("has one shell quoter (@verdict/engine's shell-quote.ts): no other source writes the `'\\''` escape", () => {
+    const escape = "'\\\\''"; // the text `'\\''` as it is written in a template literal
+    const writers: string[] = [];
+    for (const p of graph) {
+      const src = join(ROOT as string, 'packages', p.dir, 'src');
+      for (const f of readdirSync(src, { recursive: true, encoding: 'utf8' })) {
+        if (!/\.[cm]?ts$/.test(f) || f.endsWith('.test.ts')) continue;
+        if (readFileSync(join(src, f), 'utf8').includes(escape)) writers.push(`${p.dir}/src/${f}`);
+      }
+    }
+    expect(writers).toEqual(['engine/src/shell-quote.ts']);
+  });
+
   it('is the one the README draws (regenerate with `node scripts/package-graph.mjs --write`)', () => {
     const readme = readFileSync(join(ROOT as string, 'README.md'), 'utf8');
     expect(readmeSection(readme)).toBe(renderGraph(graph));

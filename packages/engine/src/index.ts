@@ -4,6 +4,7 @@
 export type { Diagnostic, Position, RelatedInformation, Severity, Span } from './diagnostics.ts';
 export { codePointCount, EXCERPT_CHARS, excerpt, hasErrors, printable, sortDiagnostics } from './diagnostics.ts';
 export { ruleLabel, ruleWhere, spanText } from './rule-ref.ts';
+export { shellQuote, shellWord } from './shell-quote.ts';
 export type { InlineTestMismatch } from './inline-test.ts';
 export { decidedBy, inlineTestMismatches } from './inline-test.ts';
 export { didYouMean, didYouMeanHelp, editDistance, normalizeWord } from './did-you-mean.ts';

@@ -1,4 +1,4 @@
-import { ruleWhere } from '@verdict/engine';
+import { ruleWhere, shellQuote as quoteShell } from '@verdict/engine';
 import { type DiffChange, diffPolicies, type DiffWitness, type PolicyDiff } from '@verdict/analysis';
 import { type Command, parse, UsageError, write } from '../args.ts';
 import { DECIDING } from '../command-rules.ts';
@@ -22,10 +22,6 @@ options:
   -h, --help   show this help
 
 exit: 0 equivalent, 1 the policies differ (or unknown), 2 a file cannot load`;
-
-function quoteShell(s: string): string {
-  return `'${s.replace(/'/g, `'\\''`)}'`;
-}
 
 function decided(r: DiffWitness['old']): string {
   if (!r.rule) return r.by === 'command' ? `${r.decision} by the command rules: ${r.reason}` : `${r.decision} by the default`;

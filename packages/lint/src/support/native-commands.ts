@@ -7,15 +7,20 @@
  * those agents' engine models (`native-model.ts`), never here; Claude Code's glob over the command
  * text and Cursor's first word are their documented matching (`shared/native-formats.md`).
  */
+import { shellQuote } from '@verdict/engine';
 import { capabilitiesOf, entryOf, namesCapability, programKey, SHELLS, WRAPPERS, type Capability } from '@verdict/shell';
 import type { GeminiRule } from '@verdict/native';
 import { INTERPRETERS, PRIVILEGED } from '../rules/rules-command-allows-anything.ts';
 
 export type NativeAgentName = 'Claude Code' | 'Codex' | 'Gemini CLI' | 'Cursor';
 
-/** A command as words, shown as a shell would read it back. */
+/**
+ * A command as words, as a person writes it for the agent: bare where {@link shellWord} is, and `~`,
+ * `{` and `}` bare too (a witness such as `rm -rf ~` means the home folder, as the agent's own
+ * matching reads the text); anything else through the one quoter.
+ */
 export function showCommand(words: readonly string[]): string {
-  return words.map((w) => (w === '' ? "''" : /^[A-Za-z0-9_@%+=:,./~{}-]+$/.test(w) ? w : `'${w.replace(/'/g, `'\\''`)}'`)).join(' ');
+  return words.map((w) => (/^[A-Za-z0-9_@%+=:,./~{}-]+$/.test(w) ? w : shellQuote(w))).join(' ');
 }
 
 /** Words split at blanks (a Gemini prefix or a Claude specifier is text; its words are what the program sees). */
