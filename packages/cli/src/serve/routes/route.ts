@@ -4,7 +4,7 @@
  * body within the limits, calls the route, writes the audit lines and the answer, and adds the
  * headers every answer carries (`Server-Timing`, `Connection: close` while shutting down).
  */
-import type { RuleRef } from '@verdict/engine';
+import { type RuleRef, ruleLabel, spanText } from '@verdict/engine';
 import type { Metrics } from '../metrics.ts';
 import type { PolicyHolder } from '../policy.ts';
 
@@ -41,12 +41,12 @@ export function round(ms: number): number {
 
 /** A rule as metrics and audit lines name it (`none` for no rule). */
 export function ruleName(rule: RuleRef | null | undefined): string {
-  return rule ? `${rule.list}[${rule.index}]` : 'none';
+  return rule ? ruleLabel(rule) : 'none';
 }
 
 /** Where a rule is written, for audit lines, or `null`. */
 export function ruleAt(rule: RuleRef | null | undefined): string | null {
-  return rule?.span ? `${rule.span.file}:${rule.span.start.line}:${rule.span.start.column}` : null;
+  return rule?.span ? spanText(rule.span) : null;
 }
 
 /** A byte order mark at the start of a body is dropped, as `verdict eval` drops one at the start of its input. */
