@@ -199,6 +199,7 @@ export {
 export { quoteGoString } from './policy/goquote.ts';
 export type { ValidatePolicyOptions } from './policy/validate.ts';
 export { validatePolicy } from './policy/validate.ts';
+export { advertisedModes, retryAdvertised } from './policy/advertised.ts';
 export type { BuiltinDriverName } from './policy/descriptors.ts';
 export { BUILTIN_DRIVER_NAMES, builtinDescriptors, getBuiltinDescriptor } from './policy/descriptors.ts';
 
