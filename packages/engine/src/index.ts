@@ -7,7 +7,7 @@ export { ruleLabel, ruleWhere, spanText } from './rule-ref.ts';
 export { shellQuote, shellWord } from './shell-quote.ts';
 export type { InlineTestMismatch } from './inline-test.ts';
 export { decidedBy, inlineTestMismatches } from './inline-test.ts';
-export { didYouMean, didYouMeanHelp, editDistance, normalizeWord } from './did-you-mean.ts';
+export { didYouMean, didYouMeanHelp, editDistance, isNearMiss, nearMissLimit, normalizeWord } from './did-you-mean.ts';
 export type {
   ApprovalsIR,
   ApproverIR,
