@@ -102,6 +102,31 @@ describe('the package graph', () => {
     expect(writers).toEqual(['engine/src/shell-quote.ts']);
   });
 
+  it("has bench/ import packages by their names (what @verdict/cli and the libraries' index.ts export), not their files", () => {
+    const bench = join(ROOT as string, 'bench');
+    // Left, each for a reason: the in-process profiler of `verdict eval`'s loop (with a stub approver)
+    // needs the CLI's stream loop, which the CLI does not export (its package exports only the
+    // `verdict` command, a bundle); the shell oracles' long run drives the shell package's test oracle.
+    const allowed = new Set([
+      'src/eval-measure.ts → packages/cli/src/commands/eval.ts',
+      'src/eval-measure.ts → packages/cli/src/input/eval-request.ts',
+      'src/eval-measure.ts → packages/cli/src/args.ts',
+      'src/shell-oracle.ts → packages/shell/test/oracle/generate.ts',
+      'src/shell-oracle.ts → packages/shell/test/oracle/run.ts',
+    ]);
+    const found: string[] = [];
+    for (const f of readdirSync(bench, { recursive: true, encoding: 'utf8' })) {
+      if (f.startsWith('node_modules') || !/\.[cm]?[jt]s$/.test(f)) continue;
+      const text = readFileSync(join(bench, f), 'utf8');
+      for (const m of text.matchAll(/(?:from\s+|import\s*\(\s*)['"]([^'"]+)['"]/g)) {
+        if (!m[1]!.startsWith('.')) continue;
+        const target = join(dirname(f), m[1]!).split(sep).join('/');
+        if (target.startsWith('../packages/')) found.push(`${f.split(sep).join('/')} → ${target.slice(3)}`);
+      }
+    }
+    expect(found.filter((x) => !allowed.has(x))).toEqual([]);
+  });
+
   it('is the one the README draws (regenerate with `node scripts/package-graph.mjs --write`)', () => {
     const readme = readFileSync(join(ROOT as string, 'README.md'), 'utf8');
     expect(readmeSection(readme)).toBe(renderGraph(graph));
