@@ -29,8 +29,6 @@ import { metricsRoute } from './routes/metrics.ts';
 import { refusal } from './routes/refusal.ts';
 import { msSince, type RouteAnswer, type RouteContext, type RouteName } from './routes/route.ts';
 
-export { AGENTS } from './routes/hooks.ts';
-
 /** The most of a refused body read and dropped before its connection is closed. */
 const DISCARD_LIMIT = 1024 * 1024 * 1024;
 

@@ -5,13 +5,11 @@
  * `?form=command`, the answer `verdict hook` would give as a process (`{exitCode, stdout, stderr}`:
  * what `verdict hook --server` relays).
  */
-import type { HookAgent } from '@verdict/engine';
+import { HOOK_AGENTS, type HookAgent } from '@verdict/engine';
 import { decodeUtf8AsGo } from '../../input/eval-input.ts';
 import { denyAnswer, type HookAnswer, httpBody } from '../../hook/dialects.ts';
 import { answerPayload, type CallState } from '../../hook/run.ts';
 import { JSON_TYPE, msSince, round, type RouteAnswer, type RouteContext, ruleAt, ruleName, withoutBom } from './route.ts';
-
-export const AGENTS: readonly HookAgent[] = ['claude', 'codex', 'gemini', 'cursor'];
 
 /** What the path and the query say about a hook request. */
 export interface HookParams {
@@ -33,7 +31,7 @@ export function hookParams(agentSegment: string | undefined, query: URLSearchPar
     nativeAsk: query.has('native-ask') && query.get('native-ask') !== '0',
   };
   if (agentSegment !== undefined) {
-    const agent = AGENTS.find((a) => a === agentSegment);
+    const agent = HOOK_AGENTS.find((a) => a === agentSegment);
     if (agent) params.agent = agent;
     else params.badAgent = agentSegment.slice(0, 64);
   }
