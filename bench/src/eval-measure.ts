@@ -12,7 +12,8 @@ import { join } from 'node:path';
 import { compileFile } from '@verdict/compiler';
 import type { ApprovalRequest, CompiledApprover, RuledResult } from '@verdict/engine';
 import { makeCalls, makePolicy } from './corpus.ts';
-import { parseRequestLine, streamDecisions } from '../../packages/cli/src/commands/eval.ts';
+import { streamDecisions } from '../../packages/cli/src/commands/eval.ts';
+import { parseRequestLine } from '../../packages/cli/src/input/eval-request.ts';
 import type { CommandIo } from '../../packages/cli/src/args.ts';
 
 const count = Number(process.argv[2] ?? 100_000);

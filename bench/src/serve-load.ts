@@ -14,6 +14,7 @@
 //   curl        a Claude Code http hook payload through curl over the socket, one curl per call:
 //               curl's own time_total and the wall time of the process
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -22,6 +23,15 @@ import { fileURLToPath } from 'node:url';
 import { compileSource } from '@verdict/compiler';
 import type { ApprovalRequest, CompiledApprover } from '@verdict/engine';
 import { makeCalls, makePolicy } from './corpus.ts';
+
+/**
+ * The `Verdict-Policy-Version` of a policy text, as the README documents it for every client: `sha256:`
+ * and the first 16 hex digits of the SHA-256 of the file's bytes (the bench reads the server as a
+ * client does, not through the CLI's sources).
+ */
+function versionOf(text: string): string {
+  return `sha256:${createHash('sha256').update(text, 'utf8').digest('hex').slice(0, 16)}`;
+}
 
 const quick = process.argv.includes('--quick');
 const RATE = Number(process.env['RATE'] ?? 5000);
@@ -270,7 +280,6 @@ async function main(): Promise<void> {
     const { child } = await startServer(`unix:${socketPath}`, ['--no-watch']);
     const cs = await connections({ path: socketPath }, 64);
     // Texts are made before the run and compiled for checking after it (the client shares the CPU).
-    const { versionOf } = await import('../../packages/cli/src/serve/policy.ts');
     const plan = Array.from({ length: 101 }, (_, k) => {
       const bad = k > 0 && k % 10 === 0;
       const text = policyText(k, bad);

@@ -15,7 +15,7 @@ import { appendFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execSync } from 'node:child_process';
-import { extract } from '../../packages/shell/src/index.ts';
+import { extract } from '@verdict/shell';
 import { generate } from '../../packages/shell/test/oracle/generate.ts';
 import {
   emptyTally,

@@ -21,7 +21,7 @@
  * dropped and made again), so the pairs (old decision, new decision) a call can show are in the
  * transitive closure of the changes' moves; a pair outside it is proven impossible, exactly.
  */
-import { caseFold, commandAlternatives, commandCombinations, isCommandRule, shellsOf, shellToolsOf } from '@verdict/engine';
+import { caseFold, commandAlternatives, commandCombinations, isCommandRule, shellsOf, shellToolsOf, shellWord } from '@verdict/engine';
 import type { ApproverIR, Decision, RuleIR, RuledDecision } from '@verdict/engine';
 import { makeBudget } from './automaton.ts';
 import { LanguageCache } from './model.ts';
@@ -226,16 +226,9 @@ const MAX_COMMANDS = 2_000;
 const MAX_REGEXES = 64;
 const MAX_REGEX_PAIRS = 48;
 
-const SAFE_WORD = /^[A-Za-z0-9_@%+=:,./-]+$/;
-
-/** A word as a shell reads it back: bare when it is plain, else in single quotes. */
-export function shellQuote(w: string): string {
-  return SAFE_WORD.test(w) ? w : `'${w.replace(/'/g, `'\\''`)}'`;
-}
-
 /** Words whose static join by single spaces is `text` (what `args` and redirect rules read). */
 function tailWords(text: string): string {
-  return text === '' ? '' : text.split(' ').map(shellQuote).join(' ');
+  return text === '' ? '' : text.split(' ').map(shellWord).join(' ');
 }
 
 /** A few strings `pattern` matches whole, and (against each of `others`) ones only it matches. */
@@ -312,11 +305,11 @@ export function exampleCommands(
   }
   for (const t of plain) add(t);
   // What the regex rules match, as the arguments of each rule's command (`cat secret`).
-  const asArgs = plain.filter((t) => t.split(' ').every((w) => SAFE_WORD.test(w))).slice(0, 8);
+  const asArgs = plain.filter((t) => t.split(' ').every((w) => shellWord(w) === w)).slice(0, 8);
   for (const r of rules) {
     if (r.command === undefined) continue;
     for (const words of prefixes(r.command)) {
-      const text = words.map(shellQuote).join(' ');
+      const text = words.map(shellWord).join(' ');
       plain.push(text);
       add(text);
       for (const s of argSamples) add(s === '' ? text : `${text} ${tailWords(s)}`);
@@ -326,27 +319,27 @@ export function exampleCommands(
     if (r.command === undefined) continue;
     for (const words of prefixes(r.command)) {
       const [program, ...rest] = words as [string, ...string[]];
-      const text = words.map(shellQuote).join(' ');
+      const text = words.map(shellWord).join(' ');
       add(`${text} x`);
-      if (rest.length > 0) add([program, '-x', ...rest].map(shellQuote).join(' '));
+      if (rest.length > 0) add([program, '-x', ...rest].map(shellWord).join(' '));
       const base = program.slice(program.lastIndexOf('/') + 1);
       if (base !== '') {
-        add([`/usr/bin/${base}`, ...rest].map(shellQuote).join(' '));
-        add([`./${base}`, ...rest].map(shellQuote).join(' '));
-        add([base.toUpperCase(), ...rest].map(shellQuote).join(' '));
+        add([`/usr/bin/${base}`, ...rest].map(shellWord).join(' '));
+        add([`./${base}`, ...rest].map(shellWord).join(' '));
+        add([base.toUpperCase(), ...rest].map(shellWord).join(' '));
       }
       add(`timeout 5 ${text}`);
       add(`env A=1 ${text}`);
-      add(`bash -c ${shellQuote(text)}`);
+      add(`bash -c ${shellWord(text)}`);
       // An argument and a write target known only when the command runs.
       add(`${text} "$x"`);
       add(`${text} > "$x"`);
       add(`${text} "$(${text})"`);
-      for (const s of present) for (const w of s.wrapperNames) add(`${shellQuote(w)} ${text}`);
-      for (const t of targets) add(`${text} > ${shellQuote(t)}`);
+      for (const s of present) for (const w of s.wrapperNames) add(`${shellWord(w)} ${text}`);
+      for (const t of targets) add(`${text} > ${shellWord(t)}`);
     }
   }
-  for (const t of targets) add(`echo x > ${shellQuote(t)}`);
+  for (const t of targets) add(`echo x > ${shellWord(t)}`);
   for (const t of ['$x', 'eval "$x"', 'echo $(', '', 'echo x', 'ls', 'true']) add(t);
   const few = [...new Set(plain)].slice(0, 16);
   for (const a of few) for (const b of few) if (a !== b) add(`${a} && ${b}`);
@@ -355,11 +348,11 @@ export function exampleCommands(
     // With what the judge cannot model, and with a write, beside a command the regex rules may match.
     add(`${a}; $x`);
     add(`$x ${a}`);
-    for (const t of targets) add(`${a} > ${shellQuote(t)}`);
+    for (const t of targets) add(`${a} > ${shellWord(t)}`);
   }
   for (const r of rules) {
     if (r.command === undefined) continue;
-    for (const words of prefixes(r.command)) for (const a of asArgs) add(`${words.map(shellQuote).join(' ')} ${a}`);
+    for (const words of prefixes(r.command)) for (const a of asArgs) add(`${words.map(shellWord).join(' ')} ${a}`);
   }
   return [...out];
 }

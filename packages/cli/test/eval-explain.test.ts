@@ -9,7 +9,8 @@ import { describe, expect, it } from 'vitest';
 import { compileSource } from '@verdict/compiler';
 import type { CompiledApprover } from '@verdict/engine';
 import type { CommandIo } from '../src/args.ts';
-import { MAX_LINE_CHARS, parseRequestLine, streamDecisions } from '../src/commands/eval.ts';
+import { MAX_LINE_CHARS, streamDecisions } from '../src/commands/eval.ts';
+import { parseRequestLine } from '../src/input/eval-request.ts';
 import { runCli } from './harness.ts';
 
 const POLICY = [

@@ -12,8 +12,10 @@ import { describe, expect, it } from 'vitest';
 import { compileSource } from '@verdict/compiler';
 import type { CompiledApprover } from '@verdict/engine';
 import type { CommandIo } from '../src/args.ts';
-import { createDecisionFormatter, parseRequestLine, readRequestLine, streamDecisions } from '../src/commands/eval.ts';
-import { createChunkDecoder, decodeUtf8AsGo } from '../src/commands/eval-input.ts';
+import { streamDecisions } from '../src/commands/eval.ts';
+import { createDecisionFormatter } from '../src/input/eval-line.ts';
+import { parseRequestLine, readRequestLine } from '../src/input/eval-request.ts';
+import { createChunkDecoder, decodeUtf8AsGo } from '../src/input/eval-input.ts';
 import { goDecodeUtf8, goReadRequest } from './go-request-reference.ts';
 import { runCli } from './harness.ts';
 

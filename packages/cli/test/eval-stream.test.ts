@@ -14,7 +14,7 @@ import { compileSource } from '@verdict/compiler';
 import type { CompiledApprover } from '@verdict/engine';
 import type { CommandIo } from '../src/args.ts';
 import { streamDecisions } from '../src/commands/eval.ts';
-import { createChunkDecoder, FILE_READ_BYTES, inputChunks } from '../src/commands/eval-input.ts';
+import { createChunkDecoder, FILE_READ_BYTES, inputChunks } from '../src/input/eval-input.ts';
 import { goDecodeUtf8 } from './go-request-reference.ts';
 
 const POLICY = [

@@ -15,7 +15,7 @@ export { loadDescriptorFile, parseDescriptorSource } from './descriptor.ts';
 export { schemas, writeSchemaFiles } from './schemas.ts';
 export type { LoadedText } from './load.ts';
 export { checkText, MAX_SOURCE_BYTES, nameFromBytes, readSourceFile, readSourceStream } from './load.ts';
-export { didYouMean, editDistance } from './did-you-mean.ts';
+export { didYouMean, didYouMeanHelp, editDistance } from './did-you-mean.ts';
 export { parseTree } from './parse.ts';
 
 // positions (shared by every front end)

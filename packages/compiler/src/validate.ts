@@ -127,7 +127,7 @@ export function approverIssueDiagnostic(
       {
         code: issue.code,
         severity: compat ? 'warning' : 'error',
-        message: `invalid regular expression \`${excerpt(pattern)}\` in \`${key}\` of \`${issue.list}[${issue.index}]\``,
+        message: `invalid regular expression \`${excerpt(pattern)}\` in \`${key}\` of \`${ruleLabel({ list: issue.list ?? 'allow', index: issue.index ?? 0 })}\``,
         help: shortRegexError(issue.regexError ?? issue.message),
         path: [...placementPath, issue.list ?? 'allow', issue.index ?? 0, key],
       },

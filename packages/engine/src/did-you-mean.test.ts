@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { didYouMean, editDistance } from './did-you-mean.ts';
+import { didYouMean, editDistance, isNearMiss, nearMissLimit } from './did-you-mean.ts';
 
 describe('did you mean', () => {
   it('finds typos, case and separator slips, and Go constant names', () => {
@@ -27,5 +27,18 @@ describe('did you mean', () => {
       }),
     );
     expect(editDistance('ab', 'ba')).toBe(1);
+  });
+  it('has one threshold: a suggestion is exactly a near miss, at most a third of the word away', () => {
+    expect(nearMissLimit('ask')).toBe(1);
+    expect(nearMissLimit('rules/unreachable')).toBe(5);
+    expect(isNearMiss('Alow', 'allow')).toBe(true);
+    expect(isNearMiss('alw', 'allow')).toBe(false);
+    const word = fc.string({ unit: fc.constantFrom('a', 'b', 'c'), minLength: 1, maxLength: 7 });
+    fc.assert(
+      fc.property(word, word, (w, c) => {
+        fc.pre(w.toLowerCase() !== c.toLowerCase());
+        expect(didYouMean(w, [c]) === c).toBe(isNearMiss(w, c));
+      }),
+    );
   });
 });

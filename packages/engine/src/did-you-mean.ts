@@ -1,7 +1,8 @@
 /**
- * "Did you mean" suggestions for near misses (keys, enum values, driver names, rule ids, CLI
- * commands and options). `editDistance` is the project's one edit distance: the compiler (which
- * re-exports these), the DSL's suggestions, the lint configuration and the CLI use it.
+ * "Did you mean" suggestions for near misses (keys, enum values, driver names, DSL keywords, rule
+ * ids, CLI commands and options): the project's one fuzzy matcher. `editDistance` is its one edit
+ * distance and `nearMissLimit` its one threshold; the compiler (which re-exports these), the DSL's
+ * parser, printer and messages, the lint configuration and the CLI use them.
  */
 
 /** Optimal string alignment distance (Damerau-Levenshtein with adjacent transpositions). */
@@ -27,6 +28,20 @@ export function editDistance(a: string, b: string): number {
     [prev2, prev, cur] = [prev, cur, prev2];
   }
   return prev[n] ?? 0;
+}
+
+/** The most edits a near miss of `word` may be from what it meant: a third of its length, at least 1. */
+export function nearMissLimit(word: string): number {
+  return Math.max(1, Math.floor(word.length / 3));
+}
+
+/** Whether `word` is a near miss of `target` (or `target` itself): case ignored, at most {@link nearMissLimit} edits. */
+export function isNearMiss(word: string, target: string): boolean {
+  const w = word.toLowerCase();
+  const t = target.toLowerCase();
+  if (w === t) return true;
+  const limit = nearMissLimit(word);
+  return Math.abs(w.length - t.length) <= limit && editDistance(w, t) <= limit;
 }
 
 /** Lowercase, without `_`, `-`, spaces and dots: `ReadOnly`, `read-only` and `read_only` compare equal. */
@@ -73,7 +88,7 @@ export function didYouMean(word: string, candidates: readonly string[]): string 
   const syn = GO_SYNONYMS[gw] ?? gw;
   const bySyn = pool.find((c) => normalizeWord(c) === syn);
   if (bySyn !== undefined) return bySyn;
-  const limit = Math.max(1, Math.floor(word.length / 3));
+  const limit = nearMissLimit(word);
   let best: string | undefined;
   let bestD = Infinity;
   for (const c of pool) {

@@ -4,9 +4,10 @@
 export type { Diagnostic, Position, RelatedInformation, Severity, Span } from './diagnostics.ts';
 export { codePointCount, EXCERPT_CHARS, excerpt, hasErrors, printable, sortDiagnostics } from './diagnostics.ts';
 export { ruleLabel, ruleWhere, spanText } from './rule-ref.ts';
+export { shellQuote, shellWord } from './shell-quote.ts';
 export type { InlineTestMismatch } from './inline-test.ts';
 export { decidedBy, inlineTestMismatches } from './inline-test.ts';
-export { didYouMean, didYouMeanHelp, editDistance, normalizeWord } from './did-you-mean.ts';
+export { didYouMean, didYouMeanHelp, editDistance, isNearMiss, nearMissLimit, normalizeWord } from './did-you-mean.ts';
 export type {
   ApprovalsIR,
   ApproverIR,
@@ -198,6 +199,7 @@ export {
 export { quoteGoString } from './policy/goquote.ts';
 export type { ValidatePolicyOptions } from './policy/validate.ts';
 export { validatePolicy } from './policy/validate.ts';
+export { advertisedModes, retryAdvertised } from './policy/advertised.ts';
 export type { BuiltinDriverName } from './policy/descriptors.ts';
 export { BUILTIN_DRIVER_NAMES, builtinDescriptors, getBuiltinDescriptor } from './policy/descriptors.ts';
 

@@ -16,7 +16,7 @@
  * ```
  */
 import { existsSync } from 'node:fs';
-import { compileGlob, CONFIG_FILE_NAMES, editDistance, LineIndex, parseTree, readSourceFile } from '@verdict/compiler';
+import { compileGlob, CONFIG_FILE_NAMES, didYouMeanHelp, LineIndex, parseTree, readSourceFile } from '@verdict/compiler';
 import { printable } from '@verdict/engine';
 import { join } from 'node:path';
 import { isMap, isScalar, isSeq, LineCounter, parseDocument } from 'yaml';
@@ -179,7 +179,7 @@ export function parseLintConfig(text: string, file: string, knownRuleIds: readon
           }
           const prefix = id.includes('/') ? `${id.slice(0, id.indexOf('/'))}/` : '';
           if (!known.has(id) && known.size > 0 && knownPrefixes.has(prefix) && prefix !== 'compiler/') {
-            problem('lint/config-unknown-rule', 'warning', `unknown rule \`${id}\``, item.key, didYouMean(id, [...known]));
+            problem('lint/config-unknown-rule', 'warning', `unknown rule \`${id}\``, item.key, didYouMeanHelp(id, [...known]));
           }
           config.rules[id] = setting;
         }
@@ -222,15 +222,3 @@ function ruleSetting(raw: unknown): RuleSetting | undefined {
   return undefined;
 }
 
-function didYouMean(id: string, known: readonly string[]): string | undefined {
-  let best: string | undefined;
-  let bestD = Infinity;
-  for (const k of known) {
-    const d = editDistance(id, k);
-    if (d < bestD) {
-      bestD = d;
-      best = k;
-    }
-  }
-  return best !== undefined && bestD <= Math.max(2, Math.floor(id.length / 4)) ? `did you mean \`${best}\`?` : undefined;
-}

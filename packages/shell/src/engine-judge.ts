@@ -2,7 +2,7 @@
  * The engine's `CommandJudge` over this package: what the CLI and the compiler pass to
  * `compileApprover` so that a policy's command rules decide.
  */
-import type { CommandJudge, CommandJudgeFactory, CommandRuleSet } from '@verdict/engine';
+import { type CommandJudge, type CommandJudgeFactory, type CommandRuleSet, ruleLabel } from '@verdict/engine';
 import { compileEngineRules } from './engine-rules.ts';
 import { judge, show } from './judge.ts';
 
@@ -18,7 +18,7 @@ export const commandJudgeFactory: CommandJudgeFactory = (set: CommandRuleSet) =>
     const reason =
       rule === undefined || j.rule === undefined
         ? j.reason
-        : j.reason.split(`${j.rule.list} rule ${j.rule.index + 1} `).join(`rule ${rule.list}[${rule.index}] `);
+        : j.reason.split(`${j.rule.list} rule ${j.rule.index + 1} `).join(`rule ${ruleLabel(rule)} `);
     return {
       decision: j.decision,
       reason,

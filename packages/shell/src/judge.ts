@@ -10,7 +10,7 @@
  *   if the rule names one), the further words as an exact prefix, `args` over the static rest.
  * - Anything the extraction cannot model gets the policy's `unknown` decision (deny by default).
  */
-import type { CompiledRegex } from '@verdict/engine';
+import { type CompiledRegex, shellWord } from '@verdict/engine';
 import { extract, programKey, type Argv, type Redirect, type ShellCommand, type TextSpan, type Unknown } from './extract.ts';
 import type { CompiledCommandRule, CompiledCommandRules, RuleList, ShellDecision } from './rules.ts';
 import { capabilitiesOf, namesCapability, type Capability } from './capabilities.ts';
@@ -213,7 +213,7 @@ function narrowArgv(r: CompiledCommandRule, argv: Argv): boolean {
 
 /** A command as a person would type it back (for reasons). */
 export function show(argv: Argv): string {
-  const quote = (w: string | null) => (w === null ? '…' : /^[A-Za-z0-9_@%+=:,./-]+$/.test(w) ? w : `'${w.replace(/'/g, `'\\''`)}'`);
+  const quote = (w: string | null) => (w === null ? '…' : shellWord(w));
   const s = [argv.program, ...argv.args].map(quote).join(' ');
   return s.length > 120 ? `${s.slice(0, 119)}…` : s;
 }

@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { basename, dirname, resolve } from 'node:path';
 import { readSourceFile } from '@verdict/compiler';
-import { ruleWhere } from '@verdict/engine';
+import { ruleWhere, shellQuote as quoteShell } from '@verdict/engine';
 import { type DiffChange, diffPolicies, type DiffWitness, type PolicyDiff } from '@verdict/analysis';
 import { type Command, type CommandIo, parse, UsageError, write } from '../args.ts';
 import { DECIDING } from '../command-rules.ts';
@@ -105,10 +105,6 @@ function renderReport(r: NativeDiffReport, format: Format, annotate: string, io:
     default:
       return renderNativeText(r);
   }
-}
-
-function quoteShell(s: string): string {
-  return `'${s.replace(/'/g, `'\\''`)}'`;
 }
 
 function decided(r: DiffWitness['old']): string {

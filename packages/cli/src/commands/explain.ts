@@ -2,7 +2,7 @@ import { ruleWhere, SPAN_BUDGET, type Explanation, type RuleRef } from '@verdict
 import { type Command, parse, STDIN_ARG, UsageError, write } from '../args.ts';
 import { DECIDING } from '../command-rules.ts';
 import { loadApproverOrReport, readPolicyInput, stdinFilenameOption, stdinName } from '../load.ts';
-import { decodeUtf8AsGo } from './eval-input.ts';
+import { decodeUtf8AsGo } from '../input/eval-input.ts';
 import { resolve } from 'node:path';
 
 const USAGE = `usage: verdict explain --policy FILE|- --tool NAME --input JSON|- [--cwd DIR] [--format text|json] [--compat] [--stdin-filename NAME]

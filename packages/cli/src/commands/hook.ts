@@ -71,7 +71,7 @@ export const hookCommand: Command = {
   async run(argv, io) {
     if (argv[0] === 'status') {
       const { runStatus } = await import('../hook/status.ts');
-      return runStatus(parse(argv.slice(1), { agent: { type: 'string' }, project: { type: 'string' }, json: { type: 'boolean' } }, false), io);
+      return runStatus(parse(argv.slice(1), { agent: { type: 'string' }, project: { type: 'string' }, json: { type: 'boolean' } }, false), io, USAGE);
     }
     if (argv[0] === 'install' || argv[0] === 'uninstall') {
       const { runInstall } = await import('../hook/install.ts');
@@ -82,7 +82,7 @@ export const hookCommand: Command = {
         'dry-run': { type: 'boolean' },
         binary: { type: 'string' },
         log: { type: 'string' },
-      }, false), io);
+      }, false), io, USAGE);
     }
     const realProcess = io.stdin === process.stdin;
     const startedAt = realProcess ? 0 : performance.now();

@@ -66,7 +66,7 @@ function decidedBy(e: Explanation): string {
       s = 'a pattern that does not compile';
       break;
     case 'command':
-      s = e.rule ? `command rule ${e.rule.list}[${e.rule.index}]` : 'the command rules (what cannot be judged is never allowed)';
+      s = e.rule ? `command rule ${ruleLabel(e.rule)}` : 'the command rules (what cannot be judged is never allowed)';
       if (e.shell?.command !== undefined) s += `, on the executed command ${JSON.stringify(e.shell.command)}`;
       break;
     default:

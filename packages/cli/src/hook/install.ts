@@ -24,7 +24,7 @@ import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isDeepStrictEqual } from 'node:util';
-import { AGENT_CATALOGUES, type AgentCatalogue, HOOK_AGENTS, hookAgentChoices, hookAgentOf, type HookAgent } from '@verdict/engine';
+import { AGENT_CATALOGUES, type AgentCatalogue, HOOK_AGENTS, hookAgentChoices, hookAgentOf, type HookAgent, shellWord } from '@verdict/engine';
 import { type CommandIo, type Parsed, POLICY_FROM_STDIN_HELP, policyFromStdinRefused, STDIN_ARG, UsageError } from '../args.ts';
 import { appendItem, detectLayout, insertMember, jsonTree, type JsonNode, removeItem, removeMember } from './json-edit.ts';
 import { denyAnswer } from './dialects.ts';
@@ -147,11 +147,6 @@ export const AGENT_CONFIGS: Readonly<Record<HookAgent, AgentConfig>> = {
 /** The file Verdict owns beside Codex's `hooks.json`: the policy and options its command reads. */
 export const CODEX_CONFIG_NAME = 'verdict-hook.json';
 
-/** A POSIX shell word. */
-export function shellQuote(s: string): string {
-  return /^[A-Za-z0-9_\/.,:=@%+-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
-}
-
 /** The CLI script of this checkout, absolute. */
 function cliScript(): string {
   return fileURLToPath(new URL('../../bin/verdict.mjs', import.meta.url));
@@ -170,15 +165,15 @@ export interface HookTarget {
 
 /** The program part of the command: `--binary`, or this Node and CLI script, as shell words. */
 function program(t: HookTarget): string {
-  if (t.binary !== undefined) return shellQuote(t.binary);
-  return `${shellQuote(t.node ?? process.execPath)} ${shellQuote(t.script ?? cliScript())}`;
+  if (t.binary !== undefined) return shellWord(t.binary);
+  return `${shellWord(t.node ?? process.execPath)} ${shellWord(t.script ?? cliScript())}`;
 }
 
 /** `verdict hook …` as a command line, without the failure wrapper. */
 export function hookCommandLine(agent: HookAgent, t: HookTarget, codexConfig?: string): string {
   const options = codexConfig !== undefined
-    ? ` --config ${shellQuote(codexConfig)}`
-    : ` --policy ${shellQuote(t.policy)}${t.log !== undefined ? ` --log ${shellQuote(t.log)}` : ''}`;
+    ? ` --config ${shellWord(codexConfig)}`
+    : ` --policy ${shellWord(t.policy)}${t.log !== undefined ? ` --log ${shellWord(t.log)}` : ''}`;
   return `${program(t)} hook --agent ${agent}${options}`;
 }
 
@@ -197,7 +192,7 @@ export function guarded(agent: HookAgent, event: string, inner: string): string 
   const emit = (text: string, to: string): string => {
     if (text === '') return '';
     const [before, after] = text.replace(/\n$/, '').split(EXIT) as [string, string];
-    return `printf '%s%s%s\\n' ${shellQuote(before)} "$s" ${shellQuote(after ?? '')}${to}; `;
+    return `printf '%s%s%s\\n' ${shellWord(before)} "$s" ${shellWord(after ?? '')}${to}; `;
   };
   return (
     `unset ${CLEARED_ENV.join(' ')}; o=$(${inner}); s=$?; ` +
@@ -458,11 +453,11 @@ export function ourHandlers(text: string): FoundHandler[] {
 
 const ourCodexHandlers = ourHandlers;
 
-export async function runInstall(mode: 'install' | 'uninstall', args: Parsed<Record<string, { type: 'string' | 'boolean' }>>, io: CommandIo): Promise<number> {
+/** `verdict hook install|uninstall`; `usage` is the hook command's help (hook/ imports nothing from commands/). */
+export async function runInstall(mode: 'install' | 'uninstall', args: Parsed<Record<string, { type: 'string' | 'boolean' }>>, io: CommandIo, usage: string): Promise<number> {
   const v = args.values as Record<string, string | boolean | undefined>;
   if (v['help']) {
-    const { hookCommand } = await import('../commands/hook.ts');
-    io.stdout.write(`${hookCommand.usage}\n`);
+    io.stdout.write(`${usage}\n`);
     return 0;
   }
   const agent = hookAgentOf(v['agent']);

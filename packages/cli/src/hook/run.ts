@@ -12,7 +12,7 @@ import { resolve } from 'node:path';
 import type { CommandIo } from '../args.ts';
 import type { ApproverIR, CompiledApprover, HookAgent, RuleRef } from '@verdict/engine';
 import { decisionAnswer, denyAnswer, type DialectOptions, type HookAnswer, type HookDecision, mayApprove } from './dialects.ts';
-import { decodeUtf8AsGo } from '../commands/eval-input.ts';
+import { decodeUtf8AsGo } from '../input/eval-input.ts';
 import type { ObjectMembers } from './json-members.ts';
 import type { ProtectSetup } from './protect.ts';
 

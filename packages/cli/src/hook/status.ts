@@ -310,11 +310,11 @@ function render(r: AgentReport): string {
   return `${out.join('\n')}\n`;
 }
 
-export async function runStatus(args: Parsed<Record<string, { type: 'string' | 'boolean' }>>, io: CommandIo): Promise<number> {
+/** `verdict hook status`; `usage` is the hook command's help (the command passes it: hook/ imports nothing from commands/). */
+export async function runStatus(args: Parsed<Record<string, { type: 'string' | 'boolean' }>>, io: CommandIo, usage: string): Promise<number> {
   const v = args.values as Record<string, string | boolean | undefined>;
   if (v['help']) {
-    const { hookCommand } = await import('../commands/hook.ts');
-    io.stdout.write(`${hookCommand.usage}\n`);
+    io.stdout.write(`${usage}\n`);
     return 0;
   }
   if (args.positionals.length > 0) throw new UsageError(`unexpected argument \`${args.positionals[0]}\` for \`verdict hook status\``);

@@ -14,7 +14,7 @@ import { statSync, watch, type FSWatcher } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
 import { compileSource, readSourceFile } from '@verdict/compiler';
 import { DECIDING } from '../command-rules.ts';
-import { type CompiledApprover, type Diagnostic, hasErrors, inlineTestMismatches, type TestCaseIR } from '@verdict/engine';
+import { type CompiledApprover, type Diagnostic, hasErrors, inlineTestMismatches, spanText, type TestCaseIR } from '@verdict/engine';
 import { renderDiagnostics } from '../render.ts';
 
 export interface LoadedPolicy {
@@ -73,7 +73,7 @@ function failingTests(approver: CompiledApprover, tests: readonly TestCaseIR[], 
     const e = approver.explain({ toolName: t.tool, input: t.input });
     const m = inlineTestMismatches(e, t)[0];
     if (!m) continue;
-    const at = t.span ? `${t.span.file ?? file}:${t.span.start.line}:${t.span.start.column}` : file;
+    const at = t.span ? spanText({ file: t.span.file ?? file, start: t.span.start }) : file;
     out.push(`  ${at}: ${t.name ?? `${t.tool} ${t.input}`}: expected ${m.expected}, got ${m.actual}`);
   }
   return out;

@@ -25,7 +25,7 @@ import type {
 import { type LineIndex, spanFromChevrotain, spanOf } from '../positions.ts';
 import { chevrotain } from './chevrotain.ts';
 import { verdictParser } from './parser.ts';
-import { didYouMean } from './suggest.ts';
+import { didYouMeanHelp as didYouMean } from '../did-you-mean.ts';
 import { verdictTokens } from './tokens.ts';
 
 type Ctx = Record<string, CstElement[] | undefined>;

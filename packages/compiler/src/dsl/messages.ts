@@ -5,7 +5,7 @@
  */
 import type { IParserErrorMessageProvider, IToken, TokenType } from 'chevrotain';
 import { chevrotain } from './chevrotain.ts';
-import { didYouMean } from './suggest.ts';
+import { didYouMeanHelp as didYouMean } from '../did-you-mean.ts';
 import { verdictTokens } from './tokens.ts';
 
 export const helpByToken = new WeakMap<IToken, string>();

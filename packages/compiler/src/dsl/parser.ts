@@ -10,7 +10,7 @@
 import type { CstNode, CstParser, IToken, TokenType } from 'chevrotain';
 import { chevrotain } from './chevrotain.ts';
 import { errorMessageProvider } from './messages.ts';
-import { isNear } from './suggest.ts';
+import { isNearMiss as isNear } from '../did-you-mean.ts';
 import { verdictTokens } from './tokens.ts';
 
 /** The parser: `file()` parses the tokens in `input`. */

@@ -3,7 +3,7 @@
  * same value, a JSON string everywhere else. Each function is the inverse of one lowering rule.
  */
 import { BARE_WORD_RE, DURATION_RE, NUMBER_RE, keywordTokens } from '../dsl/tokens.ts';
-import { isNear } from '../dsl/suggest.ts';
+import { isNearMiss as isNear } from '../did-you-mean.ts';
 import { MAX_NESTING } from '../dsl/limits.ts';
 
 /** Characters never written raw into a `.verdict` file: controls, line and paragraph separators, the BOM. */

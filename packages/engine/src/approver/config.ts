@@ -16,6 +16,7 @@ import type { CommandJudgeFactory } from './shell.ts';
 import { compileRuleRegex, compileShared } from './rule-regex.ts';
 import type { AuditLogger, CompiledApprover } from './types.ts';
 import { caseFold } from '../canonical/casefold.ts';
+import { ruleLabel } from '../rule-ref.ts';
 
 export { goTrimSpace, normalizeApproverDefault, normalizeApproverMode } from './modes.ts';
 export type { ApproverMode } from './modes.ts';
@@ -152,14 +153,15 @@ export function analyse(ir: ApproverIR): Analysis {
 function commandRuleIssues(rule: RuleIR, list: RuleList, index: number, shellTools: ReadonlySet<string>): ApproverConfigIssue[] {
   const out: ApproverConfigIssue[] = [];
   const at = { list, index };
+  const name = ruleLabel(at);
   if (rule.match !== '' || rule.field !== undefined) {
-    out.push({ code: 'command/invalid-rule', message: `\`${list}[${index}]\` has both \`${rule.match !== '' ? 'match' : 'field'}\` (a regex rule) and \`${rule.command !== undefined ? 'command' : rule.redirect !== undefined ? 'redirect' : 'args'}\` (a command rule)`, field: 'command', ...at });
+    out.push({ code: 'command/invalid-rule', message: `\`${name}\` has both \`${rule.match !== '' ? 'match' : 'field'}\` (a regex rule) and \`${rule.command !== undefined ? 'command' : rule.redirect !== undefined ? 'redirect' : 'args'}\` (a command rule)`, field: 'command', ...at });
   }
   if (rule.command === undefined && rule.redirect === undefined) {
-    out.push({ code: 'command/invalid-rule', message: `\`${list}[${index}]\` has \`args\` without \`command\``, field: 'args', ...at });
+    out.push({ code: 'command/invalid-rule', message: `\`${name}\` has \`args\` without \`command\``, field: 'args', ...at });
   }
   if (rule.command !== undefined && (rule.command.length === 0 || rule.command.some((w) => typeof w !== 'string' && w.length === 0))) {
-    out.push({ code: 'command/invalid-rule', message: `the command of \`${list}[${index}]\` needs at least one word, and each list of alternatives at least one`, field: 'command', ...at });
+    out.push({ code: 'command/invalid-rule', message: `the command of \`${name}\` needs at least one word, and each list of alternatives at least one`, field: 'command', ...at });
   }
   for (const key of ['args', 'redirect'] as const) {
     const p = rule[key];
@@ -168,7 +170,7 @@ function commandRuleIssues(rule: RuleIR, list: RuleList, index: number, shellToo
     if (!c.ok) out.push({ code: 'regex/invalid', message: `approver: pattern compile: ${c.error}`, field: key, ...at, regexError: c.error });
   }
   if (rule.tool !== '' && !shellTools.has(caseFold(rule.tool))) {
-    out.push({ code: 'command/not-shell-tool', message: `command rule \`${list}[${index}]\` is for \`${rule.tool}\`, which is not a shell tool`, field: 'tool', ...at });
+    out.push({ code: 'command/not-shell-tool', message: `command rule \`${name}\` is for \`${rule.tool}\`, which is not a shell tool`, field: 'tool', ...at });
   }
   return out;
 }

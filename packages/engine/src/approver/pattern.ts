@@ -28,7 +28,7 @@ import type { Span } from '../diagnostics.ts';
 import type { Decision, InputMode, RuleList } from '../ir.ts';
 import { programSize } from '../regex/re2-program.ts';
 import type { CompiledRegex } from '../regex/regex.ts';
-import { denied, internalErrorReason } from './builtins.ts';
+import { denied, internalErrorReason, toApproval } from './builtins.ts';
 import type { Answer } from './call.ts';
 import { createDecider } from './decide.ts';
 import { DEFAULT_ASK_REASON, decisionOf, matchingRules, readInput } from './definition.ts';
@@ -92,11 +92,6 @@ function ruleRef(list: RuleList, index: number, span: Span | undefined): RuleRef
   return span === undefined ? { list, index } : { list, index, span };
 }
 
-/** What `approve` answers for a decision: an ask is a deny with the ask reason (fail closed). */
-function approval(result: RuledDecisionResult): ApprovalResult {
-  return result.decision === 'ask' ? { decision: 'deny', reason: result.reason } : { decision: result.decision, reason: result.reason };
-}
-
 function checkRequest(request: ApprovalRequest): void {
   if (typeof request !== 'object' || request === null) throw new TypeError('request is not an object');
   if (typeof request.toolName !== 'string') throw new TypeError('request tool name is not a string');
@@ -143,7 +138,7 @@ export function createPatternApprover(options: PatternApproverOptions): PatternA
   ];
   const pick = <T>(rule: Rule | null, d: T, deny: T, ask: T, allow: T): T =>
     rule === null ? d : rule.list === 'deny' ? deny : rule.list === 'allow' ? allow : ask;
-  const [aDefault, aDeny, aAsk, aAllow] = [onDefault, onDeny, onAsk, onAllow].map(approval) as [ApprovalResult, ApprovalResult, ApprovalResult, ApprovalResult];
+  const [aDefault, aDeny, aAsk, aAllow] = [onDefault, onDeny, onAsk, onAllow].map(toApproval) as [ApprovalResult, ApprovalResult, ApprovalResult, ApprovalResult];
   const outcome = (rule: Rule | null): RuledDecisionResult => {
     const o = pick(rule, onDefault, onDeny, onAsk, onAllow);
     return { decision: o.decision, reason: o.reason };
@@ -169,7 +164,7 @@ export function createPatternApprover(options: PatternApproverOptions): PatternA
     try {
       checkRequest(request);
       const rule = decider.decide(request.toolName, request.input);
-      if (rule === undefined) return approval(rejected);
+      if (rule === undefined) return toApproval(rejected);
       const a = pick(rule, aDefault, aDeny, aAsk, aAllow);
       return { decision: a.decision, reason: a.reason };
     } catch (e) {

@@ -14,7 +14,7 @@ import { caseFold } from '../canonical/casefold.ts';
 import type { Span } from '../diagnostics.ts';
 import { eachRule } from '../ir.ts';
 import type { ApproverIR, RuleIR, RuleList, RuledDecision } from '../ir.ts';
-import { internalErrorReason } from './builtins.ts';
+import { internalErrorReason, toApproval } from './builtins.ts';
 import { decideCall, precedence } from './call.ts';
 import type { Answer, AskedAnswer } from './call.ts';
 import type { PatternApprover } from './pattern.ts';
@@ -274,9 +274,7 @@ export function withCommandRules(inner: PatternApprover, options: CommandLayerOp
     }
     // Other tools take the regex approver's own path, untouched.
     if (!shellTool) return inner.approve(request);
-    const r = decide(request);
-    if (r.decision === 'ask') return { decision: 'deny', reason: r.reason };
-    return { decision: r.decision, reason: r.reason };
+    return toApproval(decide(request));
   };
   /** `explain` decides as `decideCall` does (the same `precedence`), the regex side read by the definition. */
   const explain = (request: ApprovalRequest): Explanation => {

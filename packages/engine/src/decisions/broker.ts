@@ -1,3 +1,4 @@
+import { retryAdvertised } from '../policy/advertised.ts';
 import { materialize } from '../policy/defaults.ts';
 import { HUMAN_DECISION_KINDS, POLICY_DOMAINS, POLICY_FIELD_NAMES } from '../policy/domains.ts';
 import type { DriverDescriptor, HumanDecisionKind, Policy } from '../policy/types.ts';
@@ -318,8 +319,7 @@ class Broker implements DecisionBroker {
 
   /** Anything but an explicit `true` (a missing or malformed descriptor part) is no retry: fail closed. */
   private retryAdvertised(kind: HumanDecisionKind): boolean {
-    const caps: unknown = (this.descriptor as unknown as { run_policy_caps?: Record<string, unknown> } | undefined)?.run_policy_caps?.[kind];
-    return typeof caps === 'object' && caps !== null && (caps as { retry?: unknown }).retry === true;
+    return retryAdvertised(this.descriptor, kind);
   }
 
   private clearTimer(a: Attempt): void {

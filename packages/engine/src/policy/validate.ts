@@ -13,6 +13,7 @@ import {
 } from './errors.ts';
 import type { PolicyCapabilityDimension, PolicyError } from './errors.ts';
 import type { DriverDescriptor, HumanDecisionKind, Policy } from './types.ts';
+import { advertisedModes } from './advertised.ts';
 
 export interface ValidatePolicyOptions {
   /** The invocation asks for structured output (B5.6). */
@@ -50,10 +51,7 @@ const APPROVAL_KINDS = POLICY_FIELDS.flatMap((f) => (f.kind === undefined ? [] :
 
 /** Whether the descriptor advertises `mode` (already in the domain of `kind`) for `kind`. */
 function modeAdvertised(descriptor: DriverDescriptor, kind: HumanDecisionKind, mode: string): boolean {
-  return advertised(descriptor, (d) => {
-    const caps: Record<string, unknown> = d.run_policy_caps[kind] as unknown as Record<string, unknown>;
-    return Object.hasOwn(caps, mode) ? caps[mode] : false;
-  });
+  return advertisedModes(descriptor, kind).includes(mode);
 }
 
 /**

@@ -1,6 +1,6 @@
 import { HumanDecisionModeUnsupportedError } from '@verdict/engine';
 import { createRule } from '../create-rule.ts';
-import { advertisedModes, capabilityErrors, fieldNode, policyOf } from '../support/policy-facts.ts';
+import { advertisedModesText, capabilityErrors, fieldNode, policyOf } from '../support/policy-facts.ts';
 
 export default createRule({
   id: 'policy/mode-unsupported',
@@ -33,7 +33,7 @@ export default createRule({
               kind: err.kind,
               mode: err.mode,
               sdk: err.message,
-              supported: advertisedModes(descriptor, err.kind),
+              supported: advertisedModesText(descriptor, err.kind),
             },
           });
         }

@@ -1,4 +1,4 @@
-import { HUMAN_DECISION_KINDS } from '@verdict/engine';
+import { advertisedModes, HUMAN_DECISION_KINDS, retryAdvertised } from '@verdict/engine';
 import { createRule } from '../create-rule.ts';
 import { policyOf } from '../support/policy-facts.ts';
 
@@ -24,11 +24,7 @@ export default createRule({
         const d = ctx.descriptor;
         if (policy === undefined || d === undefined) return;
         // Kinds the driver can emit (any mode advertised) that it cannot retry.
-        const kinds = HUMAN_DECISION_KINDS.filter((k) => {
-          const caps = d.run_policy_caps[k] as unknown as Record<string, unknown>;
-          const emits = Object.keys(caps).some((m) => m !== 'retry' && caps[m] === true);
-          return emits && caps.retry !== true;
-        });
+        const kinds = HUMAN_DECISION_KINDS.filter((k) => advertisedModes(d, k).length > 0 && !retryAdvertised(d, k));
         if (kinds.length === 0) return;
         const list = kinds.map((k) => `\`${k}\``).join(', ');
         for (const [key, node] of [

@@ -2,7 +2,7 @@
  * Shared by the `analysis/*` lint rules: one analysis per approver and run, asking only the
  * questions whose rules are enabled, and the wording of witnesses in messages.
  */
-import { type ApproverIR, type RuleIR, rulesOf } from '@verdict/engine';
+import { type ApproverIR, type RuleIR, ruleLabel, rulesOf } from '@verdict/engine';
 import type { RuleContext } from '../types.ts';
 import type { AnalysisFinding, RuleLocation, Witness } from '@verdict/analysis';
 import { analyzeApprover } from '@verdict/analysis';
@@ -77,7 +77,7 @@ function budgetOf(options: Readonly<Record<string, unknown>> | undefined): numbe
 }
 
 export function label(l: RuleLocation): string {
-  return `${l.list}[${l.index}]`;
+  return ruleLabel(l);
 }
 
 /** A witness input shortened for a one-line message (the full text is in the JSON output). */

@@ -3,7 +3,7 @@
  * judge runs, its wrapper table and its program names. Nothing here re-implements the wrapper
  * grammar: a rule's prefix words are handed to the real extraction.
  */
-import type { ApproverIR, RuleIR } from '@verdict/engine';
+import { type ApproverIR, type RuleIR, shellQuote } from '@verdict/engine';
 import { extract, programKey, wrapperTable, type ShellCommand, type WrapperSpec } from '@verdict/shell';
 
 /** Combinations of a prefix's alternatives tried at most; over it, nothing is said. */
@@ -12,11 +12,6 @@ export const MAX_COMBINATIONS = 256;
 /** Whether `program` (at any path, any case) is a wrapper the judge looks through. */
 export function isWrapper(program: string, approver: ApproverIR): boolean {
   return Object.hasOwn(wrapperTable(approver.wrappers), programKey(program));
-}
-
-/** `'w'`: a word quoted for a shell, so that the extraction reads it back exactly. */
-function quote(word: string): string {
-  return `'${word.replace(/'/g, `'\\''`)}'`;
 }
 
 /** `[ls, -l]`: an argv as a rule's `command` writes it (YAML flow style, quoted where needed). */
@@ -39,7 +34,7 @@ export function asCommandValue(words: readonly (string | null)[]): string {
 export function wrappedCommands(words: readonly string[], wrappers: Readonly<Record<string, WrapperSpec>>): ShellCommand[] | null {
   const [program, ...rest] = words;
   if (program === undefined) return null;
-  const ext = extract(words.map(quote).join(' '), { wrappers });
+  const ext = extract(words.map(shellQuote).join(' '), { wrappers });
   if (ext.commands.length === 0) return null;
   const isPrefix = (args: readonly (string | null)[]): boolean => args.length >= rest.length && rest.every((w, i) => args[i] === w);
   // The prefix runs as itself (a wrapper with no command, `find` beside its `-exec` command).

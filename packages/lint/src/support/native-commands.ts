@@ -8,6 +8,7 @@
  * text and Cursor's first word are their documented matching (`shared/native-formats.md`).
  */
 import type { AgentTitle } from '@verdict/engine';
+import { shellQuote } from '@verdict/engine';
 import { capabilitiesOf, entryOf, namesCapability, programKey, SHELLS, WRAPPERS, type Capability } from '@verdict/shell';
 import type { GeminiRule } from '@verdict/native';
 import { claudeBashMatches } from '@verdict/native';
@@ -16,9 +17,13 @@ import { INTERPRETERS, PRIVILEGED } from '../rules/rules-command-allows-anything
 /** An agent's name for people, from the engine's catalogue. */
 export type NativeAgentName = AgentTitle;
 
-/** A command as words, shown as a shell would read it back. */
+/**
+ * A command as words, as a person writes it for the agent: bare where {@link shellWord} is, and `~`,
+ * `{` and `}` bare too (a witness such as `rm -rf ~` means the home folder, as the agent's own
+ * matching reads the text); anything else through the one quoter.
+ */
 export function showCommand(words: readonly string[]): string {
-  return words.map((w) => (w === '' ? "''" : /^[A-Za-z0-9_@%+=:,./~{}-]+$/.test(w) ? w : `'${w.replace(/'/g, `'\\''`)}'`)).join(' ');
+  return words.map((w) => (/^[A-Za-z0-9_@%+=:,./~{}-]+$/.test(w) ? w : shellQuote(w))).join(' ');
 }
 
 /** Words split at blanks (a Gemini prefix or a Claude specifier is text; its words are what the program sees). */

@@ -1,6 +1,7 @@
 /** The run Policy as the linter reads it: lowered by the compiler, validated by the engine. */
 import { lowerPolicy } from '@verdict/compiler';
 import {
+  advertisedModes,
   clearPolicyField,
   findPolicyField,
   HUMAN_DECISION_KINDS,
@@ -10,7 +11,7 @@ import {
   policyFieldIR,
   validatePolicy,
 } from '@verdict/engine';
-import type { DriverDescriptor, Located, Policy, PolicyIR } from '@verdict/engine';
+import type { DriverDescriptor, HumanDecisionKind, Located, Policy, PolicyIR } from '@verdict/engine';
 import type { RuleContext } from '../types.ts';
 
 export function policyOf(ctx: RuleContext): Policy | undefined {
@@ -54,10 +55,9 @@ export function capabilityErrors(policy: Policy, descriptor: DriverDescriptor): 
   return out;
 }
 
-/** `permission` modes a driver advertises, for messages: `ask, auto_approve`. */
-export function advertisedModes(descriptor: DriverDescriptor, kind: 'permission' | 'plan_review' | 'question'): string {
-  const caps = descriptor.run_policy_caps[kind] as unknown as Record<string, unknown>;
-  const modes = Object.keys(caps).filter((k) => k !== 'retry' && caps[k] === true);
+/** The modes a driver advertises for `kind`, for messages: `` `ask`, `auto_approve` `` (or `none`). */
+export function advertisedModesText(descriptor: DriverDescriptor, kind: HumanDecisionKind): string {
+  const modes = advertisedModes(descriptor, kind);
   return modes.length === 0 ? 'none' : modes.map((m) => `\`${m}\``).join(', ');
 }
 
@@ -68,6 +68,6 @@ export function allAutoReject(p: Policy): boolean {
 /** Kinds whose `auto_reject` the driver does not advertise. */
 export function kindsWithoutAutoReject(descriptor: DriverDescriptor): string[] {
   return HUMAN_DECISION_KINDS.filter(
-    (k) => (descriptor.run_policy_caps[k] as unknown as Record<string, unknown>).auto_reject !== true,
+    (k) => !advertisedModes(descriptor, k).includes('auto_reject'),
   );
 }
