@@ -8,6 +8,7 @@
 // PolicyEngine in-process; codex-agent: one `codex exec` run (fake model server) playing generated shell
 // scripts, for the `bash -lc` split that `execpolicy check` does not do.
 import { writeFileSync } from 'node:fs';
+import { claudeAgentDiff } from './lib/claude-agent.mjs';
 import { codexAgentDiff } from './lib/codex-agent.mjs';
 import { codexDiff } from './lib/codex.mjs';
 import { geminiDiff } from './lib/gemini.mjs';
@@ -26,6 +27,8 @@ const out = opt('out', undefined);
 const maxShown = Number(opt('show', '20'));
 // The agent-level Codex check (the bash -lc split) runs `codex exec` once with this many scripts.
 const agentCases = Number(opt('agent-cases', '150'));
+// Claude Code's matcher is closed: the real client (from e2e/agents) answers this many generated commands.
+const claudeCases = Number(opt('claude-cases', '1000'));
 
 const print = (s) => process.stdout.write(`${s}\n`);
 const models = await loadModels();
@@ -41,12 +44,14 @@ for (const agent of agents) {
     ? await codexDiff({ r, pairs, models, onDisagreement })
     : agent === 'codex-agent'
       ? await codexAgentDiff({ r, cases: agentCases, models, onDisagreement })
-      : await geminiDiff({ r, pairs, models, onDisagreement });
+      : agent === 'claude-agent'
+        ? await claudeAgentDiff({ r, cases: claudeCases, models, onDisagreement })
+        : await geminiDiff({ r, pairs, models, onDisagreement });
   res.seconds = (Date.now() - t0) / 1000;
   results[agent] = res;
   print(`${agent}: ${res.pairs} pairs (${res.files} rule files), ${res.agree} agree, ${res.disagree} disagree, ${res.seconds.toFixed(1)} s ${JSON.stringify(res.detail ?? { loadErrors: res.loadErrors, decidedByARule: res.matched })}`);
 }
-const wanted = (agent) => (agent === 'codex-agent' ? agentCases : pairs);
+const wanted = (agent) => (agent === 'codex-agent' ? agentCases : agent === 'claude-agent' ? claudeCases : pairs);
 const failed = Object.entries(results).filter(([a, x]) => x.disagree > 0 || x.pairs < wanted(a)).length;
 // One row per engine, counted by .ci/run like the real-agent suite's rows.
 const rows = Object.entries(results).map(([agent, x]) => ({ agent, status: x.disagree === 0 && x.pairs >= wanted(agent) ? 'passed' : 'failed', ...x }));
