@@ -33,3 +33,11 @@ export type { CodexAgentCheck, CodexCheck, CodexCommandView, CodexHostExecutable
 export { checkCodexCommand, codexCommandsFor, codexFlagsDangerous, codexNotExpressible, codexRulesInput, decideCodexExecNever, compileCodexRules, decideCodexExec, strictest } from './codex/decide.ts';
 export type { GeminiCall, GeminiContext, GeminiLoadedRule, GeminiLookup, GeminiNotExpressible, GeminiLoadIssue, GeminiMode, GeminiOutcome, GeminiPolicy, GeminiPolicyFileInput, GeminiRunFacts } from './gemini/decide.ts';
 export { commandPrefixPattern, GEMINI_TIERS, geminiArgsJson, geminiHasRedirection, geminiLookup, geminiNotExpressible, geminiPolicy, geminiPolicyFileInput, geminiRegexRejected, geminiShellParts, geminiStripWrapper, loadGeminiPolicies } from './gemini/decide.ts';
+
+// One decision entry point over every native format (Codex and Gemini CLI exact; Claude Code and Cursor to their documentation).
+export type { NativeCall, NativeDecider, NativeDeciderOptions, NativeDecision, NativeRuleRef, NativeVerdict } from './decide.ts';
+export { NATIVE_SHELL_TOOL, nativeDecider } from './decide.ts';
+export type { ClaudeCall, ClaudeContext, ClaudeDecision, ClaudeModel, ClaudeOutcome } from './claude/decide.ts';
+export { claudeBashMatches, claudeModel, claudeSettingsRoot, claudeSplit } from './claude/decide.ts';
+export type { CursorCall, CursorDecision, CursorModel, CursorOutcome } from './cursor/decide.ts';
+export { cursorModel } from './cursor/decide.ts';

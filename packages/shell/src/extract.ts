@@ -121,6 +121,12 @@ interface Ctx {
   readonly locate: boolean;
   /** The shells that run the text here, when not the policy's (`zsh -c '…'` runs its script in zsh). */
   readonly shells?: ReadonlySet<ShellName>;
+  /**
+   * Inside a `$( )`, `<( )` or `>( )` whose body is more than one simple command. bash 5.2 runs such a
+   * body from its own printing of it, and the printing drops a `;` after a heredoc's list
+   * (`$(cat <<E⏎b⏎E⏎a 1; b 2)` runs `a 1 b 2`): a heredoc there is unknown.
+   */
+  readonly listInSubstitution?: boolean;
 }
 
 type Work =
@@ -280,6 +286,8 @@ class Walker {
       this.unknown(parseFailure(e), ctx.span);
       return;
     }
+    // A script parsed again is read by its own parse, not from an enclosing substitution's printing.
+    if (ctx.listInSubstitution === true) ctx = { ...ctx, listInSubstitution: false };
     if (ctx.depth > 0 && ctx.locate) {
       // A script parsed again: its statements can be found in the text only if it is written there verbatim.
       const at = this.find(text, ctx.span.start, ctx.span.end);
@@ -717,6 +725,9 @@ class Walker {
       const op = String(r.operator);
       if (r.fdVariable !== undefined) this.unknown(`the redirection \`{${String(r.fdVariable)}}${op}\` is not modelled`, ctx.span);
       if (target.type === 'HereDoc') {
+        if (ctx.listInSubstitution === true) {
+          this.unknown("a heredoc inside a `$( )` or `<( )` that runs more than one command is not analysed: bash 5.2 runs the substitution from its own printing of it, which drops a `;` after the heredoc's list (`$(cat <<E⏎x⏎E⏎a 1; b 2)` runs `a 1 b 2`)", ctx.span);
+        }
         if (target.terminated === false) this.unknown('a heredoc that is never closed is not analysed (the shell may end it elsewhere)', ctx.span);
         if (!/^[A-Za-z0-9_.-]+$/.test(String(target.delimiter))) {
           // `<<$'E'` (bash: `E`; the parser: `$E`), `<<"$x"`, `<<\\E`: only a plain delimiter is read alike.
@@ -769,9 +780,11 @@ class Walker {
       }
       switch (node.type) {
         case 'CommandSubstitution':
-        case 'ProcessSubstitution':
-          items.push({ kind: 'statements', list: (node.body as { statements: StatementNode[] }).statements, ctx });
+        case 'ProcessSubstitution': {
+          const list = (node.body as { statements: StatementNode[] }).statements;
+          items.push({ kind: 'statements', list, ctx: { ...ctx, listInSubstitution: !oneSimpleCommand(list) } });
           continue;
+        }
         case 'ArithCommandSubst':
           items.push({ kind: 'script', text: String(node.command), ctx: { ...ctx, depth: ctx.depth + 1 } });
           continue;
@@ -928,6 +941,13 @@ function timeDiffers(p: Node): boolean {
   const name = first?.type === 'SimpleCommand' ? (first.name as WordNode | null) : null;
   const head = name?.parts[0];
   return head?.type === 'Literal' && /^[-!]/.test(String(head.value));
+}
+
+/** Whether a substitution's body is one simple command (a pipeline of one, no list, no compound command). */
+function oneSimpleCommand(list: StatementNode[]): boolean {
+  if (list.length !== 1) return false;
+  const pipelines = list[0]!.pipelines ?? [];
+  return pipelines.length === 1 && pipelines[0]!.commands.length === 1 && pipelines[0]!.commands[0]!.type === 'SimpleCommand';
 }
 
 /** The text a command reads from a heredoc or here-string: `undefined` if none, `null` if it has expansions. */

@@ -9,6 +9,7 @@
  */
 import { capabilitiesOf, entryOf, namesCapability, programKey, SHELLS, WRAPPERS, type Capability } from '@verdict/shell';
 import type { GeminiRule } from '@verdict/native';
+import { claudeBashMatches } from '@verdict/native';
 import { INTERPRETERS, PRIVILEGED } from '../rules/rules-command-allows-anything.ts';
 
 export type NativeAgentName = 'Claude Code' | 'Codex' | 'Gemini CLI' | 'Cursor';
@@ -391,20 +392,10 @@ export function geminiToolNames(rule: GeminiRule): string[] {
 }
 
 /**
- * Claude Code: whether a `Bash(...)` specifier matches a command text, as its documentation states:
- * `*` matches any characters; a final ` *` (or the legacy final `:*`) also matches the words
- * before it alone; anything else is literal.
+ * Claude Code: whether a `Bash(...)` specifier matches a command text, as its documentation states
+ * (`@verdict/native`'s Claude Code model, which also splits compound commands and strips wrappers).
  */
-export function claudeMatches(specifier: string, command: string): boolean {
-  let spec = specifier;
-  if (spec.endsWith(':*')) spec = `${spec.slice(0, -2)} *`;
-  let source = '';
-  const trailing = spec.endsWith(' *');
-  const body = trailing ? spec.slice(0, -2) : spec;
-  for (const ch of body) source += ch === '*' ? '.*' : ch.replace(/[\\^$.*+?()[\]{}|/]/g, '\\$&');
-  if (trailing) source += '( .*)?';
-  return new RegExp(`^${source}$`, 's').test(command);
-}
+export const claudeMatches = claudeBashMatches;
 
 /** The literal words a Claude Code `Bash(...)` specifier starts with (up to its first `*`), and whether more may follow. */
 export function claudeShape(specifier: string): { words: string[]; open: boolean } | undefined {
