@@ -7,10 +7,13 @@
 //   "Permission to use Bash with command … has been denied" -> deny
 //   "Claude requested permissions to use Bash …"            -> ask (an ask rule matched; -p cannot ask)
 //   "This command requires approval" / "… part(s) require(s) approval" -> none (no rule decided; -p cannot ask)
-//   "Exit code 127 … command not found"                     -> allow (the shell ran it)
+//   "Exit code 127 … command not found", "(Bash completed with no output)" (its output went to a file)
+//                                                           -> allow (the shell ran it)
 //   "Output redirection to … needs approval", "A nested command … can't be checked before it runs"
 //                                                           -> none (the client's own checks ask)
-// Verdict's model of Claude Code's rules (packages/native, nativeDecider) predicts the same four answers.
+// Verdict's model of Claude Code's rules (packages/native, nativeDecider) predicts the answer: allow and deny
+// exactly; a model's ask agrees with the client's ask or its own prompt (a compound command's message names the
+// parts that need approval, not which of them an ask rule matched), a model's none only with a prompt.
 // The programs are ones Claude Code does not treat as read-only (those run with no rule at all).
 import { spawn } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
@@ -22,7 +25,8 @@ const here = new URL('..', import.meta.url).pathname;
 export const claudeBinary = () => join(here, '..', 'agents', 'node_modules', '@anthropic-ai', 'claude-code', 'bin', 'claude.exe');
 
 const PROGRAMS = ['npm', 'mytool', 'docker', 'make', 'kubectl'];
-const SUBS = ['test', 'run', 'build', 'push', 'ps'];
+// `docker ps` and the like are read-only to the client (run with no rule): the words stay off them.
+const SUBS = ['test', 'run', 'build', 'push', 'deploy'];
 const FLAGS = ['--force', '-v', '--all'];
 
 /** A rule's specifier for program p, in every form Claude Code's documentation gives. */
@@ -95,8 +99,9 @@ function generate(r, sessions, perSession) {
 /** The client's answer, read from the tool result the model was sent. */
 export function observed(text) {
   // The shell ran it (a program of no stub's name is "not found": the client let it run all the same).
-  if (text.includes('STUB-RAN') || /^Exit code 127\n.*command not found/s.test(text)) return 'allow';
-  if (/Permission to use Bash with command .* has been denied/s.test(text)) return 'deny';
+  if (text.includes('STUB-RAN') || /^Exit code 127\n.*command not found/s.test(text) || text === '(Bash completed with no output)') return 'allow';
+  // A bare `Bash` deny takes the tool away: "No such tool available: Bash".
+  if (/Permission to use Bash with command .* has been denied/s.test(text) || text.includes('No such tool available: Bash')) return 'deny';
   if (text.includes('requested permissions to use Bash')) return 'ask';
   if (/requires? approval/.test(text)) return 'none';
   // The client's own checks, which ask whatever the rules say: a redirection that writes in the project, a
@@ -135,14 +140,22 @@ function runClaude(session, root, i) {
           } catch {}
           const results = server.record.results.map((x) => x.text);
           await server.close();
-          done({ code, err, results });
+          done({ code, err, results, settings: join(home, '.claude', 'settings.json'), proj, home });
         });
       }),
   );
 }
 
+/** Verdict's model of the client for one session's settings: `nativeDecider` over the same file it was given. */
+async function claudeDecider(N, file, permissions, proj, home) {
+  const text = `${JSON.stringify({ permissions }, null, 2)}\n`;
+  const read = N.readClaudeSettings(file, text, { scope: 'user' });
+  const decider = await N.nativeDecider([read], { cwd: proj, home });
+  return (command) => decider.decide({ tool: 'Bash', input: { command } });
+}
+
 /**
- * `models.claudeDecide(permissions, command)` answers allow | ask | deny | none (Verdict's model).
+ * Verdict's model (`nativeDecider` of packages/native) answers allow | ask | deny | none for each command.
  * Sessions run `jobs` at a time; a command the client answered in a way none of the four texts shows is
  * a disagreement (reported with its text), as is a command the client never answered.
  */
@@ -164,17 +177,21 @@ export async function claudeAgentDiff({ r, cases, models, onDisagreement, perSes
   let agree = 0;
   let disagree = 0;
   const byAnswer = { allow: 0, ask: 0, deny: 0, none: 0 };
+  const deciders = await Promise.all(sessions.map((s, i) => claudeDecider(models.native, runs[i].settings, s.permissions, runs[i].proj, runs[i].home)));
   sessions.forEach((s, i) => {
     s.commands.forEach((command, k) => {
       pairs++;
       const text = runs[i].results[k];
       const client = text === undefined ? undefined : observed(text);
-      const model = models.claudeDecide(s.permissions, command);
+      const verdict = deciders[i](command);
+      const model = verdict.decision;
       if (client) byAnswer[client]++;
-      if (client !== undefined && client === model) agree++;
+      // Under -p an ask and the client's own prompts are one answer (the command does not run), except that
+      // the client names a matching ask rule for a single command ("Claude requested permissions").
+      if (client !== undefined && (client === model || (client === 'none' && model === 'ask'))) agree++;
       else {
         disagree++;
-        onDisagreement({ agent: 'claude-agent', permissions: s.permissions, command, client: client ?? null, model, text: text?.slice(0, 300) ?? null, exit: runs[i].code, stderr: text === undefined ? runs[i].err.slice(-400) : undefined });
+        onDisagreement({ agent: 'claude-agent', permissions: s.permissions, command, client: client ?? null, model, cannotDecide: verdict.cannotDecide, text: text?.slice(0, 300) ?? null, exit: runs[i].code, stderr: text === undefined ? runs[i].err.slice(-400) : undefined });
       }
     });
   });
