@@ -24,7 +24,7 @@
 import { caseFold, commandAlternatives, commandCombinations, isCommandRule, shellsOf, shellToolsOf } from '@verdict/engine';
 import type { ApproverIR, Decision, RuleIR, RuledDecision } from '@verdict/engine';
 import { makeBudget } from './automaton.ts';
-import type { LanguageCache } from './model.ts';
+import { LanguageCache } from './model.ts';
 import { sample } from './pattern-text.ts';
 import { and, atom, findWitness, not } from './search.ts';
 
@@ -362,4 +362,20 @@ export function exampleCommands(
     for (const words of prefixes(r.command)) for (const a of asArgs) add(`${words.map(shellQuote).join(' ')} ${a}`);
   }
   return [...out];
+}
+
+/**
+ * Example command texts for one shell tool of one policy (`exampleCommands` over its command side and the
+ * regex rules on that tool): what `verdict diff` decides when the other side is an agent's own file.
+ */
+export function policyExampleCommands(ir: ApproverIR, tool: string, budget: { timeMs?: number; maxStates?: number } = { timeMs: 200 }): string[] {
+  const folded = caseFold(tool);
+  const side = commandSides(ir).get(folded) ?? null;
+  const regexRules = [...ir.deny, ...(ir.ask ?? []), ...ir.allow].filter((r) => !isCommandRule(r) && (r.tool === '' || caseFold(r.tool) === folded));
+  const cache = new LanguageCache({});
+  try {
+    return exampleCommands([side], regexRules, cache, budget);
+  } finally {
+    cache.release();
+  }
 }

@@ -23,6 +23,7 @@
 export { analyzeApprover } from './analyze.ts';
 export type { AnalysisFinding, AnalysisQuestion, RuleLocation, Witness } from './analyze.ts';
 export { diffPolicies } from './diff.ts';
+export { policyExampleCommands } from './command-side.ts';
 export type { DecisionSummary, DiffChange, DiffVerdict, DiffWitness, PolicyDiff } from './diff.ts';
 export { unnamedTool } from './session.ts';
 export type { AnalysisOptions } from './session.ts';

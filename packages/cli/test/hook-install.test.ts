@@ -8,6 +8,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { dirname, isAbsolute, join } from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
+import { HOOK_AGENTS } from '@verdict/engine';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { CommandIo } from '../src/args.ts';
 import { main } from '../src/cli.ts';
@@ -161,6 +162,21 @@ describe('verdict hook install', () => {
     await verdict('hook', 'install', '--agent', 'gemini', '--policy', 'policy.yaml', '--log', 'logs/hook log.jsonl', '--binary', '/opt/verdict/bin/verdict');
     const config = JSON.parse(readFileSync(join(home, '.gemini', 'settings.json'), 'utf8')) as { hooks: { BeforeTool: { hooks: { command: string }[] }[] } };
     expect(config.hooks.BeforeTool[0]!.hooks[0]!.command).toContain(`; o=$(/opt/verdict/bin/verdict hook --agent gemini --policy ${join(project, 'policy.yaml')} --log '${join(project, 'logs/hook log.jsonl')}'); s=$?; `);
+  });
+
+  it('covers every agent of the catalogue (install, and the uninstall that finds its entries by `hook --agent NAME`)', () => {
+    expect(AGENTS).toEqual(HOOK_AGENTS);
+  });
+
+  it('uninstall removes the entries of a catalogue agent only: `hook --agent vim` is not ours', async () => {
+    const file = join(project, ...FILES.claude);
+    const theirs = '{"matcher": "*", "hooks": [{"type": "command", "command": "/opt/verdict hook --agent vim --policy p"}]}';
+    const original = `{"hooks": {"PreToolUse": [${theirs}]}}\n`;
+    write(file, original);
+    expect((await verdict('hook', 'install', '--agent', 'claude', '--scope', 'project', '--policy', 'policy.yaml')).code).toBe(0);
+    expect((JSON.parse(readFileSync(file, 'utf8')) as { hooks: { PreToolUse: unknown[] } }).hooks.PreToolUse).toHaveLength(2);
+    expect((await verdict('hook', 'uninstall', '--agent', 'claude', '--scope', 'project')).code).toBe(0);
+    expect(readFileSync(file, 'utf8')).toBe(original);
   });
 
   it('a missing --policy or unknown agent is a usage error', async () => {

@@ -1,5 +1,5 @@
 /** The run Policy IR lowered to the engine's `Policy` (zero fields stay zero: not materialised), and a preset raised to IR. */
-import { parseGoDuration, POLICY_FIELDS, policyFieldIR, policyFieldValue } from '@verdict/engine';
+import { parseGoDuration, POLICY_FIELDS, policyFieldIR, policyFieldValue, zeroPolicy } from '@verdict/engine';
 import type { ApprovalsIR, Located, Policy, PolicyIR, Span } from '@verdict/engine';
 
 /**
@@ -11,20 +11,9 @@ export function lowerPolicy(ir: PolicyIR): Policy {
   const t = a?.timeout?.value ?? '';
   const parsed = t === '' ? undefined : parseGoDuration(t);
   const maxRetries = a?.maxRetries?.value ?? 0;
-  const out: Policy = {
-    sandbox: '',
-    webSearch: '',
-    browser: '',
-    approvals: {
-      permission: '',
-      planReview: '',
-      question: '',
-      timeout: parsed?.ok ? parsed.ns : 0n,
-      onTimeout: '',
-      onReject: '',
-      maxRetries: Object.is(maxRetries, -0) ? 0 : maxRetries,
-    },
-  };
+  const out = zeroPolicy();
+  out.approvals.timeout = parsed?.ok ? parsed.ns : 0n;
+  out.approvals.maxRetries = Object.is(maxRetries, -0) ? 0 : maxRetries;
   for (const f of POLICY_FIELDS) {
     if (f.domain === undefined) continue;
     const value = (policyFieldIR(ir, f) as Located<string> | undefined)?.value ?? '';

@@ -167,7 +167,7 @@ export {
   zeroPolicy,
 } from './policy/defaults.ts';
 export { encodePolicy } from './policy/encode.ts';
-export type { PolicyFileShape } from './policy/encode.ts';
+export type { PolicyFileShape } from './policy/domains.ts';
 export type { ApprovalsField, PolicyEnumKey, PolicyField, PolicyFileKey, TopPolicyField } from './policy/domains.ts';
 export {
   clearPolicyField,
@@ -238,7 +238,7 @@ export { APPROVE_ALL_QUESTION_REASON, approveAll, denyAll } from './decisions/ha
 export { answerRequest, approveRequest, denyRequest, emptyDecisionRequest } from './decisions/responder.ts';
 
 // coding-agent hooks (data: events, tool names and input keys of each agent)
-export type { AgentCatalogue, AgentTool, HookAgent, McpTool, NeutralTool } from './hooks/agents.ts';
-export { AGENT_CATALOGUES, agentTool, HOOK_AGENTS, isMcpToolName, mcpNames, NEUTRAL_TOOLS, splitMcpName } from './hooks/agents.ts';
+export type { AgentCatalogue, AgentSettings, AgentTitle, AgentTool, HookAgent, McpTool, NeutralTool } from './hooks/agents.ts';
+export { AGENT_CATALOGUES, agentTool, HOOK_AGENTS, hookAgentChoices, hookAgentOf, isMcpToolName, mcpNames, NEUTRAL_TOOLS, splitMcpName } from './hooks/agents.ts';
 export { absolutePath, isWithin, normalizePath, PROTECTION_NAMES, PROTECTIONS, protectedWrite, writtenPaths } from './protect/index.ts';
 export type { Protection, ProtectionName, ProtectContext, ProtectHit, ProtectRequest, ShellWriteList } from './protect/index.ts';

@@ -20,7 +20,7 @@ import { compileGlob, CONFIG_FILE_NAMES, editDistance, LineIndex, parseTree, rea
 import { printable } from '@verdict/engine';
 import { join } from 'node:path';
 import { isMap, isScalar, isSeq, LineCounter, parseDocument } from 'yaml';
-import { HOOK_AGENTS } from '@verdict/engine';
+import { hookAgentChoices, hookAgentOf } from '@verdict/engine';
 import type { Diagnostic, HookAgent, Span } from '@verdict/engine';
 import { CATEGORIES, SEVERITY_LEVELS } from './types.ts';
 import type { Category, LintConfig, RuleSetting, SeverityLevel } from './types.ts';
@@ -124,10 +124,12 @@ export function parseLintConfig(text: string, file: string, knownRuleIds: readon
         if (typeof js === 'string' && js !== '') config.driver = js;
         else problem('lint/config-invalid', 'error', '`driver` must be a non-empty string', value ?? pair.key);
         break;
-      case 'hook-agent':
-        if (typeof js === 'string' && (HOOK_AGENTS as readonly string[]).includes(js)) config.hookAgent = js as HookAgent;
-        else problem('lint/config-invalid', 'error', '`hook-agent` must be one of claude, codex, gemini, cursor', value ?? pair.key);
+      case 'hook-agent': {
+        const agent = hookAgentOf(js);
+        if (agent !== undefined) config.hookAgent = agent;
+        else problem('lint/config-invalid', 'error', `\`hook-agent\` must be one of ${hookAgentChoices(', ')}`, value ?? pair.key);
         break;
+      }
       case 'include':
       case 'ignore': {
         const list = typeof js === 'string' ? [js] : js;

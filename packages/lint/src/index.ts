@@ -55,3 +55,11 @@ export type {
   RuleLocation,
   Witness,
 } from '@verdict/analysis';
+// The native rules' shell reading and respellings, for `verdict diff` on the agents' own files.
+export type { Respelling } from './support/native-commands.ts';
+export { respellings, showCommand } from './support/native-commands.ts';
+export type { ShellRule } from './support/native-rules.ts';
+export { shellRules } from './support/native-rules.ts';
+export type { AllowHole, AllowShape, NativeAgentName } from './support/native-commands.ts';
+export { allowHole } from './support/native-commands.ts';
+export { AGENT_NAME } from './support/native-rules.ts';

@@ -5,6 +5,7 @@
  * models must see the tree the agents see, error nodes included. Pinned to the versions `@google/gemini-cli-core`
  * 0.61.0 pins (web-tree-sitter 0.25.10, tree-sitter-bash 0.25.0).
  */
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { Language, Parser, type Node, type Tree } from 'web-tree-sitter';
 
@@ -22,7 +23,9 @@ export function loadBashParser(): Promise<BashParser> {
   loading ??= (async () => {
     await Parser.init();
     const wasm = createRequire(import.meta.url).resolve('tree-sitter-bash/tree-sitter-bash.wasm');
-    const language = await Language.load(wasm);
+    // The grammar's bytes, read here: given a path, web-tree-sitter reads it with a dynamic `import()`, which a
+    // bundled CommonJS command run through a code cache (vm.Script) cannot do.
+    const language = await Language.load(readFileSync(wasm));
     const parser = new Parser();
     parser.setLanguage(language);
     return {
@@ -36,4 +39,24 @@ export function loadBashParser(): Promise<BashParser> {
     };
   })();
   return loading;
+}
+
+/** A node's children, every one (punctuation and anonymous nodes included), in order. */
+export function children(node: Node): Node[] {
+  const out: Node[] = [];
+  for (let i = 0; i < node.childCount; i++) {
+    const c = node.child(i);
+    if (c) out.push(c);
+  }
+  return out;
+}
+
+/** A node's named children, in order. */
+export function namedChildren(node: Node): Node[] {
+  const out: Node[] = [];
+  for (let i = 0; i < node.namedChildCount; i++) {
+    const c = node.namedChild(i);
+    if (c) out.push(c);
+  }
+  return out;
 }

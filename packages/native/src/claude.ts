@@ -4,7 +4,9 @@
  * the additional directories, and every key as written (top level and under `permissions`).
  */
 import type { Diagnostic, Span } from '@verdict/engine';
-import { diag, fileStart, keysOf, member, memberKey, readJson, stringItems } from './json.ts';
+import type { JMap } from '@verdict/compiler';
+import { fileStart, member, memberKey, readJson, stringItems } from './json.ts';
+import { readPermissions } from './permissions.ts';
 import type { Located, LocatedKey, NativeFileBase } from './types.ts';
 
 export type ClaudeList = 'allow' | 'ask' | 'deny';
@@ -95,27 +97,11 @@ export function readClaudeSettings(file: string, text: string, options: { scope?
     topLevelKeys: [],
   };
   if (root === undefined) return out;
-  if (root.kind !== 'map') {
-    diagnostics.push(diag('native/type', 'error', 'a settings file is a JSON object', root.span));
-    out.complete = false;
-    return out;
-  }
-  out.topLevelKeys = keysOf(root);
-  const perms = member(root, 'permissions');
+  const perms = readPermissions(root, out, 'a settings file', ['allow', 'ask', 'deny'] as const, (list, item) => {
+    out.rules.push({ list, text: item.value, span: item.span, index: item.index, ...parseClaudeRule(item.value) });
+  });
   if (perms === undefined) return out;
-  if (perms.kind !== 'map') {
-    diagnostics.push(diag('native/type', 'warning', '`permissions` is not an object; no rule is read', perms.span));
-    return out;
-  }
-  out.permissionKeys = keysOf(perms);
-  out.permissionsSpan = memberKey(root, 'permissions') ?? fileStart(file, index);
-  for (const list of ['allow', 'ask', 'deny'] as const) {
-    const node = member(perms, list);
-    if (node === undefined) continue;
-    for (const item of stringItems(node, `permissions.${list}`, diagnostics)) {
-      out.rules.push({ list, text: item.value, span: item.span, index: item.index, ...parseClaudeRule(item.value) });
-    }
-  }
+  out.permissionsSpan = memberKey(root as JMap, 'permissions') ?? fileStart(file, index);
   const mode = member(perms, 'defaultMode');
   if (mode !== undefined && mode.kind === 'scalar' && typeof mode.value === 'string') out.defaultMode = { value: mode.value, span: mode.span };
   const dirs = member(perms, 'additionalDirectories');

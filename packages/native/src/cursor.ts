@@ -5,7 +5,8 @@
  */
 import type { Diagnostic, Span } from '@verdict/engine';
 import { parseClaudeRule } from './claude.ts';
-import { diag, keysOf, member, readJson, stringItems } from './json.ts';
+import { readJson } from './json.ts';
+import { readPermissions } from './permissions.ts';
 import type { LocatedKey, NativeFileBase } from './types.ts';
 
 export type CursorList = 'allow' | 'deny';
@@ -38,29 +39,12 @@ export function readCursorCli(file: string, text: string): CursorCliFile {
   const { root } = readJson(file, text, diagnostics, { comments: true });
   const out: CursorCliFile = { format: 'cursor-cli', agent: 'cursor', file, text, diagnostics, complete: root !== undefined, rules: [], topLevelKeys: [] };
   if (root === undefined) return out;
-  if (root.kind !== 'map') {
-    diagnostics.push(diag('native/type', 'error', 'a Cursor CLI configuration is a JSON object', root.span));
-    out.complete = false;
-    return out;
-  }
-  out.topLevelKeys = keysOf(root);
-  const perms = member(root, 'permissions');
-  if (perms === undefined) return out;
-  if (perms.kind !== 'map') {
-    diagnostics.push(diag('native/type', 'warning', '`permissions` is not an object; no rule is read', perms.span));
-    return out;
-  }
-  out.permissionKeys = keysOf(perms);
-  for (const list of ['allow', 'deny'] as const) {
-    const node = member(perms, list);
-    if (node === undefined) continue;
-    for (const item of stringItems(node, `permissions.${list}`, diagnostics)) {
-      const parts = parseClaudeRule(item.value);
-      const rule: CursorRule = { list, text: item.value, span: item.span, index: item.index, type: parts.tool };
-      if (parts.specifier !== undefined) rule.argument = parts.specifier;
-      if (parts.malformed !== undefined) rule.malformed = parts.malformed;
-      out.rules.push(rule);
-    }
-  }
+  readPermissions(root, out, 'a Cursor CLI configuration', ['allow', 'deny'] as const, (list, item) => {
+    const parts = parseClaudeRule(item.value);
+    const rule: CursorRule = { list, text: item.value, span: item.span, index: item.index, type: parts.tool };
+    if (parts.specifier !== undefined) rule.argument = parts.specifier;
+    if (parts.malformed !== undefined) rule.malformed = parts.malformed;
+    out.rules.push(rule);
+  });
   return out;
 }

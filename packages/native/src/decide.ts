@@ -21,7 +21,7 @@ import { cursorModel } from './cursor/decide.ts';
 import type { NativeFile } from './discover.ts';
 import type { GeminiPolicyFile } from './gemini-policy.ts';
 import { GEMINI_TIERS, geminiPolicy, geminiPolicyFileInput, loadGeminiPolicies } from './gemini/decide.ts';
-import type { GeminiLoadedRule, GeminiMode } from './gemini/decide.ts';
+import type { GeminiLoadedRule, GeminiMode, GeminiRunFacts } from './gemini/decide.ts';
 import type { NativeAgent } from './types.ts';
 
 export type NativeDecision = 'allow' | 'ask' | 'deny' | 'none';
@@ -75,6 +75,12 @@ export interface NativeDeciderOptions extends ClaudeContext {
   readonly nonInteractive?: boolean;
   /** Gemini CLI: the tier the policy files load at (default: user, as with `--policy`). */
   readonly geminiTier?: number;
+  /**
+   * Gemini CLI: the workspace, home and folder trust its built-in shell heuristics read (they decide for rules
+   * without a pattern and for the no-rule default). Without them, a call the heuristics take part in gets every
+   * decision they can give.
+   */
+  readonly geminiFacts?: GeminiRunFacts;
 }
 
 const CODEX: Readonly<Record<string, NativeDecision>> = { allow: 'allow', prompt: 'ask', forbidden: 'deny' };
@@ -155,7 +161,7 @@ export async function nativeDecider(files: readonly NativeFile[], options: Nativ
       const settings = files.filter((f) => f.format === 'gemini-settings' && f.entries.length > 0);
       const { rules, issues } = loadGeminiPolicies(policies.map((f) => geminiPolicyFileInput(f, tier)));
       const mode = options.geminiMode ?? 'default';
-      const policy = geminiPolicy(rules, bash, { mode, nonInteractive: options.nonInteractive === true });
+      const policy = geminiPolicy(rules, bash, { mode, nonInteractive: options.nonInteractive === true, ...(options.geminiFacts !== undefined ? { facts: options.geminiFacts } : {}) });
       const fallback = options.nonInteractive === true ? 'deny' : 'ask_user';
       const refOf = (rule: GeminiLoadedRule | undefined): NativeRuleRef | undefined => {
         if (rule?.at === undefined) return undefined;

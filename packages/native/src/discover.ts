@@ -4,7 +4,7 @@
  */
 import { readSourceFile } from '@verdict/compiler';
 import { lstatSync } from 'node:fs';
-import type { Diagnostic } from '@verdict/engine';
+import { AGENT_CATALOGUES, type Diagnostic, HOOK_AGENTS } from '@verdict/engine';
 import { readClaudeSettings } from './claude.ts';
 import type { ClaudeSettingsFile } from './claude.ts';
 import { readCodexRequirements } from './codex-requirements.ts';
@@ -28,7 +28,7 @@ function parts(path: string): string[] {
 }
 
 /** The dot folders where the agents keep these files (a folder walk enters them for these files only). */
-export const NATIVE_FOLDERS: readonly string[] = ['.claude', '.codex', '.gemini', '.cursor', '.config'];
+export const NATIVE_FOLDERS: readonly string[] = [...HOOK_AGENTS.map((a) => AGENT_CATALOGUES[a].settings.folder), '.config'];
 
 const isAgentDir = (dir: string | undefined, agent: string): boolean => dir !== undefined && (dir === `.${agent}` || dir === agent);
 

@@ -4,9 +4,10 @@
  * decide: they record what is written, with its span, so the lint rules and each agent's decision
  * model read one thing.
  */
-import type { Diagnostic, Span } from '@verdict/engine';
+import type { Diagnostic, HookAgent, Span } from '@verdict/engine';
 
-export type NativeAgent = 'claude' | 'codex' | 'gemini' | 'cursor';
+/** The agents, as the engine's catalogue names them. */
+export type NativeAgent = HookAgent;
 
 export type NativeFormat =
   | 'claude-settings'

@@ -1,13 +1,11 @@
 import { parseArgs } from 'node:util';
-import type { HookAgent } from '@verdict/engine';
+import { HOOK_AGENTS, hookAgentChoices, hookAgentOf } from '@verdict/engine';
 import { type Command, parse, policyFromStdinRefused, STDIN_ARG, write } from '../args.ts';
-
-const AGENTS: readonly HookAgent[] = ['claude', 'codex', 'gemini', 'cursor'];
 
 /** Default watchdog: far below every agent's own timeout (Gemini CLI's 60 s is the shortest documented). */
 export const DEFAULT_DEADLINE_MS = 10_000;
 
-const USAGE = `usage: verdict hook --agent claude|codex|gemini|cursor --policy FILE [options]
+const USAGE = `usage: verdict hook --agent ${HOOK_AGENTS.join('|')} --policy FILE [options]
        verdict hook install --agent AGENT [--scope user|project] --policy FILE [--log FILE] [--dry-run]
        verdict hook uninstall --agent AGENT [--scope user|project] [--dry-run]
        verdict hook status [--agent AGENT] [--project DIR] [--json]
@@ -126,8 +124,8 @@ export const hookCommand: Command = {
     }
     if (values['policy'] === STDIN_ARG) usageProblem ??= policyFromStdinRefused('hook', 'the hook payload');
     const agentFlag = typeof values['agent'] === 'string' ? values['agent'] : undefined;
-    const agent = AGENTS.find((a) => a === agentFlag);
-    if (agentFlag !== undefined && !agent) usageProblem ??= `unknown agent \`${agentFlag}\` (want claude, codex, gemini or cursor)`;
+    const agent = hookAgentOf(agentFlag);
+    if (agentFlag !== undefined && !agent) usageProblem ??= `unknown agent \`${agentFlag}\` (want ${hookAgentChoices()})`;
     let deadlineMs = DEFAULT_DEADLINE_MS;
     if (typeof values['deadline'] === 'string') {
       const d = await parseDeadline(values['deadline']);

@@ -1,4 +1,4 @@
-import { HOOK_AGENTS, type HookAgent } from '@verdict/engine';
+import { hookAgentChoices, hookAgentOf } from '@verdict/engine';
 import { exitCodeFor, type FormatterName, formatters, type LintMessage, lintFiles } from '@verdict/lint';
 import { type Command, parse, STDIN_ARG, UsageError, write } from '../args.ts';
 import { readSourceStream } from '@verdict/compiler';
@@ -33,7 +33,7 @@ options:
   -o, --output FILE    write the report to FILE instead of standard output (folders are made)
   --max-warnings N     fail (exit 1) when there are more than N warnings (-1: no limit)
   --driver D           check run Policies against this driver (a built-in name or a descriptor file)
-  --hook-agent A       the agent whose hook runs the policies (claude, codex, gemini, cursor): turns on
+  --hook-agent A       the agent whose hook runs the policies (${hookAgentChoices(', ')}): turns on
                        the hook/* rules; a \`# verdict-hook-agent: A\` comment in a file wins
   -c, --config FILE    the configuration for every file (its globs relative to the working directory);
                        default: the nearest verdict.config.yaml from each file's folder up to the
@@ -92,8 +92,9 @@ export const lintCommand: Command = {
       // A negative number is no limit, as in ESLint.
       if (Number(raw) >= 0) maxWarnings = Number(raw);
     }
-    const hookAgent = values['hook-agent'];
-    if (hookAgent !== undefined && !HOOK_AGENTS.some((a) => a === hookAgent)) throw new UsageError(`unknown agent \`${hookAgent}\` for \`--hook-agent\` (want ${HOOK_AGENTS.join(', ')})`);
+    const hookAgentFlag = values['hook-agent'];
+    const hookAgent = hookAgentOf(hookAgentFlag);
+    if (hookAgentFlag !== undefined && hookAgent === undefined) throw new UsageError(`unknown agent \`${hookAgentFlag}\` for \`--hook-agent\` (want ${hookAgentChoices(', ')})`);
     const paths = positionals.length > 0 ? positionals : ['.'];
     const name = stdinName(positionals, values['stdin-filename']);
     if (values.fix === true && paths.includes(STDIN_ARG)) {
@@ -105,7 +106,7 @@ export const lintCommand: Command = {
       ...(stdin !== undefined ? { stdin } : {}),
       cwd: io.cwd,
       ...(values.driver !== undefined ? { driver: values.driver } : {}),
-      ...(hookAgent !== undefined ? { hookAgent: hookAgent as HookAgent } : {}),
+      ...(hookAgent !== undefined ? { hookAgent } : {}),
       ...(values.config !== undefined ? { configPath: values.config } : {}),
       ...(values['no-config-lookup'] === true ? { noConfigLookup: true } : {}),
       ...(values['ignore-pattern'] !== undefined ? { ignorePatterns: values['ignore-pattern'] } : {}),

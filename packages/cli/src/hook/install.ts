@@ -24,13 +24,11 @@ import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isDeepStrictEqual } from 'node:util';
-import type { HookAgent } from '@verdict/engine';
+import { AGENT_CATALOGUES, type AgentCatalogue, HOOK_AGENTS, hookAgentChoices, hookAgentOf, type HookAgent } from '@verdict/engine';
 import { type CommandIo, type Parsed, POLICY_FROM_STDIN_HELP, policyFromStdinRefused, STDIN_ARG, UsageError } from '../args.ts';
 import { appendItem, detectLayout, insertMember, jsonTree, type JsonNode, removeItem, removeMember } from './json-edit.ts';
 import { denyAnswer } from './dialects.ts';
 import { codexHookHash, codexHookKey, readCodexState } from './codex-trust.ts';
-
-const AGENTS: readonly HookAgent[] = ['claude', 'codex', 'gemini', 'cursor'];
 
 /** Seconds (Gemini CLI: milliseconds) the agent waits for the hook; the hook's own deadline is 10 s. */
 export const HOOK_TIMEOUT_S = 30;
@@ -38,19 +36,22 @@ export const HOOK_TIMEOUT_S = 30;
 /** Where an agent's user-level files are, from the environment the agent runs with. */
 export interface AgentHomes {
   home: string;
-  /** `$CODEX_HOME`, else `~/.codex`. */
-  codex: string;
-  /** `$GEMINI_CLI_HOME/.gemini`, else `~/.gemini`. */
-  gemini: string;
+  /**
+   * Each agent's user-level folder, by its catalogue's `settings`: `~/.claude`, `$CODEX_HOME` (else
+   * `~/.codex`), `$GEMINI_CLI_HOME/.gemini` (else `~/.gemini`), `~/.cursor`.
+   */
+  user: Readonly<Record<HookAgent, string>>;
 }
 
 export function agentHomes(env: NodeJS.ProcessEnv, cwd: string): AgentHomes {
   const home = env['HOME'] ? resolve(cwd, env['HOME']) : homedir();
-  return {
-    home,
-    codex: env['CODEX_HOME'] ? resolve(cwd, env['CODEX_HOME']) : join(home, '.codex'),
-    gemini: join(env['GEMINI_CLI_HOME'] ? resolve(cwd, env['GEMINI_CLI_HOME']) : home, '.gemini'),
+  const userFolder = (agent: HookAgent): string => {
+    const { folder, homeVariable } = AGENT_CATALOGUES[agent].settings;
+    const set = homeVariable !== undefined ? env[homeVariable.name] : undefined;
+    if (!set) return join(home, folder);
+    return homeVariable!.names === 'folder' ? resolve(cwd, set) : join(resolve(cwd, set), folder);
   };
+  return { home, user: Object.fromEntries(HOOK_AGENTS.map((a) => [a, userFolder(a)])) as Record<HookAgent, string> };
 }
 
 /** One file an agent reads hooks from. */
@@ -91,68 +92,56 @@ export const CLEARED_ENV: readonly string[] = [
  */
 export const CLEARED_BEFORE_SHELL: readonly string[] = ['SHELLOPTS', 'BASHOPTS'];
 
-interface AgentConfig {
-  title: string;
+/** How `hook install` writes an agent's entries (where and which events: its catalogue). */
+interface AgentConfig extends Pick<AgentCatalogue, 'title' | 'events'> {
   /** The file `install --scope` writes. */
   file(scope: 'user' | 'project', cwd: string, homes: AgentHomes): string;
   /** Every file the agent reads hooks from (what `status` checks). */
   levels(cwd: string, homes: AgentHomes): Level[];
-  events: readonly string[];
   /** The entry appended to each event's list. */
   entry(command: string): Record<string, unknown>;
+  /** The entry's own fail-closed setting, one key and its value (`status` checks it is there). */
+  failClosed?: Readonly<Record<string, unknown>>;
   /** A file that does not exist yet starts as this. */
   empty: string;
 }
 
 const group = (handler: Record<string, unknown>) => ({ matcher: '*', hooks: [handler] });
 
-export const AGENT_CONFIGS: Record<HookAgent, AgentConfig> = {
-  claude: {
-    title: 'Claude Code',
-    file: (scope, cwd, h) => (scope === 'user' ? join(h.home, '.claude', 'settings.json') : join(cwd, '.claude', 'settings.json')),
-    levels: (cwd, h) => [
-      { name: 'user', file: join(h.home, '.claude', 'settings.json') },
-      { name: 'project', file: join(cwd, '.claude', 'settings.json') },
-      { name: 'local', file: join(cwd, '.claude', 'settings.local.json') },
-    ],
-    events: ['PreToolUse', 'PermissionRequest'],
-    entry: (command) => group({ type: 'command', command, timeout: HOOK_TIMEOUT_S, onFailure: 'block' }),
+/** An agent's config: its title, events and files from the catalogue, the entry's shape here. */
+function agentConfig(agent: HookAgent, shape: Pick<AgentConfig, 'entry' | 'failClosed' | 'empty'>): AgentConfig {
+  const { title, events, settings } = AGENT_CATALOGUES[agent];
+  const levels = (cwd: string, h: AgentHomes): Level[] => [
+    { name: 'user', file: join(h.user[agent], settings.hookFile) },
+    { name: 'project', file: join(cwd, settings.folder, settings.hookFile) },
+    ...(settings.localHookFile !== undefined ? [{ name: 'local', file: join(cwd, settings.folder, settings.localHookFile) }] : []),
+  ];
+  return { title, events, levels, file: (scope, cwd, h) => levels(cwd, h).find((l) => l.name === scope)!.file, ...shape };
+}
+
+const CLAUDE_FAIL_CLOSED = { onFailure: 'block' } as const;
+const CURSOR_FAIL_CLOSED = { failClosed: true } as const;
+
+export const AGENT_CONFIGS: Readonly<Record<HookAgent, AgentConfig>> = {
+  claude: agentConfig('claude', {
+    entry: (command) => group({ type: 'command', command, timeout: HOOK_TIMEOUT_S, ...CLAUDE_FAIL_CLOSED }),
+    failClosed: CLAUDE_FAIL_CLOSED,
     empty: '{}\n',
-  },
-  codex: {
-    title: 'Codex',
-    file: (scope, cwd, h) => (scope === 'user' ? join(h.codex, 'hooks.json') : join(cwd, '.codex', 'hooks.json')),
-    levels: (cwd, h) => [
-      { name: 'user', file: join(h.codex, 'hooks.json') },
-      { name: 'project', file: join(cwd, '.codex', 'hooks.json') },
-    ],
-    events: ['PreToolUse', 'PermissionRequest'],
+  }),
+  codex: agentConfig('codex', {
     entry: (command) => group({ type: 'command', command, timeout: HOOK_TIMEOUT_S }),
     empty: '{}\n',
-  },
-  gemini: {
-    title: 'Gemini CLI',
-    file: (scope, cwd, h) => (scope === 'user' ? join(h.gemini, 'settings.json') : join(cwd, '.gemini', 'settings.json')),
-    levels: (cwd, h) => [
-      { name: 'user', file: join(h.gemini, 'settings.json') },
-      { name: 'project', file: join(cwd, '.gemini', 'settings.json') },
-    ],
-    events: ['BeforeTool'],
+  }),
+  gemini: agentConfig('gemini', {
     entry: (command) =>
       group({ name: 'verdict', type: 'command', command, timeout: HOOK_TIMEOUT_S * 1000, env: Object.fromEntries([...CLEARED_ENV, ...CLEARED_BEFORE_SHELL].map((k) => [k, ''])) }),
     empty: '{}\n',
-  },
-  cursor: {
-    title: 'Cursor',
-    file: (scope, cwd, h) => (scope === 'user' ? join(h.home, '.cursor', 'hooks.json') : join(cwd, '.cursor', 'hooks.json')),
-    levels: (cwd, h) => [
-      { name: 'user', file: join(h.home, '.cursor', 'hooks.json') },
-      { name: 'project', file: join(cwd, '.cursor', 'hooks.json') },
-    ],
-    events: ['preToolUse', 'beforeShellExecution', 'beforeMCPExecution', 'beforeReadFile'],
-    entry: (command) => ({ command, timeout: HOOK_TIMEOUT_S, failClosed: true }),
+  }),
+  cursor: agentConfig('cursor', {
+    entry: (command) => ({ command, timeout: HOOK_TIMEOUT_S, ...CURSOR_FAIL_CLOSED }),
+    failClosed: CURSOR_FAIL_CLOSED,
     empty: '{\n  "version": 1\n}\n',
-  },
+  }),
 };
 
 /** The file Verdict owns beside Codex's `hooks.json`: the policy and options its command reads. */
@@ -226,7 +215,8 @@ export function installedCommand(agent: HookAgent, event: string, t: HookTarget,
   return guarded(agent, event, inner);
 }
 
-const OURS = /(^|\s)hook --agent (claude|codex|gemini|cursor)(\s|$)/;
+/** `hook --agent NAME` for a catalogue agent: how an entry of ours is recognised. */
+const OURS = new RegExp(`(^|\\s)hook --agent (${HOOK_AGENTS.join('|')})(\\s|$)`);
 
 function isOurHandler(v: unknown): boolean {
   return typeof v === 'object' && v !== null && typeof (v as { command?: unknown }).command === 'string' && OURS.test((v as { command: string }).command) && /verdict/.test((v as { command: string }).command);
@@ -404,7 +394,7 @@ export function codexConfigText(t: HookTarget): string {
  * each entry's place matches), or the lines telling the user to trust it in `/hooks`.
  */
 export function codexTrustNote(file: string, text: string, homes: AgentHomes, cwd: string): string {
-  const state = readCodexState([join(homes.codex, 'config.toml'), join(cwd, '.codex', 'config.toml')]);
+  const state = readCodexState([join(homes.user.codex, 'config.toml'), join(cwd, '.codex', 'config.toml')]);
   if (!state.ok) return `  note: Codex's ${state.file} does not parse (${state.error}): Codex may not run this hook\n`;
   const untrusted: string[] = [];
   for (const h of ourCodexHandlers(text)) {
@@ -475,8 +465,8 @@ export async function runInstall(mode: 'install' | 'uninstall', args: Parsed<Rec
     io.stdout.write(`${hookCommand.usage}\n`);
     return 0;
   }
-  const agent = AGENTS.find((a) => a === v['agent']);
-  if (!agent) throw new UsageError(v['agent'] === undefined ? 'missing `--agent claude|codex|gemini|cursor`' : `unknown agent \`${String(v['agent'])}\` (want claude, codex, gemini or cursor)`);
+  const agent = hookAgentOf(v['agent']);
+  if (!agent) throw new UsageError(v['agent'] === undefined ? `missing \`--agent ${HOOK_AGENTS.join('|')}\`` : `unknown agent \`${String(v['agent'])}\` (want ${hookAgentChoices()})`);
   const scope = v['scope'] ?? 'user';
   if (scope !== 'user' && scope !== 'project') throw new UsageError(`unknown scope \`${String(scope)}\` (want user or project)`);
   const config = AGENT_CONFIGS[agent];

@@ -11,12 +11,10 @@
 import { accessSync, constants, existsSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { spawnSync } from 'node:child_process';
-import type { HookAgent } from '@verdict/engine';
+import { AGENT_CATALOGUES, HOOK_AGENTS, hookAgentChoices, hookAgentOf, type HookAgent } from '@verdict/engine';
 import { type CommandIo, type Parsed, UsageError } from '../args.ts';
 import { AGENT_CONFIGS, type AgentHomes, agentHomes, CLEARED_BEFORE_SHELL, CLEARED_ENV, type FoundHandler, HOOK_TIMEOUT_S, ourHandlers } from './install.ts';
 import { codexHookHash, codexHookKey, readCodexState } from './codex-trust.ts';
-
-const AGENTS: readonly HookAgent[] = ['claude', 'codex', 'gemini', 'cursor'];
 
 interface LevelReport {
   name: string;
@@ -120,10 +118,8 @@ function older(v: number[], than: [number, number, number]): boolean {
   return false;
 }
 
-const VERSION_COMMAND: Partial<Record<HookAgent, string>> = { claude: 'claude', codex: 'codex', gemini: 'gemini' };
-
 function agentVersion(agent: HookAgent, env: NodeJS.ProcessEnv): { text: string; version?: number[] } {
-  const name = VERSION_COMMAND[agent];
+  const name = AGENT_CATALOGUES[agent].client;
   if (name === undefined) return { text: 'not asked (no command-line client to ask)' };
   if (!env['PATH']) return { text: `unknown (\`${name}\` is not on PATH)` };
   const r = spawnSync(name, ['--version'], { env, encoding: 'utf8', timeout: 10_000, stdio: ['ignore', 'pipe', 'ignore'] });
@@ -199,11 +195,12 @@ async function checkAgent(agent: HookAgent, cwd: string, homes: AgentHomes, env:
     }
   }
   // A home variable that moves the user level: an install at the default place is not read.
-  const moved = agent === 'codex' && env['CODEX_HOME'] ? join(homes.home, '.codex', 'hooks.json') : agent === 'gemini' && env['GEMINI_CLI_HOME'] ? join(homes.home, '.gemini', 'settings.json') : undefined;
-  if (moved !== undefined && resolve(moved) !== resolve(config.levels(cwd, homes)[0]!.file)) {
+  const { settings } = AGENT_CATALOGUES[agent];
+  const variable = settings.homeVariable?.name;
+  const moved = variable !== undefined && env[variable] ? join(homes.home, settings.folder, settings.hookFile) : undefined;
+  if (variable !== undefined && moved !== undefined && resolve(moved) !== resolve(config.levels(cwd, homes)[0]!.file)) {
     const read = readJsonFile(moved);
     if (read !== undefined && !('error' in read) && ourHandlers(read.text).length > 0) {
-      const variable = agent === 'codex' ? 'CODEX_HOME' : 'GEMINI_CLI_HOME';
       report.lines.push(`ignored  ${moved}: holds the verdict hook, but ${config.title} does not read it while ${variable} is ${env[variable]}`);
       report.problems.push(`the hook in ${moved} is not read: ${variable} points ${config.title} at ${config.levels(cwd, homes)[0]!.file} (run \`verdict hook install\` with the same ${variable})`);
     }
@@ -232,14 +229,15 @@ async function checkAgent(agent: HookAgent, cwd: string, homes: AgentHomes, env:
     else report.problems.push(`${level.file}: the ${h.event} command names no policy`);
     const where = `${level.file} (${h.event})`;
     if (agent !== 'cursor' && !c.wrapped) report.problems.push(`${where}: the command has no failure wrapper: if Verdict cannot start or crashes, ${config.title} runs the tool (install again)`);
-    if (agent === 'claude' && h.value['onFailure'] !== 'block') report.problems.push(`${where}: no \`onFailure: "block"\` (install again)`);
+    for (const [key, value] of Object.entries(config.failClosed ?? {})) {
+      if (h.value[key] !== value) report.problems.push(`${where}: no \`${key}: ${JSON.stringify(value)}\` (install again)`);
+    }
     if (agent === 'gemini') {
       const e = h.value['env'];
       const cleared = typeof e === 'object' && e !== null ? (e as Record<string, unknown>) : {};
       const left = [...CLEARED_ENV, ...CLEARED_BEFORE_SHELL].filter((k) => cleared[k] !== '');
       if (left.length > 0) report.problems.push(`${where}: the entry's \`env\` does not clear ${left.join(', ')}: a trusted project's .env reaches the hook (install again)`);
     }
-    if (agent === 'cursor' && h.value['failClosed'] !== true) report.problems.push(`${where}: no \`failClosed: true\` (install again)`);
     if (typeof h.value['timeout'] === 'number' && h.value['timeout'] < (agent === 'gemini' ? HOOK_TIMEOUT_S * 1000 : HOOK_TIMEOUT_S) / 3) {
       report.problems.push(`${where}: the timeout ${h.value['timeout']} is shorter than Verdict's own deadline: the agent's timeout would answer first, and it lets the tool run`);
     }
@@ -258,7 +256,7 @@ async function checkAgent(agent: HookAgent, cwd: string, homes: AgentHomes, env:
 
   // Codex: the hooks feature, and trust by hash.
   if (agent === 'codex' && handlers.length > 0) {
-    const state = readCodexState([join(homes.codex, 'config.toml'), join(cwd, '.codex', 'config.toml')]);
+    const state = readCodexState([join(homes.user.codex, 'config.toml'), join(cwd, '.codex', 'config.toml')]);
     if (!state.ok) report.problems.push(`${state.file} does not parse (${state.error}): Codex's trust in the hook cannot be checked`);
     else {
       if (state.hooksFeature === false) report.problems.push('a Codex config.toml sets `[features] hooks = false`: Codex runs no hook');
@@ -273,7 +271,7 @@ async function checkAgent(agent: HookAgent, cwd: string, homes: AgentHomes, env:
       }
       if (handlers.some(({ level }) => level.name === 'project')) {
         const trusted = state.trustedProjects.some((p) => cwd === p || cwd.startsWith(p.endsWith('/') ? p : `${p}/`));
-        if (!trusted) report.problems.push(`Codex loads a project's .codex/ only in a trusted project, and no \`[projects."…"] trust_level = "trusted"\` in ${join(homes.codex, 'config.toml')} names ${cwd} or a folder above it`);
+        if (!trusted) report.problems.push(`Codex loads a project's .codex/ only in a trusted project, and no \`[projects."…"] trust_level = "trusted"\` in ${join(homes.user.codex, 'config.toml')} names ${cwd} or a folder above it`);
       }
       report.lines.push(`trust    ${untrusted.length === 0 ? 'Codex trusts every verdict hook entry (hash matches)' : untrusted.join('; ')}`);
       if (untrusted.length > 0) report.problems.push('Codex skips an untrusted or changed hook silently: open `/hooks` in Codex and trust the verdict hook');
@@ -320,10 +318,10 @@ export async function runStatus(args: Parsed<Record<string, { type: 'string' | '
     return 0;
   }
   if (args.positionals.length > 0) throw new UsageError(`unexpected argument \`${args.positionals[0]}\` for \`verdict hook status\``);
-  let chosen: HookAgent[] = [...AGENTS];
+  let chosen: HookAgent[] = [...HOOK_AGENTS];
   if (v['agent'] !== undefined) {
-    const a = AGENTS.find((x) => x === v['agent']);
-    if (!a) throw new UsageError(`unknown agent \`${String(v['agent'])}\` (want claude, codex, gemini or cursor)`);
+    const a = hookAgentOf(v['agent']);
+    if (!a) throw new UsageError(`unknown agent \`${String(v['agent'])}\` (want ${hookAgentChoices()})`);
     chosen = [a];
   }
   const env = io.env ?? process.env;

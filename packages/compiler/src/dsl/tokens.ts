@@ -104,9 +104,8 @@ function defineTokens() {
   const Comma = createToken({ name: 'Comma', pattern: ',', label: '`,`' });
   const Star = createToken({ name: 'Star', pattern: '*', label: '`*`' });
 
-  const allTokens: TokenType[] = [
-    WhiteSpace,
-    Comment,
+  /** The literals and punctuation, in the order the lexer tries them (after white space and comments). */
+  const literals = {
     RegexLiteral,
     UnterminatedRegex,
     StringLiteral,
@@ -120,6 +119,12 @@ function defineTokens() {
     Colon,
     Comma,
     Star,
+  };
+
+  const allTokens: TokenType[] = [
+    WhiteSpace,
+    Comment,
+    ...Object.values(literals),
     ...keywordTokens.values(),
     Identifier,
     Regex,
@@ -157,19 +162,7 @@ function defineTokens() {
     Rule: kw('rule'),
     Regex,
     StringLit,
-    RegexLiteral,
-    UnterminatedRegex,
-    StringLiteral,
-    UnterminatedString,
-    Duration,
-    NumberLit,
-    LBrace,
-    RBrace,
-    LBracket,
-    RBracket,
-    Colon,
-    Comma,
-    Star,
+    ...literals,
     allTokens,
     lexer,
   };

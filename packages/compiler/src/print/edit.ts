@@ -6,7 +6,7 @@
  * `[range[0], range[1])` of the text (after a byte order mark, if any, is removed) with `text`.
  */
 import { CST, Parser, parseDocument, visit } from 'yaml';
-import type { Diagnostic, PolicyFileIR, RuleIR } from '@verdict/engine';
+import { type Diagnostic, eachRule, type PolicyFileIR, type RuleIR } from '@verdict/engine';
 import { parseVerdictSource } from '../dsl/index.ts';
 import type { JNode } from '../tree.ts';
 import type { Syntax } from '../types.ts';
@@ -196,7 +196,7 @@ export function applySourceEdits(text: string, file: string, syntax: Syntax, edi
   if (keptTokens(text).join('\n') !== keptTokens(out).join('\n')) return refused('a comment, anchor, tag or document marker would change');
   // Only rule patterns may change: a string an edit touches that is some rule's `match`.
   const patterns = new Set<number>();
-  for (const list of ['allow', 'deny', 'ask'] as const) for (const r of a.ir.approver?.[list] ?? []) if (r.matchSpan) patterns.add(r.matchSpan.start.offset);
+  for (const { rule: r } of a.ir.approver ? eachRule(a.ir.approver) : []) if (r.matchSpan) patterns.add(r.matchSpan.start.offset);
   const edited = editedRules(a.ir, changed);
   if (!sameTree(a.tree, b.tree, (start, end) => patterns.has(start) && changed(start, end)) || irShape(a.ir, edited) !== irShape(b.ir, edited)) {
     return refused('a value other than the fixed patterns would change');
@@ -230,7 +230,7 @@ function sameTree(a: JNode, b: JNode, changed: (start: number, end: number) => b
 /** The IR without positions, as text, with the patterns of the `edited` rules (`deny:0`) left out. */
 function irShape(ir: PolicyFileIR, edited: ReadonlySet<string>): string {
   const rules = new Map<RuleIR, string>();
-  for (const list of ['allow', 'deny', 'ask'] as const) ir.approver?.[list]?.forEach((r, i) => rules.set(r, `${list}:${i}`));
+  for (const { rule, list, index } of ir.approver ? eachRule(ir.approver) : []) rules.set(rule, `${list}:${index}`);
   return JSON.stringify(ir, function (this: unknown, key, value: unknown) {
     if (/span$/i.test(key)) return undefined;
     if (key === 'match' && edited.has(rules.get(this as RuleIR) ?? '')) return undefined;
@@ -241,11 +241,9 @@ function irShape(ir: PolicyFileIR, edited: ReadonlySet<string>): string {
 /** The rules (`deny:0`) whose pattern an edit touches. */
 function editedRules(ir: PolicyFileIR, changed: (start: number, end: number) => boolean): Set<string> {
   const out = new Set<string>();
-  for (const list of ['allow', 'deny', 'ask'] as const) {
-    ir.approver?.[list]?.forEach((r, i) => {
-      const at = r.matchSpan;
-      if (at !== undefined && changed(at.start.offset, at.end.offset)) out.add(`${list}:${i}`);
-    });
+  for (const { rule, list, index } of ir.approver ? eachRule(ir.approver) : []) {
+    const at = rule.matchSpan;
+    if (at !== undefined && changed(at.start.offset, at.end.offset)) out.add(`${list}:${index}`);
   }
   return out;
 }

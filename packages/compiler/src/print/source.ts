@@ -10,13 +10,13 @@
  */
 import { CST, isMap, isScalar, isSeq, Lexer, parseDocument, visit } from 'yaml';
 import type { Node as YamlNode, Scalar, YAMLMap } from 'yaml';
-import type { Diagnostic } from '@verdict/engine';
+import { type Diagnostic, RULE_LISTS } from '@verdict/engine';
 import type { JNode } from '../tree.ts';
 import type { FormatResult } from './format.ts';
 
 /** The rule lists of an approver block: their items are laid out one rule a line. */
-const RULE_LISTS = new Set(['allow', 'ask', 'deny']);
-const APPROVER_KEYS = new Set(['mode', 'default', 'reason', 'input', 'allow', 'ask', 'deny']);
+const RULE_LIST_KEYS: ReadonlySet<string> = new Set(RULE_LISTS);
+const APPROVER_KEYS: ReadonlySet<string> = new Set(['mode', 'default', 'reason', 'input', ...RULE_LISTS]);
 
 /** Token kinds of yaml's lexer that a layout must keep, with their text. */
 const KEPT_TOKENS = new Set(['comment', 'anchor', 'tag', 'alias', 'directive-line', 'doc-start', 'doc-end']);
@@ -94,7 +94,7 @@ function approverMaps(root: unknown): YAMLMap[] {
 function oneLineItems(root: unknown): void {
   const lists: unknown[] = [];
   for (const block of approverMaps(root)) {
-    for (const pair of block.items) if (RULE_LISTS.has(keyName(pair.key) ?? '')) lists.push(pair.value);
+    for (const pair of block.items) if (RULE_LIST_KEYS.has(keyName(pair.key) ?? '')) lists.push(pair.value);
   }
   if (isMap(root)) for (const pair of root.items) if (keyName(pair.key) === 'tests') lists.push(pair.value);
   for (const list of lists) {

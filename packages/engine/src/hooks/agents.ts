@@ -1,13 +1,12 @@
 /**
- * What the coding agents that run `verdict hook` send: their hook events, their tool names and the
- * keys of each tool's input, and the neutral names Verdict gives the same kind of tool in every agent.
- * Data only (no parsing): the hook command maps payloads with it, and lint checks a policy meant for
- * one agent against it. Sources: each agent's hook documentation and source as of autumn 2026.
+ * The one catalogue of the coding agents that run `verdict hook`: their names, the files they read
+ * hook entries from, their hook events, their tool names and the keys of each tool's input, and the
+ * neutral names Verdict gives the same kind of tool in every agent. Every other list of the agents
+ * (the CLI's `--agent` choices, `hook install`'s files and the pattern `uninstall` recognises its
+ * entries by, `@verdict/native`'s agents, lint's agent titles) is derived from it. Data only (no
+ * parsing): the hook command maps payloads with it, and lint checks a policy meant for one agent
+ * against it. Sources: each agent's hook documentation and source as of autumn 2026.
  */
-
-export type HookAgent = 'claude' | 'codex' | 'gemini' | 'cursor';
-
-export const HOOK_AGENTS: readonly HookAgent[] = Object.freeze(['claude', 'codex', 'gemini', 'cursor']);
 
 /**
  * Neutral tool names: a call answers to its agent's own tool name and to one of these, so one rule
@@ -35,10 +34,28 @@ export interface AgentTool {
   keys?: readonly string[];
 }
 
+/** Where an agent reads its hook entries from. */
+export interface AgentSettings {
+  /** The dot folder holding them, in the project and (unless `homeVariable` moves it) in the home. */
+  folder: string;
+  /** The file in that folder, at the user and the project level. */
+  hookFile: string;
+  /** A third, project-local file in the same folder (Claude Code's `settings.local.json`). */
+  localHookFile?: string;
+  /**
+   * The variable that moves the user level: `folder` when it names the folder itself (Codex's
+   * `$CODEX_HOME`), `home` when it names the home the folder is in (Gemini CLI's `$GEMINI_CLI_HOME`).
+   */
+  homeVariable?: { name: string; names: 'folder' | 'home' };
+}
+
 export interface AgentCatalogue {
   agent: HookAgent;
   /** The agent's name for people. */
-  title: string;
+  title: AgentTitle;
+  /** The agent's command-line program (`hook status` asks it for `--version`); absent when it has none. */
+  client?: string;
+  settings: AgentSettings;
   /** The hook events `verdict hook` answers. */
   events: readonly string[];
   tools: readonly AgentTool[];
@@ -131,10 +148,12 @@ const CURSOR_TOOLS: readonly AgentTool[] = [
   { name: 'Task', neutral: 'agent.spawn' },
 ];
 
-export const AGENT_CATALOGUES: Readonly<Record<HookAgent, AgentCatalogue>> = {
+const CATALOGUES = {
   claude: {
     agent: 'claude',
     title: 'Claude Code',
+    client: 'claude',
+    settings: { folder: '.claude', hookFile: 'settings.json', localHookFile: 'settings.local.json' },
     events: ['PreToolUse', 'PermissionRequest'],
     tools: CLAUDE_TOOLS,
     failsOpen: 'Claude Code runs the tool when a hook times out, crashes or prints invalid output',
@@ -143,6 +162,8 @@ export const AGENT_CATALOGUES: Readonly<Record<HookAgent, AgentCatalogue>> = {
   codex: {
     agent: 'codex',
     title: 'Codex',
+    client: 'codex',
+    settings: { folder: '.codex', hookFile: 'hooks.json', homeVariable: { name: 'CODEX_HOME', names: 'folder' } },
     events: ['PreToolUse', 'PermissionRequest'],
     tools: CODEX_TOOLS,
     failsOpen: 'Codex runs the tool on every hook failure (timeout, crash, invalid or unsupported output)',
@@ -151,6 +172,8 @@ export const AGENT_CATALOGUES: Readonly<Record<HookAgent, AgentCatalogue>> = {
   gemini: {
     agent: 'gemini',
     title: 'Gemini CLI',
+    client: 'gemini',
+    settings: { folder: '.gemini', hookFile: 'settings.json', homeVariable: { name: 'GEMINI_CLI_HOME', names: 'home' } },
     events: ['BeforeTool'],
     tools: GEMINI_TOOLS,
     failsOpen: 'Gemini CLI runs the tool when a hook times out, exits 1, or prints no decision',
@@ -159,12 +182,34 @@ export const AGENT_CATALOGUES: Readonly<Record<HookAgent, AgentCatalogue>> = {
   cursor: {
     agent: 'cursor',
     title: 'Cursor',
+    settings: { folder: '.cursor', hookFile: 'hooks.json' },
     events: ['preToolUse', 'beforeShellExecution', 'beforeMCPExecution', 'beforeReadFile'],
     tools: CURSOR_TOOLS,
     failsOpen: 'Cursor runs the tool when a hook fails unless the hook entry sets `failClosed: true`',
     defaultTimeoutMs: undefined,
   },
-};
+} as const;
+
+/** An agent's name as Verdict spells it (`--agent`, `# verdict-hook-agent:`, `hook --agent NAME`). */
+export type HookAgent = keyof typeof CATALOGUES;
+
+/** An agent's name for people (`Claude Code`). */
+export type AgentTitle = (typeof CATALOGUES)[HookAgent]['title'];
+
+export const AGENT_CATALOGUES: Readonly<Record<HookAgent, AgentCatalogue>> = CATALOGUES;
+
+/** The agents, in the catalogue's order. */
+export const HOOK_AGENTS: readonly HookAgent[] = Object.freeze(Object.keys(CATALOGUES) as HookAgent[]);
+
+/** The agent named `name` (exact spelling), if there is one. */
+export function hookAgentOf(name: unknown): HookAgent | undefined {
+  return HOOK_AGENTS.find((a) => a === name);
+}
+
+/** The agents' names for a message: `claude, codex, gemini or cursor` (`last` joins the last two). */
+export function hookAgentChoices(last = ' or '): string {
+  return `${HOOK_AGENTS.slice(0, -1).join(', ')}${last}${HOOK_AGENTS[HOOK_AGENTS.length - 1]!}`;
+}
 
 /** The agent's tool of that name (exact spelling), if it is in the catalogue. */
 export function agentTool(agent: HookAgent, name: string): AgentTool | undefined {

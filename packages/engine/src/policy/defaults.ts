@@ -1,30 +1,23 @@
 /**
  * The zero policy, the SDK's presets, materialised defaults (semantics.md B3) and scoping (B2).
  */
+import { clearPolicyField, POLICY_FIELDS } from './domains.ts';
 import { SECOND } from './duration.ts';
-import type { Policy } from './types.ts';
+import type { ApprovalPolicy, Policy } from './types.ts';
 
 /** The approval timeout a zero `timeout` stands for. */
 export const DEFAULT_APPROVAL_TIMEOUT_NS: bigint = 30n * SECOND;
 /** The retry budget a zero `max_retries` stands for. */
 export const DEFAULT_MAX_RETRIES = 3;
 
-/** The all-zero policy: every dimension inherited, every approval setting defaulted. */
+/** The all-zero policy: every field of `POLICY_FIELDS` zero (every dimension inherited, every approval setting defaulted), in its order. */
 export function zeroPolicy(): Policy {
-  return {
-    sandbox: '',
-    webSearch: '',
-    browser: '',
-    approvals: {
-      permission: '',
-      planReview: '',
-      question: '',
-      timeout: 0n,
-      onTimeout: '',
-      onReject: '',
-      maxRetries: 0,
-    },
-  };
+  const policy = {} as Policy;
+  for (const f of POLICY_FIELDS) {
+    if (f.group === 'approvals') policy.approvals ??= {} as ApprovalPolicy;
+    clearPolicyField(policy, f);
+  }
+  return policy;
 }
 
 /** The SDK's `PolicyReadOnly`: sandbox only. */

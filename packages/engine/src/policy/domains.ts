@@ -7,21 +7,42 @@
 import type { ApprovalsIR, Located, PolicyIR } from '../ir.ts';
 import type { ApprovalPolicy, HumanDecisionKind, Policy } from './types.ts';
 
+const freeze = <const T>(x: T): Readonly<T> => Object.freeze(x);
+
+/**
+ * Every run Policy field, in the SDK's order (the order of validation, printing and `verdict check`):
+ * the one list. The key types, the zero `Policy` (`zeroPolicy`) and the file encoding's shape
+ * (`PolicyFileShape`) are derived from it.
+ */
+const FIELD_TABLE = freeze([
+  freeze({ key: 'sandbox', name: 'sandbox', group: 'policy', prop: 'sandbox', sdk: 'Policy.Sandbox', domain: freeze(['read_only', 'workspace_write', 'unrestricted']), capability: 'isolation' }),
+  freeze({ key: 'web_search', name: 'web_search', group: 'policy', prop: 'webSearch', sdk: 'Policy.WebSearch', domain: freeze(['allow', 'deny']), capability: 'web_search' }),
+  freeze({ key: 'browser', name: 'browser', group: 'policy', prop: 'browser', sdk: 'Policy.Browser', domain: freeze(['allow', 'deny']), capability: 'browser' }),
+  freeze({ key: 'approvals.permission', name: 'permission', group: 'approvals', prop: 'permission', sdk: 'Policy.Approvals.Permission', domain: freeze(['ask', 'auto_approve', 'auto_reject']), kind: 'permission' }),
+  freeze({ key: 'approvals.plan_review', name: 'plan_review', group: 'approvals', prop: 'planReview', sdk: 'Policy.Approvals.PlanReview', domain: freeze(['ask', 'auto_approve', 'auto_reject']), kind: 'plan_review' }),
+  freeze({ key: 'approvals.question', name: 'question', group: 'approvals', prop: 'question', sdk: 'Policy.Approvals.Question', domain: freeze(['ask', 'auto_reject']), kind: 'question' }),
+  freeze({ key: 'approvals.timeout', name: 'timeout', group: 'approvals', prop: 'timeout', sdk: 'Policy.Approvals.Timeout' }),
+  freeze({ key: 'approvals.on_timeout', name: 'on_timeout', group: 'approvals', prop: 'onTimeout', sdk: 'Policy.Approvals.OnTimeout', domain: freeze(['abort', 'continue', 'retry']) }),
+  freeze({ key: 'approvals.on_reject', name: 'on_reject', group: 'approvals', prop: 'onReject', sdk: 'Policy.Approvals.OnReject', domain: freeze(['abort', 'continue', 'retry']) }),
+  freeze({ key: 'approvals.max_retries', name: 'max_retries', group: 'approvals', prop: 'maxRetries', sdk: 'Policy.Approvals.MaxRetries' }),
+]);
+
+type FieldRow = (typeof FIELD_TABLE)[number];
+
 /** A policy field by its policy-file key (snake_case, dotted under `approvals`). */
-export type PolicyFileKey =
-  | 'sandbox'
-  | 'web_search'
-  | 'browser'
-  | 'approvals.permission'
-  | 'approvals.plan_review'
-  | 'approvals.question'
-  | 'approvals.timeout'
-  | 'approvals.on_timeout'
-  | 'approvals.on_reject'
-  | 'approvals.max_retries';
+export type PolicyFileKey = FieldRow['key'];
 
 /** File keys whose value is one string of a fixed set. */
-export type PolicyEnumKey = Exclude<PolicyFileKey, 'approvals.timeout' | 'approvals.max_retries'>;
+export type PolicyEnumKey = Extract<FieldRow, { domain: readonly string[] }>['key'];
+
+/** The file keys at the top of `policy:`. */
+type TopKey = Extract<FieldRow, { group: 'policy' }>['key'];
+
+// Every property of `Policy` and `ApprovalPolicy` is some field's `prop`: a property added to the
+// model and not to the table is a type error here.
+type Unlisted = Exclude<Exclude<keyof Policy, 'approvals'> | keyof ApprovalPolicy, FieldRow['prop']>;
+const everyPropertyListed: [Unlisted] extends [never] ? true : Unlisted = true;
+void everyPropertyListed;
 
 interface FieldBase<K extends PolicyFileKey> {
   /** The file key, dotted under `approvals`: `approvals.plan_review`. */
@@ -41,34 +62,30 @@ interface FieldBase<K extends PolicyFileKey> {
   kind?: HumanDecisionKind;
 }
 /** A field at the top of `policy:`. */
-export interface TopPolicyField extends FieldBase<'sandbox' | 'web_search' | 'browser'> {
+export interface TopPolicyField extends FieldBase<TopKey> {
   group: 'policy';
   /** The property in `Policy` and `PolicyIR`: `webSearch`. */
-  prop: 'sandbox' | 'webSearch' | 'browser';
+  prop: Exclude<keyof Policy, 'approvals'> & keyof PolicyIR;
 }
 /** A field under `approvals:`. */
-export interface ApprovalsField extends FieldBase<Exclude<PolicyFileKey, 'sandbox' | 'web_search' | 'browser'>> {
+export interface ApprovalsField extends FieldBase<Exclude<PolicyFileKey, TopKey>> {
   group: 'approvals';
   /** The property in `ApprovalPolicy` and `ApprovalsIR`: `planReview`. */
   prop: keyof ApprovalPolicy & keyof ApprovalsIR;
 }
 export type PolicyField = TopPolicyField | ApprovalsField;
 
-const freeze = <T>(x: T): Readonly<T> => Object.freeze(x);
-
 /** Every run Policy field, in the SDK's order (the order of validation, printing and `verdict check`). */
-export const POLICY_FIELDS: readonly PolicyField[] = freeze([
-  freeze({ key: 'sandbox', name: 'sandbox', group: 'policy', prop: 'sandbox', sdk: 'Policy.Sandbox', domain: freeze(['read_only', 'workspace_write', 'unrestricted']), capability: 'isolation' }),
-  freeze({ key: 'web_search', name: 'web_search', group: 'policy', prop: 'webSearch', sdk: 'Policy.WebSearch', domain: freeze(['allow', 'deny']), capability: 'web_search' }),
-  freeze({ key: 'browser', name: 'browser', group: 'policy', prop: 'browser', sdk: 'Policy.Browser', domain: freeze(['allow', 'deny']), capability: 'browser' }),
-  freeze({ key: 'approvals.permission', name: 'permission', group: 'approvals', prop: 'permission', sdk: 'Policy.Approvals.Permission', domain: freeze(['ask', 'auto_approve', 'auto_reject']), kind: 'permission' }),
-  freeze({ key: 'approvals.plan_review', name: 'plan_review', group: 'approvals', prop: 'planReview', sdk: 'Policy.Approvals.PlanReview', domain: freeze(['ask', 'auto_approve', 'auto_reject']), kind: 'plan_review' }),
-  freeze({ key: 'approvals.question', name: 'question', group: 'approvals', prop: 'question', sdk: 'Policy.Approvals.Question', domain: freeze(['ask', 'auto_reject']), kind: 'question' }),
-  freeze({ key: 'approvals.timeout', name: 'timeout', group: 'approvals', prop: 'timeout', sdk: 'Policy.Approvals.Timeout' }),
-  freeze({ key: 'approvals.on_timeout', name: 'on_timeout', group: 'approvals', prop: 'onTimeout', sdk: 'Policy.Approvals.OnTimeout', domain: freeze(['abort', 'continue', 'retry']) }),
-  freeze({ key: 'approvals.on_reject', name: 'on_reject', group: 'approvals', prop: 'onReject', sdk: 'Policy.Approvals.OnReject', domain: freeze(['abort', 'continue', 'retry']) }),
-  freeze({ key: 'approvals.max_retries', name: 'max_retries', group: 'approvals', prop: 'maxRetries', sdk: 'Policy.Approvals.MaxRetries' }),
-] satisfies PolicyField[]);
+export const POLICY_FIELDS: readonly PolicyField[] = FIELD_TABLE;
+
+/** The value a field has in the file encoding: a Go duration string for a duration, else its `Policy` value's type. */
+type FileValue<T> = T extends bigint ? string : T extends number ? number : string;
+type ApprovalsRow = Extract<FieldRow, { group: 'approvals' }>;
+
+/** A `Policy` in the file encoding (semantics.md B1): snake_case keys, the timeout as a Go duration. */
+export type PolicyFileShape = { [F in Extract<FieldRow, { group: 'policy' }> as F['name']]: string } & {
+  approvals: { [F in ApprovalsRow as F['name']]: FileValue<ApprovalPolicy[F['prop']]> };
+};
 
 /** The human-decision kinds, in order: each has its mode field under `approvals`. */
 export const HUMAN_DECISION_KINDS: readonly HumanDecisionKind[] = freeze(POLICY_FIELDS.flatMap((f) => (f.kind === undefined ? [] : [f.kind])));

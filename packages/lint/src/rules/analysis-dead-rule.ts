@@ -1,6 +1,5 @@
-import { rulesOf } from '@verdict/engine';
 import { createRule } from '../create-rule.ts';
-import { BUDGET_OPTION, DEAD_RULE, findingsFor, shortInput } from '../support/analysis-findings.ts';
+import { BUDGET_OPTION, DEAD_RULE, ruleFindings, shortInput } from '../support/analysis-findings.ts';
 
 /**
  * A rule whose pattern can never match a tool call. Proven on the rule's automaton: the pattern's
@@ -32,14 +31,7 @@ export default createRule({
   create(ctx) {
     return {
       approver(approver) {
-        for (const f of findingsFor(approver, ctx)) {
-          if (f.kind === 'budget' && f.question === 'dead-rule') {
-            ctx.report({ node: approver, messageId: 'budget', data: { timeMs: f.timeMs, unchecked: f.unchecked, total: f.total } });
-            continue;
-          }
-          if (f.kind !== 'dead-rule') continue;
-          const rule = rulesOf(approver, f.rule.list)[f.rule.index];
-          if (rule === undefined) continue;
+        for (const { finding: f, rule } of ruleFindings(approver, ctx, 'dead-rule')) {
           const data = {
             list: f.rule.list,
             pattern: rule.match,

@@ -1,7 +1,7 @@
 import { rulesOf } from '@verdict/engine';
 import { createRule } from '../create-rule.ts';
 import { isCatchAll, sameTool } from '../support/approver-facts.ts';
-import { BUDGET_OPTION, findingsFor, label, SHADOWED_RULE, shortInput } from '../support/analysis-findings.ts';
+import { BUDGET_OPTION, label, ruleFindings, SHADOWED_RULE, shortInput } from '../support/analysis-findings.ts';
 
 /**
  * An allow rule every call of which a deny rule of the same tool (or of every tool) also matches:
@@ -37,14 +37,7 @@ export default createRule({
   create(ctx) {
     return {
       approver(approver) {
-        for (const f of findingsFor(approver, ctx)) {
-          if (f.kind === 'budget' && f.question === 'shadowed-rule') {
-            ctx.report({ node: approver, messageId: 'budget', data: { timeMs: f.timeMs, unchecked: f.unchecked, total: f.total } });
-            continue;
-          }
-          if (f.kind !== 'shadowed-rule') continue;
-          const rule = rulesOf(approver, f.rule.list)[f.rule.index];
-          if (rule === undefined) continue;
+        for (const { finding: f, rule } of ruleFindings(approver, ctx, 'shadowed-rule')) {
           // A rule that wins over this one and matches every call of the tool is `rules/unreachable`'s to report.
           const winners = f.rule.list === 'allow' ? [...approver.deny, ...(approver.ask ?? [])] : approver.deny;
           if (

@@ -6,6 +6,8 @@ runNativeRuleTests(rule, {
     { name: 'Codex: the program itself is denied (a wrapper is its own program, but the flag order cannot matter)', filename: '.codex/rules/default.rules', code: 'prefix_rule(pattern = ["rm"], decision = "forbidden")\nprefix_rule(pattern = ["env"], decision = "forbidden")\nprefix_rule(pattern = ["command"], decision = "forbidden")\n' },
     { name: 'Gemini CLI: the respellings are denied too', filename: '.gemini/policies/p.toml', code: '[[rule]]\ntoolName = "run_shell_command"\ncommandRegex = ".*rm"\ndecision = "deny"\npriority = 900\n\n[[rule]]\ntoolName = "run_shell_command"\ncommandPrefix = "rm"\ndecision = "deny"\npriority = 900\n' },
     { name: 'Claude Code: exact program rules see through wrappers', filename: '.claude/settings.json', code: '{ "permissions": { "deny": ["Bash(rm:*)"] } }' },
+    // A deny with a `*` inside (no prefix, so no rule of its own to respell) still stops the respelling: Claude Code's model decides it.
+    { name: 'Claude Code: a deny with an inner `*` covers the options moved after an operand', filename: '.claude/settings.json', code: '{ "permissions": { "deny": ["Bash(git push --force *)", "Bash(git push * --force *)"] } }' },
     { name: 'allows are not judged here', filename: '.codex/rules/default.rules', code: 'prefix_rule(["git", "push", "--force"])\n' },
   ],
   invalid: [

@@ -1,6 +1,7 @@
-import type { NativeFile } from '@verdict/native';
+import type { ClaudeModel, NativeFile } from '@verdict/native';
+import { claudeModel } from '@verdict/native';
 import { createNativeRule } from '../create-rule.ts';
-import { claudeMatches, respellings, showCommand, type Respelling } from '../support/native-commands.ts';
+import { respellings, showCommand, type Respelling } from '../support/native-commands.ts';
 import { nativeModel, RANK } from '../support/native-model.ts';
 import { AGENT_NAME, shellRules, type ShellRule } from '../support/native-rules.ts';
 
@@ -57,6 +58,17 @@ export default createNativeRule({
   },
 });
 
+const claudeModels = new WeakMap<NativeFile, ClaudeModel>();
+
+function claudeModelOf(file: Extract<NativeFile, { format: 'claude-settings' }>): ClaudeModel {
+  let model = claudeModels.get(file);
+  if (model === undefined) {
+    model = claudeModel([file]);
+    claudeModels.set(file, model);
+  }
+  return model;
+}
+
 /**
  * `undefined` when the file still stops the respelling as strictly; else what then decides it, and
  * whether the agent's heuristics (not modelled) may decide it otherwise.
@@ -74,12 +86,10 @@ function walksAround(file: NativeFile, rules: readonly ShellRule[], rule: ShellR
   }
   switch (file.format) {
     case 'claude-settings': {
-      for (const other of rules) {
-        if (other.decision === 'allow' || (rule.decision === 'deny' && other.decision !== 'deny')) continue;
-        const src = file.rules.find((x) => x.span.start.offset === other.span.start.offset);
-        if (src === undefined) continue;
-        if (src.specifier === undefined || claudeMatches(src.specifier, text)) return undefined;
-      }
+      // Claude Code's model (`@verdict/native`, to its documentation) decides the respelling: a deny or ask
+      // as strict as the rule's stops it.
+      const decision = claudeModelOf(file).decide({ tool: 'Bash', input: { command: text } }).decision;
+      if (decision === 'deny' || (rule.decision === 'ask' && decision === 'ask')) return undefined;
       return { then: ' (by its documented matching)' };
     }
     case 'cursor-cli': {

@@ -1,4 +1,4 @@
-import { caseFold, rulesOf } from '@verdict/engine';
+import { caseFold, RULE_LISTS, rulesOf } from '@verdict/engine';
 import { createRule } from '../create-rule.ts';
 import { effectiveMode, ruleLabel } from '../support/approver-facts.ts';
 
@@ -19,7 +19,7 @@ export default createRule({
     return {
       approver(approver) {
         if (effectiveMode(approver) !== 'pattern') return;
-        for (const list of ['allow', 'deny', 'ask'] as const) {
+        for (const list of RULE_LISTS) {
           const seen = new Map<string, number>();
           const rules = rulesOf(approver, list);
           rules.forEach((rule, index) => {

@@ -1,4 +1,4 @@
-import { rulesOf } from '@verdict/engine';
+import { RULE_LISTS, rulesOf } from '@verdict/engine';
 import { createRule } from '../create-rule.ts';
 import { effectiveMode, isCatchAll, ruleLabel, sameTool } from '../support/approver-facts.ts';
 
@@ -27,7 +27,7 @@ export default createRule({
     return {
       approver(approver) {
         if (effectiveMode(approver) !== 'pattern') return;
-        for (const list of ['allow', 'deny', 'ask'] as const) {
+        for (const list of RULE_LISTS) {
           const rules = rulesOf(approver, list);
           const catchAlls: number[] = [];
           rules.forEach((rule, index) => {

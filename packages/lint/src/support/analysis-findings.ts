@@ -2,7 +2,7 @@
  * Shared by the `analysis/*` lint rules: one analysis per approver and run, asking only the
  * questions whose rules are enabled, and the wording of witnesses in messages.
  */
-import type { ApproverIR } from '@verdict/engine';
+import { type ApproverIR, type RuleIR, rulesOf } from '@verdict/engine';
 import type { RuleContext } from '../types.ts';
 import type { AnalysisFinding, RuleLocation, Witness } from '@verdict/analysis';
 import { analyzeApprover } from '@verdict/analysis';
@@ -37,6 +37,27 @@ export function findingsFor(
     byKey.set(key, findings);
   }
   return findings;
+}
+
+/**
+ * The findings of one question about single rules (`dead-rule`, `shadowed-rule`) over `approver`,
+ * each with the rule it is about, in the analysis's order. The question's budget finding (it stopped
+ * at its time limit) is reported on the approver as the rule's `budget` message, in its place.
+ */
+export function* ruleFindings<Q extends 'dead-rule' | 'shadowed-rule'>(
+  approver: ApproverIR,
+  ctx: RuleContext<'budget' | (string & {})>,
+  question: Q,
+): Generator<{ finding: Extract<AnalysisFinding, { kind: Q }>; rule: RuleIR }> {
+  for (const f of findingsFor(approver, ctx)) {
+    if (f.kind === 'budget' && f.question === question) {
+      ctx.report({ node: approver, messageId: 'budget', data: { timeMs: f.timeMs, unchecked: f.unchecked, total: f.total } });
+      continue;
+    }
+    if (f.kind !== question || (f.kind !== 'dead-rule' && f.kind !== 'shadowed-rule')) continue;
+    const rule = rulesOf(approver, f.rule.list)[f.rule.index];
+    if (rule !== undefined) yield { finding: f as Extract<AnalysisFinding, { kind: Q }>, rule };
+  }
 }
 
 /** The analysis's CPU time budget for one approver, in ms: the rule's `budgetMs` option. */

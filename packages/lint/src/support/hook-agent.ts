@@ -1,4 +1,4 @@
-import { HOOK_AGENTS, type HookAgent } from '@verdict/engine';
+import { hookAgentOf, type HookAgent } from '@verdict/engine';
 
 /**
  * The agent a policy file names in a `# verdict-hook-agent: NAME` comment line (YAML and the DSL;
@@ -6,6 +6,5 @@ import { HOOK_AGENTS, type HookAgent } from '@verdict/engine';
  */
 export function hookAgentDirective(text: string): HookAgent | undefined {
   const m = /^[ \t]*#[ \t]*verdict-hook-agent:?[ \t]+([a-z]+)\b/m.exec(text);
-  const name = m?.[1];
-  return HOOK_AGENTS.find((a) => a === name);
+  return hookAgentOf(m?.[1]);
 }

@@ -7,12 +7,14 @@
  * those agents' engine models (`native-model.ts`), never here; Claude Code's glob over the command
  * text and Cursor's first word are their documented matching (`shared/native-formats.md`).
  */
+import type { AgentTitle } from '@verdict/engine';
 import { capabilitiesOf, entryOf, namesCapability, programKey, SHELLS, WRAPPERS, type Capability } from '@verdict/shell';
 import type { GeminiRule } from '@verdict/native';
 import { claudeBashMatches } from '@verdict/native';
 import { INTERPRETERS, PRIVILEGED } from '../rules/rules-command-allows-anything.ts';
 
-export type NativeAgentName = 'Claude Code' | 'Codex' | 'Gemini CLI' | 'Cursor';
+/** An agent's name for people, from the engine's catalogue. */
+export type NativeAgentName = AgentTitle;
 
 /** A command as words, shown as a shell would read it back. */
 export function showCommand(words: readonly string[]): string {

@@ -3,7 +3,7 @@
  * which words a rule fixes, whether more may follow, its decision as the agent names it, and where
  * it is written.
  */
-import type { Span } from '@verdict/engine';
+import { AGENT_CATALOGUES, HOOK_AGENTS, type Span } from '@verdict/engine';
 import type { NativeFile } from '@verdict/native';
 import { commandPrefixPattern } from '@verdict/native';
 import { claudeShape, GEMINI_SHELL_TOOLS, geminiToolNames, wordsOf, type NativeAgentName } from './native-commands.ts';
@@ -33,7 +33,7 @@ export interface ShellRule {
   run?: ModelRun;
 }
 
-export const AGENT_NAME: Readonly<Record<NativeFile['agent'], NativeAgentName>> = { claude: 'Claude Code', codex: 'Codex', gemini: 'Gemini CLI', cursor: 'Cursor' };
+export const AGENT_NAME: Readonly<Record<NativeFile['agent'], NativeAgentName>> = Object.fromEntries(HOOK_AGENTS.map((a) => [a, AGENT_CATALOGUES[a].title])) as Record<NativeFile['agent'], NativeAgentName>;
 
 const quoteList = (words: readonly (readonly string[])[]): string =>
   `[${words.map((alts) => (alts.length === 1 ? JSON.stringify(alts[0]) : `[${alts.map((a) => JSON.stringify(a)).join(', ')}]`)).join(', ')}]`;

@@ -39,6 +39,11 @@ export interface ClaudeContext {
   readonly cwd?: string;
   /** The home directory (`~/`). Default `/home/user`. */
   readonly home?: string;
+  /**
+   * The folder every file's `/path` rules anchor at (the project), instead of the one its name says (the folder
+   * holding `.claude/`): for comparing two copies of one project's file kept at different places.
+   */
+  readonly root?: string;
 }
 
 export interface ClaudeDeciding {
@@ -59,7 +64,8 @@ export interface ClaudeOutcome {
 
 /** Whether a `Bash(...)` specifier matches one command text, as the documentation states. */
 export function claudeBashMatches(specifier: string, command: string): boolean {
-  let spec = specifier;
+  // Blanks are matched as one space, in the rule as in the command (rules tolerate extra spaces and tabs since 2.1.98).
+  let spec = specifier.replace(/[ \t]+/g, ' ');
   if (spec.endsWith(':*')) spec = `${spec.slice(0, -2)} *`;
   let source = '';
   const trailing = spec.endsWith(' *');
@@ -447,7 +453,7 @@ function globRegex(glob: string): RegExp {
 }
 
 /** The absolute glob a `Read`/`Edit` rule names, given its anchors. */
-function anchoredGlob(pattern: string, list: ClaudeList, root: string, ctx: Required<ClaudeContext>): string {
+function anchoredGlob(pattern: string, list: ClaudeList, root: string, ctx: Required<Omit<ClaudeContext, 'root'>>): string {
   let p = pattern.replace(/\\/g, '/');
   if (p.endsWith('/')) p += '**';
   if (p.startsWith('//')) return normalizeGlob(p.slice(1));
@@ -515,7 +521,7 @@ interface Held {
 /** What one rule says of a non-shell call: it matches, it does not, or the model cannot tell. */
 type Match = true | false | { open: string };
 
-function ruleMatchesTool(h: Held, call: ClaudeCall, ctx: Required<ClaudeContext>): Match {
+function ruleMatchesTool(h: Held, call: ClaudeCall, ctx: Required<Omit<ClaudeContext, 'root'>>): Match {
   const r = h.rule;
   const { tool, specifier } = r;
   const isMcp = call.tool.startsWith('mcp__');
@@ -571,12 +577,12 @@ export interface ClaudeModel {
 }
 
 export function claudeModel(files: readonly ClaudeSettingsFile[], context: ClaudeContext = {}): ClaudeModel {
-  const ctx: Required<ClaudeContext> = { cwd: normalize(context.cwd ?? '/project'), home: normalize(context.home ?? '/home/user') };
+  const ctx: Required<Omit<ClaudeContext, 'root'>> = { cwd: normalize(context.cwd ?? '/project'), home: normalize(context.home ?? '/home/user') };
   const held: Held[] = [];
   for (const f of files) {
     // A local settings file's `/path` rules anchor at the start directory (documented).
     const settingsRoot = claudeSettingsRoot(f.file);
-    const root = f.scope === 'local' ? ctx.cwd : normalize(settingsRoot.startsWith('/') ? settingsRoot : `${ctx.cwd}/${settingsRoot}`);
+    const root = f.scope === 'local' ? ctx.cwd : context.root !== undefined ? normalize(context.root) : normalize(settingsRoot.startsWith('/') ? settingsRoot : `${ctx.cwd}/${settingsRoot}`);
     for (const rule of f.rules) if (rule.malformed === undefined) held.push({ rule, file: f.file, root });
   }
   const byList = (list: ClaudeList): Held[] => held.filter((h) => h.rule.list === list);

@@ -16,7 +16,7 @@
  *   `execpolicy check` does not split; e2e/native-diff checks this part against `codex exec` itself.
  */
 import type { Span } from '@verdict/engine';
-import type { BashNode, BashParser } from '../bash-tree.ts';
+import { type BashNode, type BashParser, children, namedChildren } from '../bash-tree.ts';
 import type { CodexDecision, CodexRulesFile } from '../codex-rules.ts';
 
 type CodexAt = Span;
@@ -297,24 +297,6 @@ const PLAIN_KINDS = new Set([
   'number', 'concatenation',
 ]);
 const PLAIN_PUNCT = new Set(['&&', '||', ';', '|', '"', "'"]);
-
-function children(node: BashNode): BashNode[] {
-  const out: BashNode[] = [];
-  for (let i = 0; i < node.childCount; i++) {
-    const c = node.child(i);
-    if (c) out.push(c);
-  }
-  return out;
-}
-
-function namedChildren(node: BashNode): BashNode[] {
-  const out: BashNode[] = [];
-  for (let i = 0; i < node.namedChildCount; i++) {
-    const c = node.namedChild(i);
-    if (c) out.push(c);
-  }
-  return out;
-}
 
 function plainCommands(bash: BashParser, script: string): string[][] | undefined {
   const tree = bash.parse(script);

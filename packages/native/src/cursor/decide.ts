@@ -79,8 +79,12 @@ export function cursorModel(files: readonly CursorCliFile[], context: { workspac
     if (base.includes(' ')) return false; // the base is one token: `Shell(git push)` matches nothing (documented reading)
     if (!glob(base, first, false)) return false;
     if (args === undefined || args === '*') return true;
-    open.add(`how \`${rule.text}\`'s argument glob meets the arguments is not documented`);
-    return glob(args, rest, false);
+    // Two readings of an argument glob the documentation allows: over the whole argument text, or over its
+    // start (`Shell(git:status)` as `git status…`). Where they disagree, the model does not decide.
+    const whole = glob(args, rest, false);
+    const start = glob(`${args}*`, rest, false);
+    if (whole !== start) open.add(`how \`${rule.text}\`'s argument glob meets the arguments is not documented`);
+    return whole;
   };
 
   const pathOf = (input: CursorCall['input']): string | undefined => {

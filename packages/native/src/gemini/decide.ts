@@ -23,7 +23,7 @@
  */
 import { parse as shellQuoteParse } from 'shell-quote';
 import type { Span } from '@verdict/engine';
-import type { BashNode, BashParser } from '../bash-tree.ts';
+import { type BashNode, type BashParser, children } from '../bash-tree.ts';
 import type { GeminiDecision, GeminiPolicyFile } from '../gemini-policy.ts';
 import { geminiHeuristics } from './heuristics.ts';
 import type { GeminiRunFacts } from './heuristics.ts';
@@ -455,15 +455,6 @@ function ruleMatches(env: Lookup, rule: GeminiLoadedRule, name: string, args: Ge
     if (!rule.interactive && !env.nonInteractive) return false;
   }
   return true;
-}
-
-function children(node: BashNode): BashNode[] {
-  const out: BashNode[] = [];
-  for (let i = 0; i < node.childCount; i++) {
-    const c = node.child(i);
-    if (c) out.push(c);
-  }
-  return out;
 }
 
 function unquoteName(raw: string): string {
