@@ -2,7 +2,7 @@
 // The differential of Verdict's models of Codex `.rules` and Gemini CLI policy TOML against the agents' own
 // engines: generated (rule file, call) pairs, each decided by the engine and by the model; every
 // disagreement printed; exit 1 on any, or when fewer pairs ran than asked.
-//   node e2e/native-diff/run.mjs --seed 1 --pairs 2000 [--agent codex,gemini,codex-agent] [--agent-cases 150]
+//   node e2e/native-diff/run.mjs --seed 1 --pairs 2000 [--agent codex,gemini,codex-agent,claude-agent] [--agent-cases 150] [--claude-cases 1000]
 //                                [--show 20] [--out file.json]
 // codex: `codex execpolicy check` on generated .rules files and argvs; gemini: Gemini CLI's TOML loader and
 // PolicyEngine in-process; codex-agent: one `codex exec` run (fake model server) playing generated shell
@@ -22,7 +22,7 @@ const opt = (name, dflt) => {
 };
 const seed = Number(opt('seed', '1'));
 const pairs = Number(opt('pairs', '2000'));
-const agents = opt('agent', 'codex,gemini,codex-agent').split(',');
+const agents = opt('agent', 'codex,gemini,codex-agent,claude-agent').split(',');
 const out = opt('out', undefined);
 const maxShown = Number(opt('show', '20'));
 // The agent-level Codex check (the bash -lc split) runs `codex exec` once with this many scripts.
