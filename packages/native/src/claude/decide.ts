@@ -80,18 +80,63 @@ interface Part {
   text: string;
 }
 
+/** The end of a `$(`, `<(`, `>(` or `(` opened just before `from`: the index of its `)`, or -1 (quotes skipped). */
+function closingParen(text: string, from: number): number {
+  let depth = 1;
+  for (let i = from; i < text.length; i++) {
+    const c = text[i]!;
+    if (c === '\\') i++;
+    else if (c === "'" || c === '"') {
+      const end = text.indexOf(c, i + 1);
+      if (end < 0) return -1;
+      i = end;
+    } else if (c === '(') depth++;
+    else if (c === ')' && --depth === 0) return i;
+  }
+  return -1;
+}
+
+/** What Claude Code's shell reading gives for one text. */
+export interface ClaudeShellReading {
+  /** The simple commands at the top level, blanks collapsed, comments removed. */
+  parts: string[];
+  /** Per part: the text as written (trimmed) when its blanks are other than single spaces between words. */
+  irregular: (string | undefined)[];
+  /** The commands inside substitutions, subshells and brace groups (deny and ask rules see them). */
+  inner: string[];
+  /** Why the client asks whatever its allow rules say (a subshell, a substitution, `&`, a redirection that writes). */
+  prompts: string[];
+  /** What neither the documentation nor the measurement settles. */
+  open: string[];
+}
+
 /**
- * Claude Code's documented split of shell text: on `&&`, `||`, `;`, `|`, `|&`, `&` and newlines outside
- * quotes. Constructs the documentation does not describe for matching are returned as reasons.
+ * Claude Code's split of shell text: on `&&`, `||`, `;`, `|`, `|&`, `&` and newlines outside quotes; `#` at
+ * the start of a word starts a comment. Measured on the client (2.1.328, e2e/native-diff `claude-agent`):
+ * deny and ask rules see the commands inside `$( )`, backquotes, `<( )`, `>( )`, `( )` and `{ }`, while
+ * such a text, a background `&`, an output redirection to a file other than `/dev/null` and a
+ * backslash-escaped blank are asked about whatever the allow rules say.
  */
-export function claudeSplit(command: string): { parts: string[]; open: string[] } {
+export function claudeSplit(command: string): ClaudeShellReading {
   const parts: string[] = [];
+  const irregular: (string | undefined)[] = [];
+  const inner: string[] = [];
+  const prompts = new Set<string>();
   const open = new Set<string>();
   let cur = '';
   let quote: '"' | "'" | undefined;
+  const atWordStart = (): boolean => cur === '' || cur.endsWith(' ') || cur.endsWith('\t');
+  const nested = (text: string): void => {
+    const r = claudeSplit(text);
+    inner.push(...r.parts, ...r.inner);
+    for (const o of r.open) open.add(o);
+  };
   const flush = (): void => {
     const t = cur.replace(/[ \t]+/g, ' ').trim();
-    if (t !== '') parts.push(t);
+    if (t !== '') {
+      parts.push(t);
+      irregular.push(/[ \t]{2,}|\t/.test(cur.trim()) ? cur.trim() : undefined);
+    }
     cur = '';
   };
   for (let i = 0; i < command.length; i++) {
@@ -104,13 +149,38 @@ export function claudeSplit(command: string): { parts: string[]; open: string[] 
     }
     if (c === '\\') {
       if (next === '\n') open.add('a line continuation (backslash-newline): not documented');
+      else if (quote === undefined && (next === ' ' || next === '\t')) prompts.add('a backslash-escaped blank');
       cur += c + (next ?? '');
       i++;
       continue;
     }
+    if ((c === '$' || ((c === '<' || c === '>') && quote === undefined)) && next === '(') {
+      const end = closingParen(command, i + 2);
+      if (end < 0) {
+        open.add('a substitution that does not close');
+        cur += command.slice(i);
+        break;
+      }
+      nested(command.slice(i + 2, end));
+      prompts.add(c === '$' ? 'a command substitution' : 'a process substitution');
+      cur += command.slice(i, end + 1);
+      i = end;
+      continue;
+    }
+    if (c === '`') {
+      const end = command.indexOf('`', i + 1);
+      if (end < 0) {
+        open.add('a backquote that does not close');
+        cur += command.slice(i);
+        break;
+      }
+      nested(command.slice(i + 1, end));
+      prompts.add('a command substitution');
+      cur += command.slice(i, end + 1);
+      i = end;
+      continue;
+    }
     if (quote === '"') {
-      if (c === '$' && next === '(') open.add('a command substitution `$( )`: its deny and ask rules see inside it; how an allow treats it is not documented');
-      if (c === '`') open.add('a backtick substitution: not documented for matching');
       cur += c;
       if (c === '"') quote = undefined;
       continue;
@@ -120,15 +190,34 @@ export function claudeSplit(command: string): { parts: string[]; open: string[] 
       cur += c;
       continue;
     }
-    if (c === '$' && next === '(') open.add('a command substitution `$( )`: its deny and ask rules see inside it; how an allow treats it is not documented');
-    if (c === '`') open.add('a backtick substitution: not documented for matching');
-    if ((c === '<' || c === '>') && next === '(') open.add('a process substitution: not documented for matching');
+    if (c === '#' && atWordStart()) {
+      const nl = command.indexOf('\n', i);
+      i = (nl < 0 ? command.length : nl) - 1;
+      continue;
+    }
     if (c === '<' && next === '<') open.add('a here-document: not documented for matching');
-    if (c === '(' && command[i - 1] !== '$' && command[i - 1] !== '<' && command[i - 1] !== '>') open.add('a subshell: not documented for matching');
-    if (c === '{' && cur.trim() === '' && (next === ' ' || next === '\n')) open.add('a brace group: not documented for matching');
+    if (c === '(' && atWordStart()) {
+      const end = closingParen(command, i + 1);
+      if (end < 0) {
+        open.add('a subshell that does not close');
+        cur += command.slice(i);
+        break;
+      }
+      nested(command.slice(i + 1, end));
+      prompts.add('a subshell');
+      cur += command.slice(i, end + 1);
+      i = end;
+      continue;
+    }
+    if ((c === '{' || c === '}') && atWordStart() && (next === undefined || next === ' ' || next === '\t' || next === '\n' || next === ';')) {
+      // A brace group: its commands are parts of their own (deny and ask see them); the client asks.
+      prompts.add('a brace group');
+      flush();
+      continue;
+    }
     if (c === '>' && next !== '(' && command[i - 1] !== '>') {
       const target = command.slice(i + 1).replace(/^[>|]/, '').trimStart();
-      if (!target.startsWith('&') && !target.startsWith('/dev/null')) open.add('an output redirection: Claude Code checks its target against Edit rules and the working directories');
+      if (!target.startsWith('&') && !/^\/dev\/null(?![^\s;&|)])/.test(target)) prompts.add('an output redirection to a file');
     }
     if (c === '\n' || c === ';') {
       flush();
@@ -140,6 +229,7 @@ export function claudeSplit(command: string): { parts: string[]; open: string[] 
         continue;
       }
       if (next === '&') i++;
+      else prompts.add('a background `&`');
       flush();
       continue;
     }
@@ -152,7 +242,27 @@ export function claudeSplit(command: string): { parts: string[]; open: string[] 
   }
   if (quote !== undefined) open.add('an unclosed quote: Claude Code asks for text it cannot parse');
   flush();
-  return { parts, open: [...open] };
+  return { parts, irregular, inner, prompts: [...prompts], open: [...open] };
+}
+
+/** A word with its quotes removed (`"a b"` → `a b`, `d"ocker"` → `docker`, `\x` → `x`). */
+function unquoted(word: string): string {
+  let out = '';
+  let quote: string | undefined;
+  for (let i = 0; i < word.length; i++) {
+    const c = word[i]!;
+    if (quote === "'") {
+      if (c === "'") quote = undefined;
+      else out += c;
+    } else if (quote === '"') {
+      if (c === '"') quote = undefined;
+      else if (c === '\\' && i + 1 < word.length && '"\\$`'.includes(word[i + 1]!)) out += word[++i];
+      else out += c;
+    } else if (c === "'" || c === '"') quote = c;
+    else if (c === '\\' && i + 1 < word.length) out += word[++i];
+    else out += c;
+  }
+  return out;
 }
 
 /** Words of a part (blank-separated, quotes kept as written: the rules match the text as written). */
@@ -177,6 +287,21 @@ function wordsOf(text: string): string[] {
 }
 
 const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/;
+
+const REDIRECTION = /^(\d*|&)(>>?|<|>&|<&|>\|)/;
+/**
+ * The words without their redirections: measured, rules match the command with `2>&1`, `> out.txt` and the like
+ * taken out (`mytool deploy 2>&1` is matched by `Bash(mytool deploy)`); whether they are asked about is the split's.
+ */
+function withoutRedirections(words: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < words.length; i++) {
+    const m = REDIRECTION.exec(words[i]!);
+    if (m === null || (i === 0 && m[1] === '')) out.push(words[i]!);
+    else if (m[0] === words[i]) i++; // the operator alone: its target is the next word
+  }
+  return out;
+}
 
 /** The documented wrappers, with the option words each takes before the command. */
 interface Strip {
@@ -244,8 +369,12 @@ function stripOne(words: readonly string[], table: Readonly<Record<string, Strip
  * wrappers stripped; for deny and ask, every form from the text as written to the innermost command.
  */
 function formsOf(part: string, list: ClaudeList): { forms: string[]; assignmentHidden: boolean } {
-  let words = wordsOf(part);
-  const forms = new Set<string>([words.join(' ')]);
+  // Measured (2.1.328): deny and ask rules match the words with their quotes removed; an allow rule the
+  // program word unquoted and its arguments as written (`"mytool" build` is allowed by `Bash(mytool build)`,
+  // `mytool "build"` is not).
+  const written = withoutRedirections(wordsOf(part));
+  let words = list === 'allow' ? written.map((w, i) => (i === 0 ? unquoted(w) : w)) : written.map(unquoted);
+  const forms = new Set<string>([words.join(' '), ...(list === 'allow' ? [] : [written.join(' ')])]);
   let assignmentHidden = false;
   for (let guard = 0; guard < 16; guard++) {
     let next = stripOne(words, WRAPPERS);
@@ -459,7 +588,7 @@ export function claudeModel(files: readonly ClaudeSettingsFile[], context: Claud
   const byList = (list: ClaudeList): Held[] => held.filter((h) => h.rule.list === list);
 
   const decideShell = (command: string): ClaudeOutcome => {
-    const { parts, open } = claudeSplit(command);
+    const { parts, irregular, inner, prompts, open } = claudeSplit(command);
     const cannot = [...open];
     const shellRule = (h: Held): boolean => h.rule.tool === 'Bash' || (h.rule.tool.includes('*') && h.rule.specifier === undefined && h.rule.list !== 'allow' && toolGlob(h.rule.tool, 'Bash'));
     const matchesPart = (h: Held, part: string): boolean => {
@@ -471,16 +600,52 @@ export function claudeModel(files: readonly ClaudeSettingsFile[], context: Claud
       const wildcard = spec.includes('*');
       return forms.some((f) => (h.rule.list === 'allow' && wildcard && neverWildcardAllowed(f) ? false : claudeBashMatches(spec, f)));
     };
-    if (parts.length === 0) return { decision: 'none', cannotDecide: cannot };
-    for (const list of ['deny', 'ask'] as const) {
-      for (const h of byList(list)) {
-        if (parts.some((p) => matchesPart(h, p))) return { decision: list, by: { rule: h.rule, file: h.file }, cannotDecide: cannot };
+    const matchesRaw = (h: Held, raw: string): boolean => {
+      if (!shellRule(h)) return false;
+      const spec = h.rule.specifier?.trim();
+      if (spec === undefined || spec === '' || spec === '*') return true;
+      // A wildcard rule matches the words (`mytool  build` is `Bash(mytool:*)`); an exact one the text as written.
+      if (spec.includes('*')) return matchesPart(h, raw.replace(/[ \t]+/g, ' '));
+      const words = wordsOf(raw);
+      const text = words.length > 0 ? `${unquoted(words[0]!)}${raw.slice(raw.indexOf(words[0]!) + words[0]!.length)}` : raw;
+      return !(spec.includes('*') && neverWildcardAllowed(text)) && claudeBashMatches(spec, text);
+    };
+    if (parts.length === 0 && inner.length === 0) return { decision: 'none', cannotDecide: cannot };
+    // Measured (2.1.328): per command, a rule that names it exactly (`Bash(make run)`, or the prefix of
+    // `Bash(make run:*)` with nothing after it; not `Bash(make run *)`) decides first, deny before ask; then the
+    // other matching rules, deny before ask (`ask make run:*` beats `deny make:*` for `make run`, not for `make run x`).
+    const exactly = (h: Held, part: string): boolean => {
+      if (!shellRule(h)) return false;
+      const spec = h.rule.specifier?.trim();
+      if (spec === undefined || spec === '' || spec.startsWith('command:')) return false;
+      const prefix = spec.endsWith(':*') ? spec.slice(0, -2) : spec;
+      if (prefix.includes('*')) return false;
+      return formsOf(part, h.rule.list).forms.includes(prefix);
+    };
+    let asked: Held | undefined;
+    for (const [k, p] of [...parts, ...inner].entries()) {
+      let decided: Held | undefined;
+      // The commands inside a substitution or subshell have no exact stage (measured: `echo $(mytool test)` is
+      // denied by `deny mytool*` beside `ask mytool test:*`).
+      for (const match of k < parts.length ? [exactly, matchesPart] : [matchesPart]) {
+        decided ??= byList('deny').find((h) => match(h, p)) ?? byList('ask').find((h) => match(h, p));
       }
+      if (decided?.rule.list === 'deny') return { decision: 'deny', by: { rule: decided.rule, file: decided.file }, cannotDecide: cannot };
+      if (decided !== undefined) asked ??= decided;
+    }
+    if (asked !== undefined) return { decision: 'ask', by: { rule: asked.rule, file: asked.file }, cannotDecide: cannot };
+    // The client asks about these whatever its allow rules say (measured), unless an allow covers the whole tool.
+    if (prompts.length > 0 || parts.length === 0) {
+      const whole = byList('allow').find((h) => shellRule(h) && (h.rule.specifier === undefined || h.rule.specifier.trim() === '' || h.rule.specifier.trim() === '*'));
+      return whole ? { decision: 'allow', by: { rule: whole.rule, file: whole.file }, cannotDecide: cannot } : { decision: 'none', cannotDecide: cannot };
     }
     const allows = byList('allow');
     let first: Held | undefined;
-    for (const p of parts) {
-      const h = allows.find((a) => matchesPart(a, p));
+    for (const [k, p] of parts.entries()) {
+      // Measured: an allow rule matches the text with its blanks as written (`npm  test` is not
+      // `Bash(npm test)`, `mytool  build` is `Bash(mytool:*)`).
+      const raw = irregular[k];
+      const h = raw === undefined ? allows.find((a) => matchesPart(a, p)) : allows.find((a) => matchesRaw(a, raw));
       if (h === undefined) {
         if (formsOf(p, 'allow').assignmentHidden && allows.some((a) => shellRule(a) && formsOf(p, 'deny').forms.some((f) => a.rule.specifier !== undefined && claudeBashMatches(a.rule.specifier.trim(), f)))) {
           cannot.push('a leading variable assignment: Claude Code\'s allow rules look past "certain known-safe" variables, which it does not list');
