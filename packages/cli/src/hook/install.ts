@@ -163,9 +163,12 @@ export function shellQuote(s: string): string {
   return /^[A-Za-z0-9_\/.,:=@%+-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
 }
 
-/** The CLI script of this checkout, absolute. */
+/**
+ * The CLI script of this checkout, absolute: the CommonJS entry (bin/verdict.cjs), which starts
+ * faster than bin/verdict.mjs (no ES module loader); hooks installed with verdict.mjs keep working.
+ */
 function cliScript(): string {
-  return fileURLToPath(new URL('../../bin/verdict.mjs', import.meta.url));
+  return fileURLToPath(new URL('../../bin/verdict.cjs', import.meta.url));
 }
 
 /** What the installed command runs: Verdict with its policy and options. */
