@@ -95,6 +95,7 @@ export { auditEventFor, auditToolError, withAudit } from './approver/audit.ts';
 export {
   checkApproverConfig,
   compileApprover,
+  compileApproverFor,
   goTrimSpace,
   normalizeApproverDefault,
   normalizeApproverMode,
