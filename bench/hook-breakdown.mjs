@@ -19,7 +19,7 @@ import { fileURLToPath } from 'node:url';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const args = process.argv.slice(2);
 const rounds = Number(args[args.indexOf('--rounds') + 1]) || 15;
-const bins = [join(root, 'packages/cli/bin/verdict.mjs')];
+const bins = [join(root, 'packages/cli/bin/verdict.cjs')];
 args.forEach((a, i) => a === '--bin' && bins.push(args[i + 1]));
 const tmp = mkdtempSync(join(tmpdir(), 'verdict-hook-breakdown-'));
 const preload = join(tmp, 'marks.cjs');

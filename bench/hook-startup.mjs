@@ -15,7 +15,7 @@
 // variable moves). Every answer is checked (exit code and decision) on every run.
 // `--write` rewrites the "Hook start-up" table in bench/README.md; `--bin FILE` times another
 // build; `--before FILE` adds the same three hook rows for another build (an older checkout's
-// bin/verdict.mjs, built) to the same rounds, for before/after figures measured side by side.
+// bin/verdict.cjs or bin/verdict.mjs, built) to the same rounds, for before/after figures measured side by side.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
@@ -26,7 +26,7 @@ import { fileURLToPath } from 'node:url';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const args = process.argv.slice(2);
 const opt = (name) => (args.includes(name) ? args[args.indexOf(name) + 1] : undefined);
-const bin = opt('--bin') ?? join(root, 'packages/cli/bin/verdict.mjs');
+const bin = opt('--bin') ?? join(root, 'packages/cli/bin/verdict.cjs');
 const rounds = Number(opt('--rounds')) || 31;
 if (opt('--bin') === undefined && !existsSync(join(root, 'packages/cli/dist/cli.cjs'))) {
   console.error('bench/hook-startup: packages/cli/dist/ is missing: run `pnpm build` first');

@@ -60,6 +60,9 @@ const pureGlobalReads = {
 /** The modules of the `compiler` chunk: yaml and the compiler's sources but its file reader. */
 const COMPILER_FRONT = /\/node_modules\/(?:\.pnpm\/[^/]+\/node_modules\/)?yaml\/|\/packages\/compiler\/src\/(?!load\.ts$|positions\.ts$|json-syntax\.ts$)/;
 
+/** The engine modules of the `engine-leaves` chunk (both import nothing). */
+const ENGINE_LEAVES = /\/packages\/engine\/src\/(did-you-mean|hooks\/agents)\.ts$/;
+
 /** Builds into `outDir` (`dist/` by default; the hostile-input test builds a copy of its own). */
 export default async function build(outDir = new URL('./dist/', import.meta.url).pathname) {
   const bundle = await rolldown({
@@ -84,6 +87,11 @@ export default async function build(outDir = new URL('./dist/', import.meta.url)
         // its own: `verdict hook` with a cached policy needs the engine and the compiler's file
         // reader only, and would otherwise load all of it beside them.
         { name: 'compiler', test: (id) => COMPILER_FRONT.test(id.replaceAll('\\', '/')), includeDependenciesRecursively: false },
+        // The two engine modules the CLI's entry and `verdict hook --server` need (suggestions for a
+        // mistyped name; the agents' titles in a deny), leaves of their own: in the engine's chunk they
+        // would make every command load the engine and re2js at start, and the relay to a running
+        // `verdict serve` load it for a call the server decides.
+        { name: 'engine-leaves', test: (id) => ENGINE_LEAVES.test(id.replaceAll('\\', '/')) },
       ],
     },
     chunkFileNames: 'chunks/[name]-[hash].cjs',

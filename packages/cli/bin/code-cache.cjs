@@ -66,8 +66,13 @@ function cacheFolder() {
   }
 }
 
-/** Keeps the newest files of the folder (older builds leave theirs behind), ~40 MB at most. */
-function prune(dir, keep = 64) {
+/**
+ * Keeps the newest files of the folder (older builds leave theirs behind). A file is written only
+ * when it is missing, so the newest are not the most used: the bound must hold every file the
+ * commands of a build or two load, or they evict each other and every run compiles again (a Bash
+ * hook call alone loads 36 files, `verdict serve` as many). 256 files of this bundle are ~10 MB.
+ */
+function prune(dir, keep = 256) {
   try {
     const files = fs
       .readdirSync(dir)

@@ -3,26 +3,33 @@
  * the linter, the DSL's parser library or fast-check. The built command runs as a real process with a
  * preload that records every module file it loads (the bundle's chunks are CommonJS).
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
 import { repoRoot } from './harness.ts';
 import { toolPayload } from './hook-payloads.ts';
 
+/** A preload in `dir` that records every module file the process loads in `dir/trace.txt`. */
+function tracer(dir: string): { preload: string; trace: string } {
+  const trace = join(dir, 'trace.txt');
+  const preload = join(dir, 'trace.cjs');
+  writeFileSync(
+    preload,
+    `const Module = require('node:module');\nconst fs = require('node:fs');\nconst load = Module._load;\n` +
+      `Module._load = function (request, parent, isMain) {\n  let file = request;\n  try { file = Module._resolveFilename(request, parent, isMain); } catch {}\n` +
+      `  fs.appendFileSync(${JSON.stringify(trace)}, file + '\\n');\n  return load.apply(this, arguments);\n};\n`,
+  );
+  return { preload, trace };
+}
+
 /** Runs the built `verdict hook --agent claude` on one payload, recording every module file it loads. */
 function traceHook(policy: string, payload: string): { status: number | null; stdout: string; stderr: string; loaded: string[] } {
   const dir = mkdtempSync(join(tmpdir(), 'verdict-hook-lazy-'));
   try {
-    const trace = join(dir, 'trace.txt');
-    const preload = join(dir, 'trace.cjs');
-    writeFileSync(
-      preload,
-      `const Module = require('node:module');\nconst fs = require('node:fs');\nconst load = Module._load;\n` +
-        `Module._load = function (request, parent, isMain) {\n  let file = request;\n  try { file = Module._resolveFilename(request, parent, isMain); } catch {}\n` +
-        `  fs.appendFileSync(${JSON.stringify(trace)}, file + '\\n');\n  return load.apply(this, arguments);\n};\n`,
-    );
+    const { preload, trace } = tracer(dir);
     let file = policy;
     if (policy.includes('\n')) {
       file = join(dir, 'policy.yaml');
@@ -103,5 +110,48 @@ it('a broken command rule fails the policy on a call to any tool, the parser loa
     const { status, stdout, stderr } = traceHook(policy, toolPayload('claude', 'PreToolUse', tool, input));
     expect([status, stderr], tool).toEqual([2, '']);
     expect(stdout, tool).toContain('does not load');
+  }
+}, 60_000);
+
+/** Sentences of the engine's chunk (the approver) and of re2js (bundled with it). */
+const ENGINE_MARKERS = ['denied by pattern policy', 'missing closing )'];
+
+it('`verdict hook --server` relays the server\'s answer without loading the engine, re2js or a policy', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'verdict-hook-lazy-'));
+  const socket = join(dir, 's.sock');
+  // A server that answers every request with a deny of its own (a plain socket: no engine in this process's answer either).
+  const body = JSON.stringify({ exitCode: 2, stdout: '', stderr: 'denied by the server\n', decision: 'deny', reason: 'denied by the server', rule: null, policyVersion: 'sha256:0' });
+  const server = createServer((s: Socket) => {
+    let got = '';
+    s.on('data', (c: Buffer) => {
+      got += c.toString('latin1');
+      const end = got.indexOf('\r\n\r\n');
+      const length = Number(/content-length: (\d+)/i.exec(got)?.[1] ?? NaN);
+      if (end >= 0 && got.length - end - 4 >= length) s.end(`HTTP/1.1 200 OK\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+    });
+    s.on('error', () => {});
+  });
+  await new Promise<void>((r) => server.listen(socket, r));
+  try {
+    const { preload, trace } = tracer(dir);
+    const child = spawn(process.execPath, ['--require', preload, join(repoRoot, 'packages/cli/bin/verdict.mjs'), 'hook', '--agent', 'claude', '--server', `unix:${socket}`], {
+      cwd: repoRoot,
+      env: { ...process.env, VERDICT_NO_CODE_CACHE: '1' },
+    });
+    let stderr = '';
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    child.stdin.end(toolPayload('claude', 'PreToolUse', 'Bash', '{"command":"npm test"}'));
+    const status = await new Promise<number | null>((r) => child.on('close', r));
+    // The server's answer, relayed (not the in-process decision, which would allow `npm test`).
+    expect([status, stderr]).toEqual([2, 'denied by the server\n']);
+    const loaded = readFileSync(trace, 'utf8').split('\n').filter((f) => f.startsWith('/'));
+    expect(loaded.some((f) => /dist\/chunks\/client-[^/]*\.cjs$/.test(f))).toBe(true);
+    for (const file of chunks(loaded)) {
+      const text = readFileSync(file, 'utf8');
+      for (const marker of ENGINE_MARKERS) expect(text, file).not.toContain(marker);
+    }
+  } finally {
+    await new Promise((r) => server.close(r));
+    rmSync(dir, { recursive: true, force: true });
   }
 }, 60_000);

@@ -285,7 +285,9 @@ describe('the compiled-policy cache of verdict hook', () => {
 
 /**
  * The cache keeps the approver IR as JSON: every starter and fixture policy's approver built from
- * the IR after a JSON round trip decides its own inline tests exactly as the compiled one does.
+ * the IR after a JSON round trip, for the tool of the call only (the other tools' patterns are not
+ * compiled), decides its own inline tests exactly as the compiled one does, and refuses a call to
+ * a tool it was not built for.
  */
 describe('the approver IR survives the cache', () => {
   const files = readdirSync(join(repoRoot, 'fixtures/policies')).filter((f) => /\.(ya?ml|json|verdict)$/.test(f));
@@ -293,10 +295,16 @@ describe('the approver IR survives the cache', () => {
     const result = compileFile(join(repoRoot, 'fixtures/policies', name), DECIDING);
     if (!result.approver || !result.ir?.approver) return;
     const ir = JSON.parse(JSON.stringify(result.ir.approver)) as ApproverIR;
-    const cached = approverFromIR(ir, DECIDING.commandJudge);
-    expect(cached).toBeDefined();
     const calls = (result.ir.tests ?? []).map((t) => ({ toolName: t.tool, input: t.input }));
     calls.push({ toolName: 'Bash', input: '{"command":"git status && rm -rf /"}' }, { toolName: 'Read', input: '{"file_path":"/workspace/.env"}' });
-    for (const call of calls) expect(cached!.explain(call), JSON.stringify(call)).toEqual(result.approver.explain(call));
+    for (const call of calls) {
+      const cached = approverFromIR(ir, DECIDING.commandJudge, [call.toolName]);
+      expect(cached).toBeDefined();
+      expect(cached!.explain(call), JSON.stringify(call)).toEqual(result.approver.explain(call));
+      expect(cached!.answers(call), JSON.stringify(call)).toEqual(result.approver.answers(call));
+      // The same call under another tool's name is not decided by the emptied rules.
+      const other = { ...call, toolName: `${call.toolName}-other` };
+      expect(cached!.answers(other)).toEqual([expect.objectContaining({ decision: 'deny', by: 'refused', rule: null })]);
+    }
   });
 });

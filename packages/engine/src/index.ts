@@ -96,6 +96,7 @@ export { auditEventFor, auditToolError, withAudit } from './approver/audit.ts';
 export {
   checkApproverConfig,
   compileApprover,
+  compileApproverFor,
   goTrimSpace,
   normalizeApproverDefault,
   normalizeApproverMode,

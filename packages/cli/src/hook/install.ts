@@ -147,9 +147,12 @@ export const AGENT_CONFIGS: Readonly<Record<HookAgent, AgentConfig>> = {
 /** The file Verdict owns beside Codex's `hooks.json`: the policy and options its command reads. */
 export const CODEX_CONFIG_NAME = 'verdict-hook.json';
 
-/** The CLI script of this checkout, absolute. */
+/**
+ * The CLI script of this checkout, absolute: the CommonJS entry (bin/verdict.cjs), which starts
+ * faster than bin/verdict.mjs (no ES module loader); hooks installed with verdict.mjs keep working.
+ */
 function cliScript(): string {
-  return fileURLToPath(new URL('../../bin/verdict.mjs', import.meta.url));
+  return fileURLToPath(new URL('../../bin/verdict.cjs', import.meta.url));
 }
 
 /** What the installed command runs: Verdict with its policy and options. */

@@ -32,7 +32,7 @@ import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readdi
 import { userInfo } from 'node:os';
 import { join } from 'node:path';
 import { readSourceFile } from '@verdict/compiler';
-import { type ApproverIR, caseFold, type CommandJudgeFactory, eachRule, type CompiledApprover, compileApprover, getBuiltinDescriptor, isCommandRule, type PolicyFileIR, shellToolsOf } from '@verdict/engine';
+import { type ApproverIR, caseFold, type CommandJudgeFactory, eachRule, type CompiledApprover, compileApproverFor, getBuiltinDescriptor, isCommandRule, type PolicyFileIR, shellToolsOf } from '@verdict/engine';
 
 /** Bumped when an entry's layout changes. */
 const FORMAT = 1;
@@ -195,10 +195,14 @@ export function judgesCommands(ir: ApproverIR, names: readonly string[]): boolea
   return hasCommandRules && names.some((n) => shellToolsOf(ir).some((t) => caseFold(t.tool) === caseFold(n)));
 }
 
-/** The approver of a cached IR with `judge`, or nothing when it does not build without issues (then: compile). */
-export function approverFromIR(ir: ApproverIR, judge: CommandJudgeFactory | undefined): CompiledApprover | undefined {
+/**
+ * The approver of a cached IR with `judge`, for calls to the tools `names` (the names the call is
+ * asked under: only their rules' patterns are compiled), or nothing when it does not build without
+ * issues (then: compile).
+ */
+export function approverFromIR(ir: ApproverIR, judge: CommandJudgeFactory | undefined, names: readonly string[]): CompiledApprover | undefined {
   try {
-    const { approver, issues } = compileApprover(ir, judge !== undefined ? { compat: false, commandJudge: judge } : { compat: false });
+    const { approver, issues } = compileApproverFor(ir, names, judge !== undefined ? { compat: false, commandJudge: judge } : { compat: false });
     return issues.length === 0 ? approver : undefined;
   } catch {
     return undefined;

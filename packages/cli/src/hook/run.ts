@@ -268,7 +268,7 @@ export async function loadPolicy(file: string | undefined, names: readonly strin
   const cached = keyText === undefined ? undefined : cache.cachedApproverIR(file, keyText);
   if (cached !== undefined) {
     const judge = cache.judgesCommands(cached, names) ? (await import('../command-rules.ts')).DECIDING : (await import('../command-rules-checked.ts')).CHECKED;
-    const approver = cache.approverFromIR(cached, judge.commandJudge);
+    const approver = cache.approverFromIR(cached, judge.commandJudge, names);
     if (approver !== undefined) return hookPolicy(approver, cached);
   }
   const { compileFile } = await import('@verdict/compiler');

@@ -8,13 +8,13 @@ import type { CompiledRegex } from '../regex/regex.ts';
 import { withAudit } from './audit.ts';
 import { normalizeApproverDefault, normalizeApproverMode } from './modes.ts';
 import type { ApproverMode } from './modes.ts';
-import { DEFAULT_DENY_ALL_REASON } from './builtins.ts';
+import { DEFAULT_DENY_ALL_REASON, internalErrorReason } from './builtins.ts';
 import { createCompileErrorApprover, createModeApprover, createPatternApprover } from './pattern.ts';
 import type { PatternApprover, PatternRule } from './pattern.ts';
 import { buildCommandJudges, isCommandRule, shellToolsOf, withCommandRules } from './shell.ts';
 import type { CommandJudgeFactory } from './shell.ts';
 import { compileRuleRegex, compileShared } from './rule-regex.ts';
-import type { AuditLogger, CompiledApprover } from './types.ts';
+import type { ApprovalRequest, AuditLogger, CompiledApprover } from './types.ts';
 import { caseFold } from '../canonical/casefold.ts';
 import { ruleLabel } from '../rule-ref.ts';
 
@@ -211,6 +211,40 @@ export function compileApprover(ir: ApproverIR, options: CompileApproverOptions 
   }
   if (approver !== undefined && options.logger !== undefined) approver = withAudit(approver, options.logger);
   return { approver, issues };
+}
+
+/**
+ * The approver of `ir` for calls to the tools `names` only (`verdict hook` asks each call under one
+ * or two names, and builds its cached policy's approver with this). A regex rule naming another tool
+ * cannot decide such a call (A3.2: a rule applies when it names no tool or the call's, case-folded),
+ * so it keeps its list and index, and with them every rule reference and every list's order, but
+ * loses its pattern and field: its regex is never compiled (re2js compiling every pattern was most of
+ * a fresh process's build). Command rules are kept whole (their judge checks them all). A call to
+ * one of `names` is decided exactly as `compileApprover(ir, options)` decides it; a call to any other
+ * tool is refused (a deny), never decided by the emptied rules.
+ */
+export function compileApproverFor(ir: ApproverIR, names: readonly string[], options: CompileApproverOptions = {}): CompileApproverResult {
+  const asked = new Set(names.map(caseFold));
+  const narrow = (rules: readonly RuleIR[]): RuleIR[] =>
+    rules.map((r) => {
+      if (isCommandRule(r) || caseFold(r.tool) === '' || asked.has(caseFold(r.tool))) return r;
+      const { field: _field, fieldSpan: _fieldSpan, matchSpan: _matchSpan, ...rest } = r;
+      return { ...rest, match: '' };
+    });
+  const narrowed: ApproverIR = { ...ir, allow: narrow(ir.allow), deny: narrow(ir.deny), ...(ir.ask !== undefined ? { ask: narrow(ir.ask) } : {}) };
+  const { approver, issues } = compileApprover(narrowed, options);
+  if (approver === undefined) return { approver, issues };
+  const other = (request: ApprovalRequest): boolean => typeof request?.toolName === 'string' && !asked.has(caseFold(request.toolName));
+  const reason = internalErrorReason(new Error(`this approver decides calls to ${names.map((n) => `\`${n}\``).join(', ')} only`));
+  return {
+    issues,
+    approver: {
+      approve: (request) => (other(request) ? { decision: 'deny', reason } : approver.approve(request)),
+      decide: (request) => (other(request) ? { decision: 'deny', reason, rule: null } : approver.decide(request)),
+      explain: (request) => (other(request) ? { decision: 'deny', reason, rule: null, by: 'internal-error', match: null, alsoMatched: [] } : approver.explain(request)),
+      answers: (request) => (other(request) ? [{ decision: 'deny', reason, rule: null, by: 'refused' }] : approver.answers(request)),
+    },
+  };
 }
 
 /** The pattern approver with its command rules, if it has any (`undefined`, with an issue, when they cannot load). */

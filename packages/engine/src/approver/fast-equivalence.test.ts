@@ -8,6 +8,7 @@ import { RE2JS } from 're2js';
 import { describe, expect, it } from 'vitest';
 import { caseFold } from '../canonical/casefold.ts';
 import { compileRegex, wellFormed } from '../regex/regex.ts';
+import { compileApprover, compileApproverFor } from './config.ts';
 import { buildPlan, decide, decideTool } from './decide.ts';
 import { callDefinition, decidingRule, matches } from './definition.ts';
 import type { Rule, Subject } from './definition.ts';
@@ -126,6 +127,38 @@ describe('fast decision loop', () => {
         },
       ),
       { numRuns: 200 },
+    );
+  });
+
+  it('an approver built for some tools (compileApproverFor) answers their calls exactly as the whole one, and refuses the others', () => {
+    const tools = ['bash', 'BASH', 'Read', 'kube', '\u212aube', 'zz'];
+    fc.assert(
+      fc.property(
+        fc.array(rule, { maxLength: 10 }),
+        fc.constantFrom<'raw' | 'canonical'>('raw', 'canonical'),
+        fc.constantFrom('allow', 'deny'),
+        fc.uniqueArray(fc.constantFrom(...tools), { minLength: 1, maxLength: 2 }),
+        fc.array(fc.tuple(fc.constantFrom(...tools), subject), { minLength: 1, maxLength: 5 }),
+        (gen, input, def, names, calls) => {
+          const ir = approverConfig(gen, input, def);
+          const whole = compileApprover(ir);
+          const narrowed = compileApproverFor(ir, names);
+          expect(narrowed.issues).toEqual(whole.issues);
+          if (whole.approver === undefined) return expect(narrowed.approver).toBeUndefined();
+          for (const [toolName, text] of calls) {
+            const call = { toolName, input: text };
+            if (names.some((n) => caseFold(n) === caseFold(toolName))) {
+              expect(narrowed.approver!.answers(call)).toEqual(whole.approver.answers(call));
+              expect(narrowed.approver!.explain(call)).toEqual(whole.approver.explain(call));
+              expect(narrowed.approver!.approve(call)).toEqual(whole.approver.approve(call));
+            } else {
+              expect(narrowed.approver!.answers(call)).toEqual([expect.objectContaining({ decision: 'deny', by: 'refused', rule: null })]);
+              expect(narrowed.approver!.approve(call).decision).toBe('deny');
+            }
+          }
+        },
+      ),
+      { numRuns: fuzzRuns(300) },
     );
   });
 
