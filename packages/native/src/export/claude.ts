@@ -91,9 +91,9 @@ export function exportClaude(ir: ApproverIR, options: ExportOptions = {}): Expor
   }
   for (const tool of CLAUDE_READING_TOOLS) if (!wholeAllowed.has(tool) && !lists.deny.includes(tool) && !lists.ask.includes(tool)) asked.push(tool);
   for (const r of asked) add('ask', r);
-  dropped.push({ where: "Claude Code's read-only set", why: `Claude Code runs ${CLAUDE_READ_ONLY.map((c) => `\`${c}\``).join(', ')}, read-only git and its reading tools without a prompt in every mode, and strips ${STRIPPED.map((c) => `\`${c}\``).join(', ')} before an allow matches: they ask here (${asked.length} ask rules), and the hook decides` });
+  dropped.push({ where: "Claude Code's read-only set", why: `Claude Code runs ${CLAUDE_READ_ONLY.map((c) => `\`${c}\``).join(', ')}, read-only git and its reading tools without a prompt in every mode, and strips ${STRIPPED.map((c) => `\`${c}\``).join(', ')} before an allow matches: they ask here (${asked.length} ask rules), and the hook decides; the set is not published, and a read-only command it knows beyond these runs with no rule in every mode, \`dontAsk\` too (measured: \`docker ps\`)` });
   if (plan.prefixes.length > 0) {
-    dropped.push({ where: 'every deny and ask', why: 'Claude Code matches the command text: a carried rule does not see the program at another path (`/bin/rm`), quoted (`\\rm`), behind a wrapper it does not strip (`devbox run`, `npx`), or with options before the sub-command (`git -C . push`)' });
+    dropped.push({ where: 'every deny and ask', why: 'Claude Code matches the command text: a carried rule does not see the program at another path (`/bin/rm`), behind a wrapper it does not strip (`devbox run`, `npx`), or with options before the sub-command (`git -C . push`)' });
   }
   dropped.push({ where: 'where Claude Code reads it', why: 'project `allow` rules apply only after the workspace-trust dialog, and never under `claude -p`; denies and asks apply always' });
   dropped.push(...settingsDropped(ir));
