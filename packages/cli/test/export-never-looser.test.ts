@@ -36,8 +36,9 @@ beforeAll(async () => {
 
 // ---- random policies --------------------------------------------------------------------------
 
-const PROGRAMS = ['git', 'rm', 'ls', 'npm', 'cat', 'find', 'curl', 'sed', 'env', 'timeout', 'sh', 'xargs'];
-const WORDS = ['status', 'push', 'log', 'diff', '-C', 'run', 'test', '--force', '-rf', '.', 'main', 'build'];
+// `sort`, `cut`, `docker ps`/`images` and `node --version` are among Claude Code's measured read-only commands.
+const PROGRAMS = ['git', 'rm', 'ls', 'npm', 'cat', 'find', 'curl', 'sed', 'env', 'timeout', 'sh', 'xargs', 'sort', 'cut', 'docker', 'node'];
+const WORDS = ['status', 'push', 'log', 'diff', '-C', 'run', 'test', '--force', '-rf', '.', 'main', 'build', 'ps', 'images', '--version'];
 const ARGS = ['(.* )?--force( .*)?', '-rf( .*)?', '.*', '', '(?s)(.* )?(-[^- ]*r[^ ]*)( .*)?'];
 const REDIRECTS = ['/etc/.*', '.*'];
 const REGEXES = ['', '.*rm.*', '(?s).*push.*', '.*\\.env.*', '.*'];

@@ -106,7 +106,8 @@ export async function nativeDecider(files: readonly NativeFile[], options: Nativ
         loadErrors: [],
         decide(call) {
           const o = model.decide(call);
-          return exact(o.decision, o.by ? { file: o.by.file, text: o.by.rule.text, written: o.by.rule.list, span: o.by.rule.span } : undefined, o.cannotDecide);
+          const rule = o.by ? { file: o.by.file, text: o.by.rule.text, written: o.by.rule.list, span: o.by.rule.span } : undefined;
+          return { ...exact(o.decision, rule, o.cannotDecide), ...(o.possible ? { possible: o.possible } : {}) };
         },
       };
     }

@@ -51,8 +51,38 @@ export interface ClaudeDeciding {
   readonly file: string;
 }
 
+/**
+ * Claude Code's own read-only commands: it runs them with no rule, in every mode (`dontAsk` too), unless a
+ * rule asks or denies. The set is not published; this one is measured on the client (2.1.328, no rule: each
+ * program bare, with one operand and with `--version`; the sub-commands as listed), and the client also
+ * reads their arguments (`tee x` asks). Programs named here run in some form; which arguments keep them
+ * read-only is the client's, so a command of theirs with no rule is `none` that may be an allow.
+ */
+export const CLAUDE_READ_ONLY: readonly string[] = [
+  'basename', 'cal', 'cat', 'cd', 'cmp', 'column', 'comm', 'cut', 'date', 'df', 'diff', 'dirname', 'du', 'echo', 'egrep', 'false', 'fd', 'fgrep', 'file',
+  'find', 'fold', 'free', 'grep', 'head', 'hexdump', 'history', 'hostname', 'id', 'jq', 'ls', 'lsof', 'man', 'md5sum', 'netstat', 'nl', 'od', 'paste',
+  'ps', 'pwd', 'readlink', 'realpath', 'rev', 'rg', 'seq', 'sha256sum', 'sleep', 'sort', 'ss', 'stat', 'strings', 'tail', 'test', 'tr', 'tree', 'true',
+  'type', 'uname', 'uniq', 'uptime', 'wc', 'which', 'whoami',
+];
+/** Sub-commands (and version options) of other programs that Claude Code runs with no rule (measured as above). */
+export const CLAUDE_READ_ONLY_SUBCOMMANDS: Readonly<Record<string, readonly string[]>> = {
+  git: ['status', 'diff', 'log', 'show', 'branch', 'blame', 'ls-files', 'ls-tree', 'rev-parse', 'remote', 'tag', 'config', 'stash', 'grep', 'shortlog', 'describe', 'reflog', 'cat-file', 'rev-list', 'show-ref', 'for-each-ref', 'merge-base', 'name-rev', 'worktree'],
+  docker: ['ps', 'images', 'logs', 'inspect'],
+  node: ['-v', '--version'],
+  python: ['-V', '--version'],
+  python3: ['-V', '--version'],
+};
+
+/** Whether a command's words start as one of Claude Code's read-only commands (its arguments aside). */
+export function claudeReadOnly(words: readonly string[]): boolean {
+  const [program, sub] = [words[0] ?? '', words[1] ?? ''];
+  return CLAUDE_READ_ONLY.includes(program) || (CLAUDE_READ_ONLY_SUBCOMMANDS[program]?.includes(sub) ?? false);
+}
+
 export interface ClaudeOutcome {
   readonly decision: ClaudeDecision;
+  /** Every answer the client may give (absent: the decision alone); a read-only command with no rule may run. */
+  readonly possible?: readonly ClaudeDecision[];
   /** The rule that decides (for an allow of a compound command: the one allowing its first part). */
   readonly by?: ClaudeDeciding;
   /** What the documentation leaves open for this call; empty when the documented matching decides it. */
@@ -649,6 +679,12 @@ export function claudeModel(files: readonly ClaudeSettingsFile[], context: Claud
       if (h === undefined) {
         if (formsOf(p, 'allow').assignmentHidden && allows.some((a) => shellRule(a) && formsOf(p, 'deny').forms.some((f) => a.rule.specifier !== undefined && claudeBashMatches(a.rule.specifier.trim(), f)))) {
           cannot.push('a leading variable assignment: Claude Code\'s allow rules look past "certain known-safe" variables, which it does not list');
+        }
+        // The read-only check may see past the wrappers an allow does (`timeout 5 find`): every form counts.
+        const readOnlyPart = (q: string): boolean => [q, ...formsOf(q, 'deny').forms].some((f) => claudeReadOnly(wordsOf(f).map(unquoted)));
+        if (parts.every((q) => readOnlyPart(q) || allows.some((a) => matchesPart(a, q)))) {
+          cannot.push("Claude Code runs its own read-only commands with no rule (a measured set); whether these arguments keep one read-only is the client's");
+          return { decision: 'none', possible: ['none', 'allow'], cannotDecide: cannot };
         }
         return { decision: 'none', cannotDecide: cannot };
       }

@@ -15,11 +15,8 @@
 import type { ApproverIR } from '@verdict/engine';
 import type { ExportCarried, ExportDropped, ExportOptions, ExportResult } from './plan.ts';
 import { byRule, checkExact, planExport, prefixTexts, settingsDropped, someOf } from './plan.ts';
+import { CLAUDE_READ_ONLY, CLAUDE_READ_ONLY_SUBCOMMANDS, claudeReadOnly } from '../claude/decide.ts';
 
-/** Commands Claude Code runs without a prompt in every mode (its documented read-only set). */
-export const CLAUDE_READ_ONLY = ['ls', 'cat', 'echo', 'pwd', 'head', 'tail', 'grep', 'find', 'wc', 'which', 'diff', 'stat', 'du', 'cd'];
-/** git's reading sub-commands, which Claude Code's read-only set includes ("read-only git"; the list is not published). */
-const CLAUDE_READ_ONLY_GIT = ['status', 'diff', 'log', 'show', 'blame', 'branch', 'tag', 'remote', 'rev-parse', 'ls-files', 'ls-tree', 'grep', 'describe', 'shortlog', 'reflog', 'config', 'cat-file', 'rev-list', 'show-ref', 'for-each-ref', 'merge-base', 'name-rev', 'stash', 'worktree'];
 /** Tools Claude Code runs without a prompt inside the working directory. */
 const CLAUDE_READING_TOOLS = ['Read', 'Glob', 'Grep', 'LS', 'NotebookRead'];
 /** The wrappers Claude Code strips before an allow rule matches (docs/native/claude-code.md): each asks. */
@@ -63,7 +60,7 @@ export function exportClaude(ir: ApproverIR, options: ExportOptions = {}): Expor
 
   // Claude Code's own read-only set runs without a prompt: it asks here, so no allow of it is exported.
   // So do the wrappers Claude Code strips (below): an allow of one alone would never apply.
-  const readOnly = (argv: readonly string[]): boolean => CLAUDE_READ_ONLY.includes(argv[0]!) || STRIPPED.includes(argv[0]!) || (argv[0] === 'git' && CLAUDE_READ_ONLY_GIT.includes(argv[1] ?? ''));
+  const readOnly = (argv: readonly string[]): boolean => claudeReadOnly(argv) || STRIPPED.includes(argv[0]!);
   const exact = { ...plan, exact: plan.exact.filter((e) => !readOnly(e.argv)) };
   for (const group of byRule(plan.exact.filter((e) => readOnly(e.argv)))) {
     const { rule, where } = group[0]!;
@@ -83,15 +80,15 @@ export function exportClaude(ir: ApproverIR, options: ExportOptions = {}): Expor
   for (const program of CLAUDE_READ_ONLY) {
     for (const r of [`Bash(${program})`, `Bash(${program} *)`]) if (!lists.deny.includes(r) && !lists.ask.includes(r)) asked.push(r);
   }
-  for (const sub of CLAUDE_READ_ONLY_GIT) {
-    for (const r of [`Bash(git ${sub})`, `Bash(git ${sub} *)`]) if (!lists.deny.includes(r) && !lists.ask.includes(r)) asked.push(r);
+  for (const [program, subs] of Object.entries(CLAUDE_READ_ONLY_SUBCOMMANDS)) {
+    for (const sub of subs) for (const r of [`Bash(${program} ${sub})`, `Bash(${program} ${sub} *)`]) if (!lists.deny.includes(r) && !lists.ask.includes(r)) asked.push(r);
   }
   for (const w of STRIPPED) {
     for (const r of [`Bash(${w})`, `Bash(${w} *)`]) if (!lists.deny.includes(r) && !lists.ask.includes(r)) asked.push(r);
   }
   for (const tool of CLAUDE_READING_TOOLS) if (!wholeAllowed.has(tool) && !lists.deny.includes(tool) && !lists.ask.includes(tool)) asked.push(tool);
   for (const r of asked) add('ask', r);
-  dropped.push({ where: "Claude Code's read-only set", why: `Claude Code runs ${CLAUDE_READ_ONLY.map((c) => `\`${c}\``).join(', ')}, read-only git and its reading tools without a prompt in every mode, and strips ${STRIPPED.map((c) => `\`${c}\``).join(', ')} before an allow matches: they ask here (${asked.length} ask rules), and the hook decides; the set is not published, and a read-only command it knows beyond these runs with no rule in every mode, \`dontAsk\` too (measured: \`docker ps\`)` });
+  dropped.push({ where: "Claude Code's read-only set", why: `Claude Code runs its read-only commands (not published; measured on the client: ${CLAUDE_READ_ONLY.map((c) => `\`${c}\``).join(', ')}, read-only \`git\` and \`docker\` sub-commands, \`node\` and \`python\` versions) and its reading tools without a prompt in every mode, \`dontAsk\` too, and strips ${STRIPPED.map((c) => `\`${c}\``).join(', ')} before an allow matches: they ask here (${asked.length} ask rules), and the hook decides; a read-only command the client knows beyond the measured ones would run with no rule` });
   if (plan.prefixes.length > 0) {
     dropped.push({ where: 'every deny and ask', why: 'Claude Code matches the command text: a carried rule does not see the program at another path (`/bin/rm`), behind a wrapper it does not strip (`devbox run`, `npx`), or with options before the sub-command (`git -C . push`)' });
   }
