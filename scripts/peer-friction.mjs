@@ -3,7 +3,10 @@
  * The starters' friction on an outside corpus (docs/shell.md "Friction"): of the commands a peer
  * calls safe whose every program (and subcommand) an allow rule's prefix names and that really only
  * read (no capability the table marks, no write redirection, nothing Verdict cannot read: a text
- * that is `unknown` is out of scope, and counted apart), the share the policy refuses.
+ * that is `unknown` is out of scope, and counted apart), the share the policy refuses for nothing: no
+ * rule of it decides the refusal (the default does, or an allow is too narrow). A refusal a deny or ask
+ * rule of the starter decides is what the starter says (the Codex starter's reads outside the project)
+ * and is counted in a column of its own.
  *
  *   pnpm build && node scripts/peer-friction.mjs PEER_CORPORA_DIR [--list POLICY]
  *
@@ -76,7 +79,7 @@ function inScope(text, prefixes, unknownToo = false, shells = undefined) {
   );
 }
 
-console.log('starter                              in scope  refused  share   (and unknown to Verdict: texts otherwise in scope)');
+console.log('starter                              in scope  refused  share   by a deny or ask rule   (and unknown to Verdict: texts otherwise in scope)');
 for (const [file, tool] of STARTERS) {
   const prefixes = allowPrefixes(file, tool);
   const shells = shellsOf(file, tool);
@@ -88,9 +91,11 @@ for (const [file, tool] of STARTERS) {
     process.exit(1);
   }
   const out = p.stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l));
-  const refused = cases.filter((_, i) => out[i].decision !== 'allow');
+  const byRule = (i) => out[i].rule !== null && out[i].rule !== undefined && out[i].rule.list !== 'allow';
+  const refused = cases.filter((_, i) => out[i].decision !== 'allow' && !byRule(i));
+  const stated = cases.filter((_, i) => out[i].decision !== 'allow' && byRule(i));
   const unknown = [...new Set(safe)].filter((t) => !cases.includes(t) && inScope(t, prefixes, true, shells));
-  console.log(`${file.padEnd(36)} ${String(cases.length).padStart(8)} ${String(refused.length).padStart(8)} ${((100 * refused.length) / Math.max(1, cases.length)).toFixed(1).padStart(5)} %   ${unknown.length}`);
+  console.log(`${file.padEnd(36)} ${String(cases.length).padStart(8)} ${String(refused.length).padStart(8)} ${((100 * refused.length) / Math.max(1, cases.length)).toFixed(1).padStart(5)} %   ${String(stated.length).padStart(21)}   ${unknown.length}`);
   if (list && file.endsWith(list)) for (const t of unknown) console.log(`  unknown: ${JSON.stringify(t)}`);
-  if (list && file.endsWith(list)) for (const [i, c] of cases.entries()) if (out[i].decision !== 'allow') console.log(`  ${JSON.stringify(c)}  -- ${out[i].reason}`);
+  if (list && file.endsWith(list)) for (const [i, c] of cases.entries()) if (out[i].decision !== 'allow') console.log(`  ${byRule(i) ? 'by a rule: ' : ''}${JSON.stringify(c)}  -- ${out[i].reason}`);
 }
