@@ -11,7 +11,7 @@ import { caseFold, commandAlternatives, decideCall, isCommandRule, ruleLabel } f
 import type { ApproverIR, CompiledApprover, Span } from '@verdict/engine';
 import { policyExampleCommands } from '@verdict/analysis';
 import { AGENT_NAME, allowHole, respellings, shellRules, showCommand } from '@verdict/lint';
-import { claudeSplit, GEMINI_TIERS, geminiPolicyFileInput, loadGeminiPolicies, NATIVE_SHELL_TOOL, nativeDecider, nativeFormatOf, readNative } from '@verdict/native';
+import { CLAUDE_STRIPPED, claudeSplit, GEMINI_TIERS, geminiPolicyFileInput, loadGeminiPolicies, NATIVE_SHELL_TOOL, nativeDecider, nativeFormatOf, readNative } from '@verdict/native';
 import type { NativeAgent, NativeFile, NativeFormat } from '@verdict/native';
 
 export type Decided = 'allow' | 'ask' | 'deny' | 'none';
@@ -316,13 +316,12 @@ const unquote = (w: string): string => w.replace(/^\\/, '').replace(/^'(.*)'$/s,
  * The wrappers an agent looks through before matching (with the positional words each takes): Claude Code's
  * documented list; Codex and Gemini CLI none; a Verdict policy's command rules the common ones too.
  */
-const CLAUDE_STRIPS: Readonly<Record<string, number>> = { timeout: 1, time: 0, nice: 0, nohup: 0, stdbuf: 0, command: 0, builtin: 0, noglob: 0, xargs: 0 };
 export const STRIPS: Readonly<Record<NativeAgent | 'verdict', Readonly<Record<string, number>>>> = {
-  claude: CLAUDE_STRIPS,
+  claude: CLAUDE_STRIPPED,
   cursor: {},
   codex: {},
   gemini: {},
-  verdict: { ...CLAUDE_STRIPS, env: 0, sudo: 0 },
+  verdict: { ...CLAUDE_STRIPPED, env: 0, sudo: 0 },
 };
 
 /**

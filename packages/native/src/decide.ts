@@ -88,6 +88,11 @@ const GEMINI: Readonly<Record<string, NativeDecision>> = { allow: 'allow', ask_u
 
 const sliceOf = (text: string | undefined, span: Span): string => (text ?? '').slice(span.start.offset, span.end.offset).replace(/\s+/g, ' ').trim();
 
+/** The reference of a Claude Code or Cursor rule that decided (both keep `permissions` lists). */
+function settingsRef(by: { readonly file: string; readonly rule: { readonly text: string; readonly list: string; readonly span: Span } } | undefined): NativeRuleRef | undefined {
+  return by === undefined ? undefined : { file: by.file, text: by.rule.text, written: by.rule.list, span: by.rule.span };
+}
+
 /** The decider for the files of one agent (several files: Claude Code scopes, Codex rules files, Gemini policies). */
 export async function nativeDecider(files: readonly NativeFile[], options: NativeDeciderOptions = {}): Promise<NativeDecider> {
   const agents = new Set(files.map((f) => f.agent));
@@ -106,8 +111,7 @@ export async function nativeDecider(files: readonly NativeFile[], options: Nativ
         loadErrors: [],
         decide(call) {
           const o = model.decide(call);
-          const rule = o.by ? { file: o.by.file, text: o.by.rule.text, written: o.by.rule.list, span: o.by.rule.span } : undefined;
-          return { ...exact(o.decision, rule, o.cannotDecide), ...(o.possible ? { possible: o.possible } : {}) };
+          return { ...exact(o.decision, settingsRef(o.by), o.cannotDecide), ...(o.possible ? { possible: o.possible } : {}) };
         },
       };
     }
@@ -119,7 +123,7 @@ export async function nativeDecider(files: readonly NativeFile[], options: Nativ
         loadErrors: [],
         decide(call) {
           const o = model.decide(call);
-          return exact(o.decision, o.by ? { file: o.by.file, text: o.by.rule.text, written: o.by.rule.list, span: o.by.rule.span } : undefined, o.cannotDecide);
+          return exact(o.decision, settingsRef(o.by), o.cannotDecide);
         },
       };
     }

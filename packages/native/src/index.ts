@@ -38,7 +38,7 @@ export { commandPrefixPattern, GEMINI_TIERS, geminiArgsJson, geminiHasRedirectio
 export type { NativeCall, NativeDecider, NativeDeciderOptions, NativeDecision, NativeRuleRef, NativeVerdict } from './decide.ts';
 export { NATIVE_SHELL_TOOL, nativeDecider } from './decide.ts';
 export type { ClaudeCall, ClaudeContext, ClaudeDecision, ClaudeModel, ClaudeOutcome } from './claude/decide.ts';
-export { claudeBashMatches, claudeModel, claudeSettingsRoot, claudeSplit } from './claude/decide.ts';
+export { CLAUDE_STRIPPED, claudeBashMatches, claudeModel, claudeSettingsRoot, claudeSplit } from './claude/decide.ts';
 export type { CursorCall, CursorDecision, CursorModel, CursorOutcome } from './cursor/decide.ts';
 export { cursorModel } from './cursor/decide.ts';
 

@@ -24,6 +24,7 @@
  *
  * What the documentation leaves open is returned as `cannotDecide` reasons, never guessed into an allow.
  */
+import { normalizePath } from '@verdict/engine';
 import type { ClaudeList, ClaudeRule, ClaudeSettingsFile } from '../claude.ts';
 
 export type ClaudeDecision = 'allow' | 'ask' | 'deny' | 'none';
@@ -360,6 +361,9 @@ const WRAPPERS: Readonly<Record<string, Strip>> = {
   xargs: { bare: true },
 };
 
+/** The wrappers Claude Code strips before every rule, with the positional words each takes before the command (`timeout 5`). */
+export const CLAUDE_STRIPPED: Readonly<Record<string, number>> = Object.fromEntries(Object.entries(WRAPPERS).map(([w, spec]) => [w, spec.positionals ?? 0]));
+
 /** Seen through by deny and ask rules only (since 2.1.113). */
 const DENY_WRAPPERS: Readonly<Record<string, Strip>> = {
   env: { valued: ['-u', '--unset', '-C', '--chdir', '-S', '--split-string'], assignments: true },
@@ -398,7 +402,7 @@ function stripOne(words: readonly string[], table: Readonly<Record<string, Strip
  * The texts a rule of `list` is matched against for one part: for allow, the part with the documented
  * wrappers stripped; for deny and ask, every form from the text as written to the innermost command.
  */
-function formsOf(part: string, list: ClaudeList): { forms: string[]; assignmentHidden: boolean } {
+function formsOfPart(part: string, list: ClaudeList): { forms: string[]; assignmentHidden: boolean } {
   // Measured (2.1.328): deny and ask rules match the words with their quotes removed; an allow rule the
   // program word unquoted and its arguments as written (`"mytool" build` is allowed by `Bash(mytool build)`,
   // `mytool "build"` is not).
@@ -435,17 +439,6 @@ function neverWildcardAllowed(form: string): boolean {
 
 /* ------------------------------------------------------------------------------------------------ */
 /* Paths                                                                                              */
-
-/** Lexical normalisation of an absolute path. */
-function normalize(path: string): string {
-  const out: string[] = [];
-  for (const p of path.split('/')) {
-    if (p === '' || p === '.') continue;
-    if (p === '..') out.pop();
-    else out.push(p);
-  }
-  return `/${out.join('/')}`;
-}
 
 const dirname = (p: string): string => {
   const i = p.replace(/[\\/]+$/, '').search(/[\\/][^\\/]*$/);
@@ -575,7 +568,7 @@ function ruleMatchesTool(h: Held, call: ClaudeCall, ctx: Required<Omit<ClaudeCon
     }
     const raw = call.input['file_path'] ?? call.input['notebook_path'] ?? call.input['path'];
     if (typeof raw !== 'string') return { open: `the call names no path for \`${r.text}\`` };
-    const abs = normalize(raw.startsWith('/') ? raw : raw.startsWith('~/') ? `${ctx.home}/${raw.slice(2)}` : `${ctx.cwd}/${raw}`);
+    const abs = normalizePath(raw.startsWith('/') ? raw : raw.startsWith('~/') ? `${ctx.home}/${raw.slice(2)}` : `${ctx.cwd}/${raw}`);
     return pathMatches(anchoredGlob(spec, r.list, h.root, ctx), abs);
   }
   if (!sameTool) return false;
@@ -607,19 +600,29 @@ export interface ClaudeModel {
 }
 
 export function claudeModel(files: readonly ClaudeSettingsFile[], context: ClaudeContext = {}): ClaudeModel {
-  const ctx: Required<Omit<ClaudeContext, 'root'>> = { cwd: normalize(context.cwd ?? '/project'), home: normalize(context.home ?? '/home/user') };
+  const ctx: Required<Omit<ClaudeContext, 'root'>> = { cwd: normalizePath(context.cwd ?? '/project'), home: normalizePath(context.home ?? '/home/user') };
   const held: Held[] = [];
   for (const f of files) {
     // A local settings file's `/path` rules anchor at the start directory (documented).
     const settingsRoot = claudeSettingsRoot(f.file);
-    const root = f.scope === 'local' ? ctx.cwd : context.root !== undefined ? normalize(context.root) : normalize(settingsRoot.startsWith('/') ? settingsRoot : `${ctx.cwd}/${settingsRoot}`);
+    const root = f.scope === 'local' ? ctx.cwd : context.root !== undefined ? normalizePath(context.root) : normalizePath(settingsRoot.startsWith('/') ? settingsRoot : `${ctx.cwd}/${settingsRoot}`);
     for (const rule of f.rules) if (rule.malformed === undefined) held.push({ rule, file: f.file, root });
   }
-  const byList = (list: ClaudeList): Held[] => held.filter((h) => h.rule.list === list);
+  const lists: Readonly<Record<ClaudeList, Held[]>> = { deny: [], ask: [], allow: [] };
+  for (const h of held) lists[h.rule.list].push(h);
+  const byList = (list: ClaudeList): Held[] => lists[list];
 
   const decideShell = (command: string): ClaudeOutcome => {
     const { parts, irregular, inner, prompts, open } = claudeSplit(command);
     const cannot = [...open];
+    // Each part's forms, once per list (every rule of the list matches against the same forms).
+    const memo = new Map<string, ReturnType<typeof formsOfPart>>();
+    const formsOf = (part: string, list: ClaudeList): ReturnType<typeof formsOfPart> => {
+      const key = `${list}\u0000${part}`;
+      let f = memo.get(key);
+      if (f === undefined) memo.set(key, (f = formsOfPart(part, list)));
+      return f;
+    };
     const shellRule = (h: Held): boolean => h.rule.tool === 'Bash' || (h.rule.tool.includes('*') && h.rule.specifier === undefined && h.rule.list !== 'allow' && toolGlob(h.rule.tool, 'Bash'));
     const matchesPart = (h: Held, part: string): boolean => {
       if (!shellRule(h)) return false;

@@ -12,6 +12,7 @@
  * What the documentation does not say (compound commands, quoting, `:args` globs other than `*`) is returned
  * as `cannotDecide` reasons. The compound split used to give an answer at all is Claude Code's documented one.
  */
+import { normalizePath } from '@verdict/engine';
 import { claudeSplit } from '../claude/decide.ts';
 import type { CursorCliFile, CursorList, CursorRule } from '../cursor.ts';
 
@@ -51,18 +52,8 @@ function glob(pattern: string, text: string, slash: boolean): boolean {
   return new RegExp(`^${src}$`, 's').test(text);
 }
 
-function normalize(path: string): string {
-  const out: string[] = [];
-  for (const p of path.split('/')) {
-    if (p === '' || p === '.') continue;
-    if (p === '..') out.pop();
-    else out.push(p);
-  }
-  return `/${out.join('/')}`;
-}
-
 export function cursorModel(files: readonly CursorCliFile[], context: { workspace?: string } = {}): CursorModel {
-  const workspace = normalize(context.workspace ?? '/project');
+  const workspace = normalizePath(context.workspace ?? '/project');
   const held = files.flatMap((f) => f.rules.filter((r) => r.malformed === undefined).map((rule) => ({ rule, file: f.file })));
   const byList = (list: CursorList) => held.filter((h) => h.rule.list === list);
 
@@ -90,7 +81,7 @@ export function cursorModel(files: readonly CursorCliFile[], context: { workspac
   const pathOf = (input: CursorCall['input']): string | undefined => {
     const raw = input['file_path'] ?? input['path'] ?? input['target_path'];
     if (typeof raw !== 'string') return undefined;
-    return normalize(raw.startsWith('/') ? raw : `${workspace}/${raw}`);
+    return normalizePath(raw.startsWith('/') ? raw : `${workspace}/${raw}`);
   };
 
   const matches = (rule: CursorRule, call: CursorCall, open: Set<string>): boolean => {

@@ -15,12 +15,12 @@
 import type { ApproverIR } from '@verdict/engine';
 import type { ExportCarried, ExportDropped, ExportOptions, ExportResult } from './plan.ts';
 import { byRule, checkExact, planExport, prefixTexts, settingsDropped, someOf } from './plan.ts';
-import { CLAUDE_READ_ONLY, CLAUDE_READ_ONLY_SUBCOMMANDS, claudeReadOnly } from '../claude/decide.ts';
+import { CLAUDE_READ_ONLY, CLAUDE_READ_ONLY_SUBCOMMANDS, CLAUDE_STRIPPED, claudeReadOnly } from '../claude/decide.ts';
 
 /** Tools Claude Code runs without a prompt inside the working directory. */
 const CLAUDE_READING_TOOLS = ['Read', 'Glob', 'Grep', 'LS', 'NotebookRead'];
-/** The wrappers Claude Code strips before an allow rule matches (docs/native/claude-code.md): each asks. */
-const STRIPPED = ['timeout', 'time', 'nice', 'nohup', 'stdbuf', 'command', 'builtin', 'noglob', 'xargs'];
+/** The wrappers Claude Code strips before an allow rule matches (the model's table): each asks. */
+const STRIPPED = Object.keys(CLAUDE_STRIPPED);
 
 const MAX_TEXTS = 64;
 
