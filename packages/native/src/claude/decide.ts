@@ -162,6 +162,22 @@ export function claudeSplit(command: string): ClaudeShellReading {
     inner.push(...r.parts, ...r.inner);
     for (const o of r.open) open.add(o);
   };
+  /**
+   * The command text enclosed from `i` (its body from `from` to its end `end`), kept in the part as written:
+   * deny and ask rules see its commands, and the client asks. The index to go on from, or -1 when it never
+   * closes (the rest of the text is the part).
+   */
+  const enclosed = (i: number, from: number, end: number, prompt: string, unclosed: string): number => {
+    if (end < 0) {
+      open.add(unclosed);
+      cur += command.slice(i);
+      return -1;
+    }
+    nested(command.slice(from, end));
+    prompts.add(prompt);
+    cur += command.slice(i, end + 1);
+    return end;
+  };
   const flush = (): void => {
     const t = cur.replace(/[ \t]+/g, ' ').trim();
     if (t !== '') {
@@ -186,29 +202,15 @@ export function claudeSplit(command: string): ClaudeShellReading {
       continue;
     }
     if ((c === '$' || ((c === '<' || c === '>') && quote === undefined)) && next === '(') {
-      const end = closingParen(command, i + 2);
-      if (end < 0) {
-        open.add('a substitution that does not close');
-        cur += command.slice(i);
-        break;
-      }
-      nested(command.slice(i + 2, end));
-      prompts.add(c === '$' ? 'a command substitution' : 'a process substitution');
-      cur += command.slice(i, end + 1);
-      i = end;
+      const to = enclosed(i, i + 2, closingParen(command, i + 2), c === '$' ? 'a command substitution' : 'a process substitution', 'a substitution that does not close');
+      if (to < 0) break;
+      i = to;
       continue;
     }
     if (c === '`') {
-      const end = command.indexOf('`', i + 1);
-      if (end < 0) {
-        open.add('a backquote that does not close');
-        cur += command.slice(i);
-        break;
-      }
-      nested(command.slice(i + 1, end));
-      prompts.add('a command substitution');
-      cur += command.slice(i, end + 1);
-      i = end;
+      const to = enclosed(i, i + 1, command.indexOf('`', i + 1), 'a command substitution', 'a backquote that does not close');
+      if (to < 0) break;
+      i = to;
       continue;
     }
     if (quote === '"') {
@@ -228,16 +230,9 @@ export function claudeSplit(command: string): ClaudeShellReading {
     }
     if (c === '<' && next === '<') open.add('a here-document: not documented for matching');
     if (c === '(' && atWordStart()) {
-      const end = closingParen(command, i + 1);
-      if (end < 0) {
-        open.add('a subshell that does not close');
-        cur += command.slice(i);
-        break;
-      }
-      nested(command.slice(i + 1, end));
-      prompts.add('a subshell');
-      cur += command.slice(i, end + 1);
-      i = end;
+      const to = enclosed(i, i + 1, closingParen(command, i + 1), 'a subshell', 'a subshell that does not close');
+      if (to < 0) break;
+      i = to;
       continue;
     }
     if ((c === '{' || c === '}') && atWordStart() && (next === undefined || next === ' ' || next === '\t' || next === '\n' || next === ';')) {
